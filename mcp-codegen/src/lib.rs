@@ -1,0 +1,3 @@
+//! Typed Rust client generation from an MCP server's `tools/list`.
+//!
+//! Not implemented yet (issue 5).

@@ -1,0 +1,11 @@
+//! The Model Context Protocol runtime: typed protocol messages for both eras
+//! (2026-07-28 and 2024-11-05 through 2025-11-25), a concurrent JSON-RPC
+//! engine, the server registry and router, and the stdio transport.
+//!
+//! Start with [`server::Server::builder`].
+
+pub mod jsonrpc;
+pub mod protocol;
+pub mod schema;
+pub mod server;
+pub mod transport;

@@ -1,0 +1,142 @@
+//! Modern-era multi-round-trip input: `InputRequiredResult`, input requests and responses.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::serde_util::{bad_tag, from_object, object, str_member};
+use super::{
+    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsRequest,
+    ListRootsResult, Meta, ResultType,
+};
+
+/// A request the server needs the client to fulfil, discriminated by `method`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum InputRequest {
+    /// `sampling/createMessage`.
+    CreateMessage(CreateMessageRequest),
+    /// `roots/list`.
+    ListRoots(ListRootsRequest),
+    /// `elicitation/create`.
+    Elicit(ElicitRequest),
+}
+
+impl<'de> Deserialize<'de> for InputRequest {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let obj = object(deserializer)?;
+        match str_member(&obj, "method") {
+            Some("sampling/createMessage") => from_object(obj).map(Self::CreateMessage),
+            Some("roots/list") => from_object(obj).map(Self::ListRoots),
+            Some("elicitation/create") => from_object(obj).map(Self::Elicit),
+            other => Err(bad_tag("input request", "method", other)),
+        }
+    }
+}
+
+/// The client's answer to an [`InputRequest`].
+///
+/// The schema gives no discriminator: a response with `action` is an elicitation result,
+/// one with `roots` a roots list, anything else a sampling result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum InputResponse {
+    /// Answer to `sampling/createMessage`.
+    CreateMessage(CreateMessageResult),
+    /// Answer to `roots/list`.
+    ListRoots(ListRootsResult),
+    /// Answer to `elicitation/create`.
+    Elicit(ElicitResult),
+}
+
+impl<'de> Deserialize<'de> for InputResponse {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let obj = object(deserializer)?;
+        if obj.contains_key("action") {
+            from_object(obj).map(Self::Elicit)
+        } else if obj.contains_key("roots") {
+            from_object(obj).map(Self::ListRoots)
+        } else {
+            from_object(obj).map(Self::CreateMessage)
+        }
+    }
+}
+
+/// Input requests keyed by a server-chosen name.
+pub type InputRequests = BTreeMap<String, InputRequest>;
+
+/// Input responses keyed by the names used in [`InputRequests`].
+pub type InputResponses = BTreeMap<String, InputResponse>;
+
+/// A result telling the client that more input is needed before the request can complete;
+/// the client retries the original request with `inputResponses` and `requestState`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputRequiredResult {
+    /// Always [`ResultType::InputRequired`].
+    pub result_type: ResultType,
+    /// Requests for the client to fulfil.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_requests: Option<InputRequests>,
+    /// Opaque state to echo back on retry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_state: Option<String>,
+    /// Result metadata.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
+}
+
+impl Default for InputRequiredResult {
+    fn default() -> Self {
+        Self {
+            result_type: ResultType::InputRequired,
+            input_requests: None,
+            request_state: None,
+            meta: None,
+        }
+    }
+}
+
+/// Parameters carrying only input responses (schema `InputResponseRequestParams`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputResponseRequestParams {
+    /// Answers to a previous `InputRequiredResult`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_responses: Option<InputResponses>,
+    /// Opaque state echoed from a previous `InputRequiredResult`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_state: Option<String>,
+    /// Request metadata.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
+}
+
+/// A result that is either the final `T` or an [`InputRequiredResult`],
+/// discriminated by `resultType`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ResultOrInputRequired<T> {
+    /// More input is needed (`"resultType": "input_required"`).
+    InputRequired(InputRequiredResult),
+    /// The final result.
+    Complete(T),
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for ResultOrInputRequired<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let obj = object(deserializer)?;
+        if str_member(&obj, "resultType") == Some("input_required") {
+            from_object(obj).map(Self::InputRequired)
+        } else {
+            from_object(obj).map(Self::Complete)
+        }
+    }
+}
+
+impl<T> From<InputRequiredResult> for ResultOrInputRequired<T> {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequired(value)
+    }
+}

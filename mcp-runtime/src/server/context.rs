@@ -1,0 +1,157 @@
+//! What a handler knows about the request it serves, and how it talks back
+//! while it runs (progress, log messages, cancellation).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::jsonrpc::{RequestId, notification_frame};
+use crate::protocol::{
+    ClientCapabilities, Implementation, LoggingLevel, LoggingMessageNotificationParams,
+    ProgressNotificationParams, ProgressToken,
+};
+
+/// The protocol era a request was made in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// 2024-11-05 through 2025-11-25: `initialize` handshake, sessions.
+    Legacy,
+    /// 2026-07-28 and later: stateless, `_meta` on every request.
+    Modern,
+}
+
+/// Who is calling: the negotiated version and what the client declared.
+#[derive(Debug, Clone)]
+pub struct ClientMeta {
+    /// The era of the request.
+    pub era: Era,
+    /// The protocol version in force for the request.
+    pub protocol_version: String,
+    /// The client's name and version, when it sent them.
+    pub client_info: Option<Implementation>,
+    /// The capabilities the client declared.
+    pub capabilities: ClientCapabilities,
+}
+
+/// The channel to the client a request came from: frames pushed here are
+/// written by the transport in order, interleaved with other responses.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    frames: mpsc::Sender<Vec<u8>>,
+}
+
+impl Peer {
+    pub(crate) fn new(frames: mpsc::Sender<Vec<u8>>) -> Self {
+        Peer { frames }
+    }
+
+    /// Queues one encoded frame; a closed transport drops it silently because
+    /// the client that would read it is gone.
+    pub(crate) async fn send(&self, frame: Vec<u8>) {
+        let _ = self.frames.send(frame).await;
+    }
+}
+
+/// The context of one request, handed to tool, resource and prompt handlers.
+#[derive(Clone, Debug)]
+pub struct RequestContext {
+    pub(crate) request_id: RequestId,
+    pub(crate) client: Arc<ClientMeta>,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) progress_token: Option<ProgressToken>,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) meta: Option<serde_json::Map<String, Value>>,
+    pub(crate) peer: Peer,
+}
+
+impl RequestContext {
+    /// The id of the request being served.
+    pub fn request_id(&self) -> &RequestId {
+        &self.request_id
+    }
+
+    /// The era, version, identity and capabilities of the client.
+    pub fn client(&self) -> &ClientMeta {
+        &self.client
+    }
+
+    /// The request's `_meta` object, if it had one.
+    pub fn meta(&self) -> Option<&serde_json::Map<String, Value>> {
+        self.meta.as_ref()
+    }
+
+    /// The token fired when the client cancels this request.
+    pub fn cancellation_token(&self) -> &CancellationToken {
+        &self.cancellation
+    }
+
+    /// Whether the client has cancelled this request.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Resolves when the client cancels this request.
+    pub async fn cancelled(&self) {
+        self.cancellation.cancelled().await
+    }
+
+    /// Whether the client asked for progress (sent a `progressToken`).
+    pub fn wants_progress(&self) -> bool {
+        self.progress_token.is_some()
+    }
+
+    /// Sends `notifications/progress` when the client asked for progress;
+    /// does nothing otherwise. `progress` should increase with every call.
+    pub async fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        if self.is_cancelled() {
+            return;
+        }
+        let params = ProgressNotificationParams {
+            progress_token: token.clone(),
+            progress,
+            total,
+            message: message.map(str::to_owned),
+            meta: None,
+        };
+        let frame = notification_frame("notifications/progress", Some(&params));
+        self.peer.send(frame).await;
+    }
+
+    /// Sends a `notifications/message` log entry when the client asked for
+    /// messages at `level` or more severe; does nothing otherwise.
+    pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: Value) {
+        let Some(threshold) = self.log_level else {
+            return;
+        };
+        if severity(level) < severity(threshold) || self.is_cancelled() {
+            return;
+        }
+        let params = LoggingMessageNotificationParams {
+            level,
+            logger: logger.map(str::to_owned),
+            data,
+            meta: None,
+        };
+        let frame = notification_frame("notifications/message", Some(&params));
+        self.peer.send(frame).await;
+    }
+}
+
+/// RFC 5424 order, least severe first.
+pub(crate) fn severity(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}

@@ -1,0 +1,502 @@
+//! The router: one request in, one encoded response frame out.
+//!
+//! Order of checks: era (per connection or per request), then the era's
+//! envelope rules (`initialize` for legacy, `_meta` for modern), then the
+//! method, then its parameters.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::Server;
+use super::completion::{CompletionRequest, cap};
+use super::context::{ClientMeta, Era, Peer, RequestContext};
+use super::handler::catch_panic;
+use super::prompt::PromptRequest;
+use super::resource::ResourceRead;
+use super::session::Session;
+use super::tool::ToolCall;
+use crate::jsonrpc::{ErrorObject, Notification, Request, RequestId, error_frame, result_frame};
+use crate::protocol::{
+    CallToolRequestParams, CallToolResult, CancelledNotificationParams, ClientCapabilities,
+    CompleteRequestParams, CompleteResult, Completion, CompletionReference, DiscoverResult,
+    GetPromptRequestParams, Implementation, InitializeRequestParams, InitializeResult,
+    LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, LoggingLevel, META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO,
+    PaginatedRequestParams, ProgressToken, ReadResourceRequestParams, ResultType,
+    SetLevelRequestParams,
+};
+
+type Reply = Result<Vec<u8>, ErrorObject>;
+
+impl Server {
+    /// Serves one request and returns its encoded response frame.
+    pub(crate) async fn handle_request(
+        &self,
+        session: &Session,
+        request: Request,
+        peer: Peer,
+        cancellation: CancellationToken,
+    ) -> Vec<u8> {
+        let Request {
+            id,
+            method,
+            mut params,
+        } = request;
+        let era = match session.era_for(&method, params.as_ref()) {
+            Ok(era) => era,
+            Err(error) => return error_frame(Some(&id), &error),
+        };
+        let meta = take_meta(&mut params);
+        let reply = match era {
+            Era::Legacy => {
+                self.legacy(session, &id, &method, params, meta, peer, cancellation)
+                    .await
+            }
+            Era::Modern => {
+                self.modern(&id, &method, params, meta, peer, cancellation)
+                    .await
+            }
+        };
+        reply.unwrap_or_else(|error| error_frame(Some(&id), &error))
+    }
+
+    /// Handles a client notification. `notifications/cancelled` is handled
+    /// by the session; the rest need no action.
+    pub(crate) fn handle_notification(&self, session: &Session, notification: Notification) {
+        match notification.method.as_str() {
+            "notifications/cancelled" => {
+                let params = notification.params.unwrap_or(Value::Null);
+                match serde_json::from_value::<CancelledNotificationParams>(params) {
+                    Ok(CancelledNotificationParams {
+                        request_id: Some(id),
+                        ..
+                    }) => match serde_json::from_value::<RequestId>(id) {
+                        Ok(id) => session.cancel(&id),
+                        Err(_) => tracing::debug!("cancellation of a malformed id ignored"),
+                    },
+                    _ => tracing::debug!("malformed notifications/cancelled ignored"),
+                }
+            }
+            "notifications/initialized" | "notifications/roots/list_changed" => {}
+            other => tracing::debug!(method = other, "notification ignored"),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn legacy(
+        &self,
+        session: &Session,
+        id: &RequestId,
+        method: &str,
+        params: Option<Value>,
+        meta: Option<Map<String, Value>>,
+        peer: Peer,
+        cancellation: CancellationToken,
+    ) -> Reply {
+        match method {
+            "initialize" => return self.initialize(session, id, params),
+            "ping" => return Ok(result_frame(id, &json!({}))),
+            _ => {}
+        }
+        let Some(client) = session.legacy_client() else {
+            return Err(ErrorObject::invalid_request(format!(
+                "`{method}` before `initialize` completed"
+            )));
+        };
+        if method == "logging/setLevel" {
+            let SetLevelRequestParams { level, .. } = parse(params)?;
+            session.set_log_level(level);
+            return Ok(result_frame(id, &json!({})));
+        }
+        let context = self.context(id, client, session.log_level(), meta, peer, cancellation);
+        self.route(Era::Legacy, id, method, params, context).await
+    }
+
+    async fn modern(
+        &self,
+        id: &RequestId,
+        method: &str,
+        params: Option<Value>,
+        meta: Option<Map<String, Value>>,
+        peer: Peer,
+        cancellation: CancellationToken,
+    ) -> Reply {
+        if method == "initialize" {
+            // This connection already speaks 2026-07-28; tell a dual-era
+            // client which versions exist so that it can switch.
+            let requested = params
+                .as_ref()
+                .and_then(|p| p.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            return Err(ErrorObject::unsupported_protocol_version(
+                requested,
+                &[LATEST_PROTOCOL_VERSION],
+            ));
+        }
+        let client = modern_client(meta.as_ref())?;
+        let log_level = meta
+            .as_ref()
+            .and_then(|m| m.get(META_LOG_LEVEL))
+            .and_then(|level| LoggingLevel::deserialize(level).ok());
+        if method == "server/discover" {
+            return Ok(result_frame(id, &self.inner.discover));
+        }
+        let context = self.context(id, Arc::new(client), log_level, meta, peer, cancellation);
+        self.route(Era::Modern, id, method, params, context).await
+    }
+
+    fn context(
+        &self,
+        id: &RequestId,
+        client: Arc<ClientMeta>,
+        log_level: Option<LoggingLevel>,
+        meta: Option<Map<String, Value>>,
+        peer: Peer,
+        cancellation: CancellationToken,
+    ) -> RequestContext {
+        let progress_token = meta
+            .as_ref()
+            .and_then(|m| m.get("progressToken"))
+            .and_then(|t| ProgressToken::deserialize(t).ok());
+        RequestContext {
+            request_id: id.clone(),
+            client,
+            cancellation,
+            progress_token,
+            log_level,
+            meta,
+            peer,
+        }
+    }
+
+    /// Methods common to both eras.
+    async fn route(
+        &self,
+        era: Era,
+        id: &RequestId,
+        method: &str,
+        params: Option<Value>,
+        context: RequestContext,
+    ) -> Reply {
+        let registry = &*self.inner;
+        let options = &registry.options;
+        match method {
+            "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
+                let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                let cursor = cursor.as_deref();
+                let page = match method {
+                    "tools/list" => registry.tools.page("tools", cursor, options.page_size),
+                    "resources/list" => {
+                        registry
+                            .resources
+                            .page("resources", cursor, options.page_size)
+                    }
+                    "resources/templates/list" => {
+                        registry
+                            .templates
+                            .page("resourceTemplates", cursor, options.page_size)
+                    }
+                    _ => registry.prompts.page("prompts", cursor, options.page_size),
+                }?;
+                let page = page.for_era(era, options.list_ttl_ms, options.list_cache_scope);
+                Ok(result_frame(id, &page))
+            }
+            "tools/call" => {
+                let mut result = self.call_tool(parse(params)?, context).await?;
+                if era == Era::Modern {
+                    result.result_type.get_or_insert(ResultType::Complete);
+                }
+                Ok(result_frame(id, &result))
+            }
+            "resources/read" => {
+                let ReadResourceRequestParams { uri, .. } = parse(params)?;
+                let mut result = self.read_resource(uri, context).await?;
+                if era == Era::Modern {
+                    result.result_type.get_or_insert(ResultType::Complete);
+                    result.ttl_ms.get_or_insert(options.read_ttl_ms);
+                    result.cache_scope.get_or_insert(options.read_cache_scope);
+                }
+                Ok(result_frame(id, &result))
+            }
+            "prompts/get" => {
+                let params: GetPromptRequestParams = parse(params)?;
+                let Some(prompt) = registry.prompts.get(&params.name) else {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "Unknown prompt: {}",
+                        params.name
+                    )));
+                };
+                let arguments = params.arguments.unwrap_or_default();
+                if let Some(missing) = prompt
+                    .required_arguments()
+                    .find(|a| !arguments.contains_key(*a))
+                {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "prompt `{}` needs the argument `{missing}`",
+                        params.name
+                    )));
+                }
+                let request = PromptRequest { arguments, context };
+                let mut result = catch_panic((prompt.handler)(request))
+                    .await
+                    .map_err(panicked)??;
+                if era == Era::Modern {
+                    result.result_type.get_or_insert(ResultType::Complete);
+                }
+                Ok(result_frame(id, &result))
+            }
+            "completion/complete" => {
+                let completion = self.complete(parse(params)?, context).await?;
+                let result = CompleteResult {
+                    completion,
+                    result_type: (era == Era::Modern).then_some(ResultType::Complete),
+                    meta: None,
+                };
+                Ok(result_frame(id, &result))
+            }
+            _ => Err(ErrorObject::method_not_found(method)),
+        }
+    }
+
+    fn initialize(&self, session: &Session, id: &RequestId, params: Option<Value>) -> Reply {
+        let params: InitializeRequestParams = parse(params)?;
+        let version = negotiate_legacy_version(&params.protocol_version);
+        let client = ClientMeta {
+            era: Era::Legacy,
+            protocol_version: version.to_owned(),
+            client_info: Some(params.client_info),
+            capabilities: params.capabilities,
+        };
+        if !session.set_legacy_client(client) {
+            return Err(ErrorObject::invalid_request(
+                "`initialize` was already received",
+            ));
+        }
+        let registry = &*self.inner;
+        let result = InitializeResult {
+            protocol_version: version.to_owned(),
+            capabilities: registry.capabilities.clone(),
+            server_info: registry.info.clone(),
+            instructions: registry.instructions.clone(),
+            meta: None,
+        };
+        Ok(result_frame(id, &result))
+    }
+
+    async fn call_tool(
+        &self,
+        params: CallToolRequestParams,
+        context: RequestContext,
+    ) -> Result<CallToolResult, ErrorObject> {
+        let Some(entry) = self.inner.tools.get(&params.name) else {
+            return Err(ErrorObject::invalid_params(format!(
+                "Unknown tool: {}",
+                params.name
+            )));
+        };
+        let arguments = Value::Object(params.arguments.unwrap_or_default());
+        if let Err(report) = entry.input.check(&arguments) {
+            return Ok(CallToolResult::error(format!(
+                "Invalid arguments for tool {}: {report}",
+                params.name
+            )));
+        }
+        let Value::Object(arguments) = arguments else {
+            unreachable!("built as an object")
+        };
+        let call = ToolCall { arguments, context };
+        let result = match catch_panic((entry.def.handler)(call))
+            .await
+            .map_err(panicked)?
+        {
+            Ok(result) => result,
+            Err(error) => return Ok(CallToolResult::error(error.message())),
+        };
+        if let Some(output) = &entry.output {
+            if result.is_error != Some(true) {
+                let Some(structured) = &result.structured_content else {
+                    return Err(ErrorObject::internal(format!(
+                        "tool {} has an output schema but returned no structuredContent",
+                        params.name
+                    )));
+                };
+                if let Err(report) = output.check(structured) {
+                    tracing::error!(tool = %params.name, %report, "structured output violates the output schema");
+                    return Err(ErrorObject::internal(format!(
+                        "tool {} returned output that violates its output schema: {report}",
+                        params.name
+                    )));
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        uri: String,
+        context: RequestContext,
+    ) -> Result<crate::protocol::ReadResourceResult, ErrorObject> {
+        let registry = &*self.inner;
+        let (handler, variables) = if let Some(resource) = registry.resources.get(&uri) {
+            (&resource.handler, Default::default())
+        } else if let Some((template, variables)) = registry
+            .templates
+            .iter()
+            .find_map(|t| t.matcher.matches(&uri).map(|v| (t, v)))
+        {
+            (&template.handler, variables)
+        } else {
+            return Err(ErrorObject::resource_not_found(&uri));
+        };
+        let read = ResourceRead {
+            uri,
+            variables,
+            context,
+        };
+        catch_panic(handler(read)).await.map_err(panicked)?
+    }
+
+    async fn complete(
+        &self,
+        params: CompleteRequestParams,
+        context: RequestContext,
+    ) -> Result<Completion, ErrorObject> {
+        let registry = &*self.inner;
+        let completer = match &params.r#ref {
+            CompletionReference::Prompt(prompt) => {
+                let Some(def) = registry.prompts.get(&prompt.name) else {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "Unknown prompt: {}",
+                        prompt.name
+                    )));
+                };
+                def.completer.as_ref()
+            }
+            CompletionReference::Resource(resource) => registry
+                .templates
+                .iter()
+                .find(|t| t.template.uri_template == resource.uri)
+                .and_then(|t| t.completer.as_ref()),
+        };
+        let Some(completer) = completer else {
+            return Ok(Completion {
+                values: Vec::new(),
+                total: None,
+                has_more: None,
+            });
+        };
+        let request = CompletionRequest {
+            argument: params.argument.name,
+            value: params.argument.value,
+            context_arguments: params
+                .context
+                .and_then(|c| c.arguments)
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+            context,
+        };
+        catch_panic(completer(request))
+            .await
+            .map(cap)
+            .map_err(panicked)
+    }
+}
+
+/// Removes and returns `params._meta`, leaving the typed parameters.
+fn take_meta(params: &mut Option<Value>) -> Option<Map<String, Value>> {
+    match params.as_mut()?.as_object_mut()?.remove("_meta")? {
+        Value::Object(meta) => Some(meta),
+        _ => None,
+    }
+}
+
+/// Reads what a 2026-07-28 request declares about its client.
+fn modern_client(meta: Option<&Map<String, Value>>) -> Result<ClientMeta, ErrorObject> {
+    let missing = |key: &str| ErrorObject::invalid_params(format!("missing `_meta.{key}`"));
+    let meta = meta.ok_or_else(|| missing(META_PROTOCOL_VERSION))?;
+    let version = meta
+        .get(META_PROTOCOL_VERSION)
+        .and_then(Value::as_str)
+        .ok_or_else(|| missing(META_PROTOCOL_VERSION))?;
+    if version != LATEST_PROTOCOL_VERSION {
+        return Err(ErrorObject::unsupported_protocol_version(
+            version,
+            &supported_versions(),
+        ));
+    }
+    let capabilities = meta
+        .get(META_CLIENT_CAPABILITIES)
+        .ok_or_else(|| missing(META_CLIENT_CAPABILITIES))?;
+    let capabilities = ClientCapabilities::deserialize(capabilities).map_err(|e| {
+        ErrorObject::invalid_params(format!("`_meta.{META_CLIENT_CAPABILITIES}`: {e}"))
+    })?;
+    let client_info = meta
+        .get(META_CLIENT_INFO)
+        .and_then(|v| Implementation::deserialize(v).ok());
+    Ok(ClientMeta {
+        era: Era::Modern,
+        protocol_version: version.to_owned(),
+        client_info,
+        capabilities,
+    })
+}
+
+/// Every version this server speaks, newest first.
+pub(crate) fn supported_versions() -> Vec<&'static str> {
+    std::iter::once(LATEST_PROTOCOL_VERSION)
+        .chain(LEGACY_PROTOCOL_VERSIONS.iter().rev().copied())
+        .collect()
+}
+
+/// The client's version when we speak it, else the newest legacy one.
+fn negotiate_legacy_version(requested: &str) -> &'static str {
+    LEGACY_PROTOCOL_VERSIONS
+        .iter()
+        .copied()
+        .find(|v| *v == requested)
+        .unwrap_or(LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.len() - 1])
+}
+
+/// Parses method parameters; absent parameters read as `{}`.
+fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
+    serde_json::from_value(params.unwrap_or_else(|| Value::Object(Map::new())))
+        .map_err(ErrorObject::invalid_params)
+}
+
+fn panicked(message: String) -> ErrorObject {
+    tracing::error!(%message, "handler panicked");
+    ErrorObject::internal(format!("handler panicked: {message}"))
+}
+
+/// The `server/discover` result, built once.
+pub(crate) fn discover_result(
+    info: &Implementation,
+    capabilities: &crate::protocol::ServerCapabilities,
+    instructions: Option<&str>,
+    options: &super::ServerOptions,
+) -> DiscoverResult {
+    let mut meta = Map::new();
+    meta.insert(
+        META_SERVER_INFO.to_owned(),
+        serde_json::to_value(info).unwrap_or_default(),
+    );
+    DiscoverResult {
+        supported_versions: supported_versions()
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        capabilities: capabilities.clone(),
+        instructions: instructions.map(str::to_owned),
+        result_type: Some(ResultType::Complete),
+        ttl_ms: Some(options.list_ttl_ms),
+        cache_scope: Some(options.list_cache_scope),
+        meta: Some(meta),
+    }
+}

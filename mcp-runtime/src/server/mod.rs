@@ -1,0 +1,309 @@
+//! The MCP server: a registry of tools, resources and prompts, built once and
+//! shared by every request, and the router that serves both protocol eras.
+//!
+//! ```no_run
+//! use mcp_runtime::protocol::CallToolResult;
+//! use mcp_runtime::server::{Server, ToolCall, ToolDef};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Server::builder(mcp_runtime::server_info!())
+//!     .tool(ToolDef::new("hello", |_call: ToolCall| async { Ok(CallToolResult::text("hi")) }))
+//!     .build()?;
+//! server.serve_stdio().await?;
+//! # Ok(())
+//! # }
+//! ```
+
+mod completion;
+mod context;
+mod dispatch;
+mod handler;
+mod listing;
+mod prompt;
+mod resource;
+mod session;
+mod tool;
+mod uri_template;
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::json;
+
+pub use completion::CompletionRequest;
+pub use context::{ClientMeta, Era, RequestContext};
+pub use handler::BoxFuture;
+pub use prompt::{PromptDef, PromptOutcome, PromptRequest};
+pub use resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
+pub use session::Session;
+pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
+pub use uri_template::{UriTemplate, UriTemplateError};
+
+pub(crate) use context::Peer;
+use listing::Listing;
+
+use crate::protocol::{CacheScope, DiscoverResult, Implementation, ServerCapabilities};
+use crate::schema::CompiledSchema;
+
+/// The name and version of the crate that invokes it, as an
+/// [`Implementation`]: servers report the user's crate, not this one.
+#[macro_export]
+macro_rules! server_info {
+    () => {
+        $crate::protocol::Implementation::new(
+            ::core::env!("CARGO_PKG_NAME"),
+            ::core::env!("CARGO_PKG_VERSION"),
+        )
+    };
+}
+
+/// Tunables with sensible defaults.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Entries per `*/list` page (default 100).
+    pub page_size: usize,
+    /// `ttlMs` of list and discover results in 2026-07-28 (default 5 minutes:
+    /// the registry does not change while the server runs).
+    pub list_ttl_ms: u64,
+    /// `cacheScope` of list and discover results (default public).
+    pub list_cache_scope: CacheScope,
+    /// `ttlMs` of `resources/read` results when the handler sets none
+    /// (default 0: do not cache).
+    pub read_ttl_ms: u64,
+    /// `cacheScope` of `resources/read` results when the handler sets none
+    /// (default private).
+    pub read_cache_scope: CacheScope,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            page_size: 100,
+            list_ttl_ms: 300_000,
+            list_cache_scope: CacheScope::Public,
+            read_ttl_ms: 0,
+            read_cache_scope: CacheScope::Private,
+        }
+    }
+}
+
+/// A server, cheap to clone and shared by every connection.
+#[derive(Clone)]
+pub struct Server {
+    inner: Arc<Registry>,
+}
+
+pub(crate) struct ToolEntry {
+    def: ToolDef,
+    input: CompiledSchema,
+    output: Option<CompiledSchema>,
+}
+
+pub(crate) struct Registry {
+    info: Implementation,
+    instructions: Option<String>,
+    capabilities: ServerCapabilities,
+    discover: DiscoverResult,
+    tools: Listing<ToolEntry>,
+    resources: Listing<ResourceDef>,
+    templates: Listing<ResourceTemplateDef>,
+    prompts: Listing<PromptDef>,
+    options: ServerOptions,
+}
+
+impl Server {
+    /// Starts a server description; pass [`server_info!()`](crate::server_info)
+    /// to report your crate's name and version.
+    pub fn builder(info: Implementation) -> ServerBuilder {
+        ServerBuilder {
+            info,
+            instructions: None,
+            tools: Vec::new(),
+            resources: Vec::new(),
+            templates: Vec::new(),
+            prompts: Vec::new(),
+            options: ServerOptions::default(),
+        }
+    }
+
+    /// The name and version this server reports.
+    pub fn info(&self) -> &Implementation {
+        &self.inner.info
+    }
+}
+
+/// Collects tools, resources and prompts; [`build`](Self::build) checks them.
+pub struct ServerBuilder {
+    info: Implementation,
+    instructions: Option<String>,
+    tools: Vec<ToolDef>,
+    resources: Vec<ResourceDef>,
+    templates: Vec<ResourceTemplateDef>,
+    prompts: Vec<PromptDef>,
+    options: ServerOptions,
+}
+
+impl ServerBuilder {
+    /// Adds a tool.
+    pub fn tool(mut self, tool: ToolDef) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Adds a resource at a fixed URI.
+    pub fn resource(mut self, resource: ResourceDef) -> Self {
+        self.resources.push(resource);
+        self
+    }
+
+    /// Adds a resource template.
+    pub fn resource_template(mut self, template: ResourceTemplateDef) -> Self {
+        self.templates.push(template);
+        self
+    }
+
+    /// Adds a prompt.
+    pub fn prompt(mut self, prompt: PromptDef) -> Self {
+        self.prompts.push(prompt);
+        self
+    }
+
+    /// Sets the instructions clients may show to the model.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Replaces the options.
+    pub fn options(mut self, options: ServerOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Checks every definition (unique names, compilable schemas) and
+    /// freezes the registry.
+    pub fn build(self) -> Result<Server, BuildError> {
+        let tools = self
+            .tools
+            .into_iter()
+            .map(compile_tool)
+            .collect::<Result<Vec<_>, _>>()?;
+        let has_completions = self.prompts.iter().any(|p| p.completer.is_some())
+            || self.templates.iter().any(|t| t.completer.is_some());
+        let capabilities = capabilities(
+            !tools.is_empty(),
+            !self.resources.is_empty() || !self.templates.is_empty(),
+            !self.prompts.is_empty(),
+            has_completions,
+        )?;
+        let discover = dispatch::discover_result(
+            &self.info,
+            &capabilities,
+            self.instructions.as_deref(),
+            &self.options,
+        );
+        let registry = Registry {
+            tools: Listing::build(tools, |t| t.def.tool.name.as_str(), |t| &t.def.tool, "tool")
+                .map_err(BuildError)?,
+            resources: Listing::build(
+                self.resources,
+                |r| r.resource.uri.as_str(),
+                |r| &r.resource,
+                "resource",
+            )
+            .map_err(BuildError)?,
+            templates: Listing::build(
+                self.templates,
+                |t| t.template.uri_template.as_str(),
+                |t| &t.template,
+                "resource template",
+            )
+            .map_err(BuildError)?,
+            prompts: Listing::build(
+                self.prompts,
+                |p| p.prompt.name.as_str(),
+                |p| &p.prompt,
+                "prompt",
+            )
+            .map_err(BuildError)?,
+            info: self.info,
+            instructions: self.instructions,
+            capabilities,
+            discover,
+            options: self.options,
+        };
+        Ok(Server {
+            inner: Arc::new(registry),
+        })
+    }
+}
+
+fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
+    let name = &def.tool.name;
+    if !is_valid_tool_name(name) {
+        return Err(BuildError(format!(
+            "tool name `{name}` is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, `_`, `-` and `.`"
+        )));
+    }
+    if def.tool.input_schema.get("type").and_then(|t| t.as_str()) != Some("object") {
+        return Err(BuildError(format!(
+            "tool `{name}`: the input schema must have \"type\": \"object\""
+        )));
+    }
+    let input = CompiledSchema::compile(&def.tool.input_schema)
+        .map_err(|e| BuildError(format!("tool `{name}`: invalid input schema: {e}")))?;
+    let output = def
+        .tool
+        .output_schema
+        .as_ref()
+        .map(CompiledSchema::compile)
+        .transpose()
+        .map_err(|e| BuildError(format!("tool `{name}`: invalid output schema: {e}")))?;
+    Ok(ToolEntry { def, input, output })
+}
+
+/// The spec's rule for tool names: 1 to 128 of `A-Za-z0-9_-.`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+fn capabilities(
+    tools: bool,
+    resources: bool,
+    prompts: bool,
+    completions: bool,
+) -> Result<ServerCapabilities, BuildError> {
+    let mut caps = serde_json::Map::new();
+    caps.insert("logging".into(), json!({}));
+    if tools {
+        caps.insert("tools".into(), json!({ "listChanged": false }));
+    }
+    if resources {
+        caps.insert(
+            "resources".into(),
+            json!({ "listChanged": false, "subscribe": false }),
+        );
+    }
+    if prompts {
+        caps.insert("prompts".into(), json!({ "listChanged": false }));
+    }
+    if completions {
+        caps.insert("completions".into(), json!({}));
+    }
+    serde_json::from_value(caps.into()).map_err(|e| BuildError(format!("capabilities: {e}")))
+}
+
+/// A definition the builder rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError(String);
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BuildError {}

@@ -1,0 +1,122 @@
+//! Per-connection state: the era the connection speaks, what a legacy client
+//! declared in `initialize`, its log level, and the requests in flight (so
+//! that `notifications/cancelled` can reach them).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::context::{ClientMeta, Era, severity};
+use crate::jsonrpc::{ErrorObject, RequestId};
+use crate::protocol::{LoggingLevel, META_PROTOCOL_VERSION};
+
+/// The state of one connection (one stdio pair, one legacy HTTP session).
+#[derive(Default)]
+pub struct Session {
+    era: OnceLock<Era>,
+    legacy_client: OnceLock<Arc<ClientMeta>>,
+    /// 0 = no `logging/setLevel` yet, else severity + 1.
+    log_level: AtomicU8,
+    in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
+}
+
+impl Session {
+    /// A connection whose era is picked by its first request.
+    pub fn new() -> Self {
+        Session::default()
+    }
+
+    /// The era of this connection, choosing it on the first request:
+    /// `initialize` means legacy, a request with the 2026-07-28 `_meta`
+    /// (or `server/discover`) means modern.
+    pub(crate) fn era_for(&self, method: &str, params: Option<&Value>) -> Result<Era, ErrorObject> {
+        if let Some(era) = self.era.get() {
+            return Ok(*era);
+        }
+        let era = if method == "initialize" {
+            Era::Legacy
+        } else if method == "server/discover" || carries_modern_meta(params) {
+            Era::Modern
+        } else if method == "ping" {
+            // Harmless before the handshake; answer without choosing.
+            return Ok(Era::Legacy);
+        } else {
+            return Err(ErrorObject::invalid_request(format!(
+                "`{method}` before `initialize`: start with `initialize` (protocol 2025-11-25 \
+                 and earlier) or send `_meta` with `{META_PROTOCOL_VERSION}` (2026-07-28)"
+            )));
+        };
+        Ok(*self.era.get_or_init(|| era))
+    }
+
+    /// Records what a legacy client declared; `false` when it already did.
+    pub(crate) fn set_legacy_client(&self, client: ClientMeta) -> bool {
+        self.legacy_client.set(Arc::new(client)).is_ok()
+    }
+
+    /// What the legacy client declared in `initialize`.
+    pub(crate) fn legacy_client(&self) -> Option<Arc<ClientMeta>> {
+        self.legacy_client.get().cloned()
+    }
+
+    pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        self.log_level.store(severity(level) + 1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn log_level(&self) -> Option<LoggingLevel> {
+        use LoggingLevel::*;
+        const LEVELS: [LoggingLevel; 8] = [
+            Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency,
+        ];
+        let stored = self.log_level.load(Ordering::Relaxed);
+        stored.checked_sub(1).map(|i| LEVELS[usize::from(i)])
+    }
+
+    /// Registers a request in flight; its token fires on cancellation.
+    /// `None` when a request with the same id is still in flight.
+    pub(crate) fn begin(&self, id: &RequestId) -> Option<CancellationToken> {
+        let mut in_flight = self.lock_in_flight();
+        if in_flight.contains_key(id) {
+            return None;
+        }
+        let token = CancellationToken::new();
+        in_flight.insert(id.clone(), token.clone());
+        Some(token)
+    }
+
+    /// Forgets a finished request.
+    pub(crate) fn finish(&self, id: &RequestId) {
+        self.lock_in_flight().remove(id);
+    }
+
+    /// Fires the token of request `id`, if it is still in flight.
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        if let Some(token) = self.lock_in_flight().remove(id) {
+            token.cancel();
+        }
+    }
+
+    /// Fires every token (the connection is going away).
+    pub(crate) fn cancel_all(&self) {
+        for (_, token) in self.lock_in_flight().drain() {
+            token.cancel();
+        }
+    }
+
+    fn lock_in_flight(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
+        // A panic never happens while the lock is held; recover anyway.
+        self.in_flight
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn carries_modern_meta(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_PROTOCOL_VERSION))
+        .is_some()
+}

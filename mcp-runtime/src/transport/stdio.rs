@@ -1,0 +1,262 @@
+//! The stdio transport: one JSON-RPC message per line on stdin, replies on
+//! stdout, logs on stderr (through `tracing`).
+//!
+//! Requests run concurrently, each in its own task; a writer task batches
+//! whatever replies are ready into one write and one flush, so pipelined
+//! clients are answered without a syscall per message.
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
+};
+use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
+
+use crate::jsonrpc::{ErrorObject, Incoming, decode, error_frame};
+use crate::server::{Peer, Server, Session};
+
+/// Limits of the stdio transport.
+#[derive(Debug, Clone)]
+pub struct StdioConfig {
+    /// The longest accepted line, in bytes (default 16 MiB). A longer line is
+    /// skipped and answered with an error; the next line is served normally.
+    pub max_line_bytes: usize,
+    /// How long requests still running at end of input may take to finish
+    /// before they are cancelled (default 5 s).
+    pub shutdown_grace: Duration,
+    /// Replies that may wait for the writer before handlers are slowed down
+    /// (default 1024).
+    pub write_queue: usize,
+}
+
+impl Default for StdioConfig {
+    fn default() -> Self {
+        StdioConfig {
+            max_line_bytes: 16 * 1024 * 1024,
+            shutdown_grace: Duration::from_secs(5),
+            write_queue: 1024,
+        }
+    }
+}
+
+impl Server {
+    /// Serves this process's stdin and stdout until stdin closes.
+    pub async fn serve_stdio(self) -> io::Result<()> {
+        self.serve_stdio_with(StdioConfig::default()).await
+    }
+
+    /// [`serve_stdio`](Self::serve_stdio) with explicit limits.
+    pub async fn serve_stdio_with(self, config: StdioConfig) -> io::Result<()> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout(), config)
+            .await
+    }
+
+    /// Serves newline-delimited JSON-RPC over any byte stream pair until the
+    /// input ends, then lets requests in flight finish (bounded by
+    /// [`StdioConfig::shutdown_grace`]).
+    pub async fn serve_io<R, W>(self, input: R, output: W, config: StdioConfig) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (frames, queue) = mpsc::channel(config.write_queue.max(1));
+        let writer = tokio::spawn(write_frames(output, queue));
+        let peer = Peer::new(frames);
+        let session = Arc::new(Session::new());
+        let tasks = TaskTracker::new();
+        let mut lines = LineReader::new(
+            BufReader::with_capacity(64 * 1024, input),
+            config.max_line_bytes,
+        );
+
+        let read_result = loop {
+            let line = match lines.next().await {
+                Ok(Some(Line::Message(bytes))) => bytes,
+                Ok(Some(Line::TooLong(len))) => {
+                    tracing::warn!(len, limit = config.max_line_bytes, "oversized line skipped");
+                    let error = ErrorObject::invalid_request(format!(
+                        "message of {len} bytes exceeds the limit of {} bytes",
+                        config.max_line_bytes
+                    ));
+                    peer.send(error_frame(None, &error)).await;
+                    continue;
+                }
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            };
+            match decode(&line) {
+                Ok(Incoming::Request(request)) => {
+                    let Some(cancellation) = session.begin(&request.id) else {
+                        let error = ErrorObject::invalid_request(format!(
+                            "request id {} is already in flight",
+                            request.id
+                        ));
+                        peer.send(error_frame(Some(&request.id), &error)).await;
+                        continue;
+                    };
+                    let (server, session, peer) = (self.clone(), session.clone(), peer.clone());
+                    tasks.spawn(async move {
+                        let id = request.id.clone();
+                        let reply = tokio::select! {
+                            biased;
+                            () = cancellation.cancelled() => None,
+                            frame = server.handle_request(&session, request, peer.clone(), cancellation.clone()) => Some(frame),
+                        };
+                        session.finish(&id);
+                        if let Some(frame) = reply {
+                            peer.send(frame).await;
+                        }
+                    });
+                }
+                Ok(Incoming::Notification(notification)) => {
+                    self.handle_notification(&session, notification);
+                }
+                Ok(Incoming::Response(response)) => {
+                    tracing::debug!(id = %response.id, "response to no request of ours ignored");
+                }
+                Err(rejected) if rejected.silent => {
+                    tracing::debug!(error = %rejected.error, "malformed notification ignored");
+                }
+                Err(rejected) => {
+                    peer.send(error_frame(rejected.id.as_ref(), &rejected.error))
+                        .await;
+                }
+            }
+        };
+
+        tasks.close();
+        if tokio::time::timeout(config.shutdown_grace, tasks.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!("requests still running at end of input were cancelled");
+            session.cancel_all();
+            tasks.wait().await;
+        }
+        drop(peer);
+        writer.await.map_err(io::Error::other)??;
+        read_result
+    }
+}
+
+/// Writes frames as they come, one flush per batch of ready frames.
+async fn write_frames<W: AsyncWrite + Unpin>(
+    output: W,
+    mut queue: mpsc::Receiver<Vec<u8>>,
+) -> io::Result<()> {
+    let mut out = BufWriter::with_capacity(64 * 1024, output);
+    while let Some(frame) = queue.recv().await {
+        let mut result = write_line(&mut out, &frame).await;
+        while let (Ok(()), Ok(frame)) = (&result, queue.try_recv()) {
+            result = write_line(&mut out, &frame).await;
+        }
+        if let Err(e) = result.and(out.flush().await) {
+            // The reader is gone; keep draining so handlers never block.
+            tracing::warn!(error = %e, "stdout closed; replies are dropped");
+            while queue.recv().await.is_some() {}
+            return Err(e);
+        }
+    }
+    out.flush().await
+}
+
+async fn write_line<W: AsyncWrite + Unpin>(out: &mut BufWriter<W>, frame: &[u8]) -> io::Result<()> {
+    out.write_all(frame).await?;
+    out.write_all(b"\n").await
+}
+
+enum Line {
+    Message(Vec<u8>),
+    TooLong(usize),
+}
+
+/// Splits input into lines without ever holding more than the limit.
+struct LineReader<R> {
+    input: R,
+    max: usize,
+}
+
+impl<R: AsyncBufRead + Unpin> LineReader<R> {
+    fn new(input: R, max: usize) -> Self {
+        LineReader { input, max }
+    }
+
+    /// The next non-blank line, `TooLong` for one over the limit, `None` at
+    /// end of input.
+    async fn next(&mut self) -> io::Result<Option<Line>> {
+        loop {
+            let mut line = Vec::new();
+            let mut len = 0usize;
+            let mut eof = false;
+            loop {
+                let chunk = self.input.fill_buf().await?;
+                if chunk.is_empty() {
+                    eof = true;
+                    break;
+                }
+                let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+                    Some(i) => (&chunk[..i], i + 1, true),
+                    None => (chunk, chunk.len(), false),
+                };
+                len += part.len();
+                if len <= self.max {
+                    line.extend_from_slice(part);
+                } else {
+                    line = Vec::new();
+                }
+                self.input.consume(used);
+                if done {
+                    break;
+                }
+            }
+            if len > self.max {
+                return Ok(Some(Line::TooLong(len)));
+            }
+            if line.ends_with(b"\r") {
+                line.pop();
+            }
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                return Ok(Some(Line::Message(line)));
+            }
+            if eof {
+                return Ok(None);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], max: usize) -> Vec<String> {
+        let mut reader = LineReader::new(BufReader::with_capacity(4, input), max);
+        let mut out = Vec::new();
+        while let Some(line) = reader.next().await.unwrap() {
+            out.push(match line {
+                Line::Message(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Line::TooLong(len) => format!("<{len}>"),
+            });
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_lines_skips_blanks_and_strips_cr() {
+        assert_eq!(
+            lines(b"a\r\n\n  \nbc\nlast", 100).await,
+            ["a", "bc", "last"]
+        );
+    }
+
+    #[tokio::test]
+    async fn oversized_lines_are_reported_and_skipped() {
+        assert_eq!(
+            lines(b"short\n0123456789abc\nok\n", 8).await,
+            ["short", "<13>", "ok"]
+        );
+    }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Interop check: drive a stdio MCP server with the official TypeScript SDK 1.32.x
+// (Client + StdioClientTransport; legacy era: initialize / notifications/initialized).
+//
+// Usage: node ts_client.mjs [--timeout S] -- COMMAND [ARGS...]
+//
+// Spawns COMMAND, connects, lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
+// (expects text "hello") and add {"a": 2, "b": 40} (expects structuredContent {"sum": 42}).
+// Prints one JSON summary line and exits 0; prints "ts_client: FAIL: ..." and exits 1.
+// The SDK is loaded from the npm folder setup.sh made: $MCP_INTEROP_NODE_DIR, else
+// ${TARGET:-<repo>/target/interop}/node.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const nodeDir = process.env.MCP_INTEROP_NODE_DIR
+  ?? join(process.env.TARGET ?? resolve(here, '../../target/interop'), 'node');
+
+function fail(msg) {
+  console.error(`ts_client: FAIL: ${msg}`);
+  process.exit(1);
+}
+
+// Arguments: [--timeout S] -- COMMAND [ARGS...]
+const argv = process.argv.slice(2);
+const sep = argv.indexOf('--');
+const opts = sep < 0 ? [] : argv.slice(0, sep);
+const command = sep < 0 ? argv : argv.slice(sep + 1);
+let timeoutMs = 30_000;
+for (let i = 0; i < opts.length; i++) {
+  if (opts[i] === '--timeout' && opts[i + 1]) timeoutMs = Number(opts[++i]) * 1000;
+  else fail(`unknown option ${opts[i]}; usage: ts_client.mjs [--timeout S] -- COMMAND [ARGS...]`);
+}
+if (command.length === 0 || !(timeoutMs > 0)) fail('usage: ts_client.mjs [--timeout S] -- COMMAND [ARGS...]');
+
+let sdk;
+try {
+  const require = createRequire(join(nodeDir, 'package.json'));
+  sdk = {
+    // package.json is not in the SDK's exports map: read it from disk.
+    version: JSON.parse(readFileSync(join(nodeDir, 'node_modules/@modelcontextprotocol/sdk/package.json'))).version,
+    ...require('@modelcontextprotocol/sdk/client/index.js'),
+    ...require('@modelcontextprotocol/sdk/client/stdio.js'),
+  };
+} catch (e) {
+  fail(`cannot load @modelcontextprotocol/sdk from ${nodeDir} (run tests/interop/setup.sh): ${e.message}`);
+}
+
+const check = (cond, msg) => { if (!cond) throw new Error(msg); };
+
+// env: the SDK passes only HOME/LOGNAME/PATH/SHELL/TERM/USER by default; give the server ours.
+const transport = new sdk.StdioClientTransport({ command: command[0], args: command.slice(1), env: { ...process.env } });
+// Client.connect hands the negotiated version to transport.setProtocolVersion if the transport has one
+// (stdio has none); define it to learn the version, since 1.32 has no getter for it.
+let negotiated = null;
+transport.setProtocolVersion = (v) => { negotiated = v; };
+const client = new sdk.Client({ name: 'mcp-interop-ts', version: sdk.version });
+const req = { timeout: timeoutMs };
+
+// Remember the child's pid: on a failed connect the SDK itself starts closing and forgets it.
+let childPid;
+const start = transport.start.bind(transport);
+transport.start = async () => { await start(); childPid = transport.pid; };
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+// Failure path: close (ends stdin), give the server 2 s to exit, then SIGKILL it; report once.
+let dying = false;
+async function die(msg) {
+  if (dying) return;
+  dying = true;
+  console.error(`ts_client: FAIL: ${msg}`);
+  await client.close().catch(() => {});
+  for (let i = 0; i < 20 && childPid && alive(childPid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (childPid && alive(childPid)) process.kill(childPid, 'SIGKILL');
+  process.exit(1);
+}
+const watchdog = setTimeout(() => die(`timed out after ${timeoutMs / 1000}s`), timeoutMs);
+
+try {
+  await client.connect(transport, req);
+  const names = (await client.listTools(undefined, req)).tools.map((t) => t.name);
+  check(names.includes('echo') && names.includes('add'), `tools/list lacks echo/add: ${JSON.stringify(names)}`);
+
+  const echo = await client.callTool({ name: 'echo', arguments: { text: 'hello' } }, undefined, req);
+  check(!echo.isError, `echo returned isError: ${JSON.stringify(echo.content)}`);
+  const texts = echo.content.filter((c) => c.type === 'text').map((c) => c.text);
+  check(isDeepStrictEqual(texts, ['hello']), `echo text content ${JSON.stringify(texts)}, expected ["hello"]`);
+
+  const add = await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } }, undefined, req);
+  check(!add.isError, `add returned isError: ${JSON.stringify(add.content)}`);
+  check(isDeepStrictEqual(add.structuredContent, { sum: 42 }), `add structuredContent ${JSON.stringify(add.structuredContent)}`);
+
+  console.log(JSON.stringify({
+    client: `typescript-sdk-${sdk.version}`, ok: true, protocolVersion: negotiated,
+    server: client.getServerVersion() ?? null, tools: names, echo: texts[0], sum: add.structuredContent.sum,
+  }));
+} catch (e) {
+  await die(e?.message ?? String(e));
+}
+await client.close();
+clearTimeout(watchdog);
