@@ -16,7 +16,10 @@
 mod connection;
 mod error;
 mod fingerprint;
+mod http;
+mod link;
 mod negotiate;
+mod sse;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -39,6 +42,7 @@ use crate::protocol::{
 };
 use crate::server::{BoxFuture, Era};
 use connection::LineConnection;
+use link::Link;
 
 /// Which protocol era to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -113,7 +117,7 @@ pub struct Client {
 }
 
 struct Inner {
-    link: LineConnection,
+    link: Link,
     next_id: AtomicI64,
     options: ConnectOptions,
     server: ServerDescription,
@@ -143,7 +147,30 @@ impl Client {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(ClientError::Closed);
         };
-        Self::connect(LineConnection::start(stdout, stdin), options, Some(child)).await
+        Self::connect(
+            Link::Lines(LineConnection::start(stdout, stdin)),
+            options,
+            Some(child),
+        )
+        .await
+    }
+
+    /// Connects to a Streamable HTTP endpoint such as `http://127.0.0.1:8080/mcp`.
+    pub async fn connect_http(url: &str) -> Result<Client, ClientError> {
+        Self::connect_http_with(url, ConnectOptions::default()).await
+    }
+
+    /// [`connect_http`](Self::connect_http) with options.
+    pub async fn connect_http_with(
+        url: &str,
+        options: ConnectOptions,
+    ) -> Result<Client, ClientError> {
+        Self::connect(
+            Link::Http(Box::new(http::HttpLink::new(url)?)),
+            options,
+            None,
+        )
+        .await
     }
 
     /// Connects over an already-open pair of streams (`input` from the
@@ -157,11 +184,16 @@ impl Client {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        Self::connect(LineConnection::start(input, output), options, None).await
+        Self::connect(
+            Link::Lines(LineConnection::start(input, output)),
+            options,
+            None,
+        )
+        .await
     }
 
     async fn connect(
-        link: LineConnection,
+        link: Link,
         options: ConnectOptions,
         child: Option<tokio::process::Child>,
     ) -> Result<Client, ClientError> {
@@ -210,10 +242,7 @@ impl Client {
         params: &P,
     ) -> Result<(), ClientError> {
         let params = to_object(params)?;
-        self.inner
-            .link
-            .send(notification_frame(method, Some(&params)))
-            .await
+        self.inner.notify(method, &params).await
     }
 
     /// Every tool, following pagination (at most 1,000 pages).
@@ -348,6 +377,17 @@ impl Client {
 }
 
 impl Inner {
+    async fn notify(&self, method: &str, params: &Map<String, Value>) -> Result<(), ClientError> {
+        let frame = notification_frame(method, Some(params));
+        let version = self.server.protocol_version.as_str();
+        let headers = http::MessageHeaders {
+            method,
+            name: None,
+            protocol_version: (!version.is_empty()).then_some(version),
+        };
+        self.link.notify(frame, headers).await
+    }
+
     fn next_id(&self) -> RequestId {
         RequestId::Int(self.next_id.fetch_add(1, Ordering::Relaxed))
     }
@@ -418,7 +458,21 @@ impl Inner {
             params.insert("_meta".into(), Value::Object(meta));
         }
         let frame = request_frame(&id, method, Some(&params));
-        let answer = self.link.request(id, frame, progress);
+        let target = match method {
+            "resources/read" => params.get("uri"),
+            "tools/call" | "prompts/get" => params.get("name"),
+            _ => None,
+        };
+        let version = match era {
+            Era::Modern => crate::protocol::LATEST_PROTOCOL_VERSION,
+            Era::Legacy => self.server.protocol_version.as_str(),
+        };
+        let headers = http::MessageHeaders {
+            method,
+            name: target.and_then(Value::as_str),
+            protocol_version: (!version.is_empty()).then_some(version),
+        };
+        let answer = self.link.request(id, frame, headers, progress);
         match tokio::time::timeout(self.options.request_timeout, answer).await {
             Ok(outcome) => outcome?.map_err(ClientError::Protocol),
             Err(_) => Err(ClientError::Timeout),

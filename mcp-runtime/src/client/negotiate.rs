@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::http::MessageHeaders;
 use super::{ClientError, ConnectOptions, EraChoice, Inner, ServerDescription};
 use crate::jsonrpc::notification_frame;
 use crate::protocol::{
@@ -100,10 +101,13 @@ async fn initialize(inner: &Inner) -> Result<ServerDescription, ClientError> {
             result.protocol_version
         )));
     }
-    inner
-        .link
-        .send(notification_frame::<()>("notifications/initialized", None))
-        .await?;
+    let frame = notification_frame::<()>("notifications/initialized", None);
+    let headers = MessageHeaders {
+        method: "notifications/initialized",
+        name: None,
+        protocol_version: Some(&result.protocol_version),
+    };
+    inner.link.notify(frame, headers).await?;
     Ok(ServerDescription {
         era: Era::Legacy,
         protocol_version: result.protocol_version,
