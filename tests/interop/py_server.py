@@ -5,10 +5,12 @@ Usage: py_server.py              serve stdio (exits on stdin EOF or SIGTERM)
        py_server.py --http PORT  serve Streamable HTTP on http://127.0.0.1:PORT/mcp (exits on SIGTERM/SIGINT);
                                  PORT 0 picks a free port. When ready, prints
                                  "listening on http://127.0.0.1:PORT/mcp" (the real port) to stderr.
+       add --json to answer POSTs with application/json instead of SSE (json_response=True; progress
+       notifications are then dropped).
 
 Tools:
-  echo(text: str)           -> text content `text` (also structuredContent {"result": text}: the SDK
-                               wraps a `str` return type)
+  echo(text: str)           -> text content `text` only (structured_output=False: by default the SDK
+                               would also publish an outputSchema and send structuredContent {"result": text})
   add(a: int, b: int)       -> structuredContent {"sum": a+b} with an outputSchema (TypedDict return),
                                plus the SDK's JSON text rendering of it as content
   slow_progress(steps: int) -> reports progress 1..steps (total=steps) via ctx, then text "done"
@@ -33,7 +35,7 @@ class Sum(TypedDict):
     sum: int
 
 
-@mcp.tool(description="Echo the text back as text content.")
+@mcp.tool(description="Echo the text back as text content.", structured_output=False)
 def echo(text: str) -> str:
     return text
 
@@ -43,7 +45,7 @@ def add(a: int, b: int) -> Sum:
     return {"sum": a + b}
 
 
-@mcp.tool(description="Report progress steps times (1..steps of steps), then return 'done'.")
+@mcp.tool(description="Report progress steps times (1..steps of steps), then return 'done'.", structured_output=False)
 async def slow_progress(steps: int, ctx: Context) -> str:
     for i in range(1, steps + 1):
         await ctx.report_progress(i, steps, f"step {i}/{steps}")
@@ -51,10 +53,11 @@ async def slow_progress(steps: int, ctx: Context) -> str:
     return "done"
 
 
-async def serve_http(port: int) -> None:
+async def serve_http(port: int, json_response: bool) -> None:
     import uvicorn
 
-    app = mcp.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1")
+    # host="127.0.0.1" also turns on the SDK's DNS-rebinding guard: Host must be 127.0.0.1:*, localhost:* or [::1]:*.
+    app = mcp.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1", json_response=json_response)
     # access_log=False: uvicorn's access logger writes to stdout; everything else it logs goes to stderr.
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
@@ -76,11 +79,14 @@ async def serve_http(port: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--http", metavar="PORT", type=int, help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
+    parser.add_argument("--json", action="store_true", help="with --http: JSON responses instead of SSE")
     args = parser.parse_args()
+    if args.json and args.http is None:
+        parser.error("--json needs --http")
     if args.http is None:
         mcp.run("stdio")  # SIGTERM keeps Python's default action (terminate)
     else:
-        anyio.run(serve_http, args.http)
+        anyio.run(serve_http, args.http, args.json)
 
 
 if __name__ == "__main__":
