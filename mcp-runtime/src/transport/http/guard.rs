@@ -13,6 +13,12 @@ use super::response::Refusal;
 /// allowed.
 pub(super) fn check(uri: &Uri, headers: &HeaderMap, config: &HttpConfig) -> Result<(), Refusal> {
     if let Some(allowed) = &config.allowed_hosts {
+        if headers.get_all(header::HOST).iter().nth(1).is_some() {
+            return Err(Refusal::new(
+                StatusCode::BAD_REQUEST,
+                "more than one Host header",
+            ));
+        }
         let host = match headers.get(header::HOST) {
             Some(value) => value.to_str().ok(),
             None => uri.authority().map(Authority::as_str),
@@ -24,10 +30,12 @@ pub(super) fn check(uri: &Uri, headers: &HeaderMap, config: &HttpConfig) -> Resu
             return Err(forbidden(format!("Host `{host}` is not allowed")));
         }
     }
-    if let (Some(allowed), Some(origin)) = (&config.allowed_origins, headers.get(header::ORIGIN)) {
-        let origin = origin.to_str().unwrap_or("<not ASCII>");
-        if !origin_allowed(origin, allowed) {
-            return Err(forbidden(format!("Origin `{origin}` is not allowed")));
+    if let Some(allowed) = &config.allowed_origins {
+        for origin in headers.get_all(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("<not ASCII>");
+            if !origin_allowed(origin, allowed) {
+                return Err(forbidden(format!("Origin `{origin}` is not allowed")));
+            }
         }
     }
     Ok(())
