@@ -76,7 +76,7 @@ async fn python_sdk_server_over_stdio_in_both_eras() {
 
 #[tokio::test]
 async fn python_sdk_server_over_http_in_both_eras() {
-    let fixture = HttpFixture::start(&python(), &script("py_server.py"), &[]);
+    let fixture = HttpFixture::start(&python(), &[&script("py_server.py")]);
     for (choice, era) in [
         (EraChoice::Auto, Era::Modern),
         (EraChoice::Legacy, Era::Legacy),
@@ -100,7 +100,8 @@ async fn typescript_sdk_server_over_stdio_falls_back_to_legacy() {
 
 #[tokio::test]
 async fn typescript_sdk_server_over_http_falls_back_to_legacy() {
-    let fixture = HttpFixture::start(Path::new("node"), &script("ts_server.mjs"), &[]);
+    sdks(); // ts_server.mjs finds the SDK in target/interop/node
+    let fixture = HttpFixture::start(Path::new("node"), &[&script("ts_server.mjs")]);
     let client = Client::connect_http_with(&fixture.url, options(EraChoice::Auto))
         .await
         .unwrap();

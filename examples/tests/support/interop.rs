@@ -49,19 +49,17 @@ pub struct HttpFixture {
 }
 
 impl HttpFixture {
-    /// Starts `program script --http 0 [extra]` and waits (bounded) for its
+    /// Starts `program [args] --http 0` and waits (bounded) for its
     /// "listening on URL" line on stderr.
-    pub fn start(program: &Path, script: &Path, extra: &[&str]) -> Self {
+    pub fn start(program: &Path, args: &[&Path]) -> Self {
         let mut child = Command::new(program)
-            .arg(script)
+            .args(args)
             .args(["--http", "0"])
-            .args(extra)
-            .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", script.display()));
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
