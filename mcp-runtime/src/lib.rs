@@ -4,6 +4,7 @@
 //!
 //! Start with [`server::Server::builder`].
 
+mod canonical;
 pub mod client;
 pub mod jsonrpc;
 pub mod protocol;

@@ -5,18 +5,19 @@
 //! to the caller waiting for its id and each progress notification to the
 //! listener registered for its token.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
 use tokio::sync::{mpsc, oneshot};
 
-use super::ClientError;
+use super::{ClientError, InputHandler};
 use crate::jsonrpc::{
-    ErrorObject, Incoming, RequestId, decode, error_frame, notification_frame, result_frame,
+    ErrorObject, Incoming, Request, RequestId, decode, error_frame, notification_frame,
+    result_frame,
 };
-use crate::protocol::{ProgressNotificationParams, ProgressToken};
+use crate::protocol::{InputRequest, ProgressNotificationParams, ProgressToken};
 
 type Outcome = Result<Value, ErrorObject>;
 
@@ -37,7 +38,7 @@ pub(crate) struct LineConnection {
 impl LineConnection {
     /// Starts the reader and writer tasks over `input` (from the server) and
     /// `output` (to the server).
-    pub(crate) fn start<R, W>(input: R, output: W) -> Self
+    pub(crate) fn start<R, W>(input: R, output: W, answers: Option<Arc<dyn InputHandler>>) -> Self
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -45,7 +46,7 @@ impl LineConnection {
         let (frames, queue) = mpsc::channel(256);
         let waiters = Arc::new(Mutex::new(Waiters::default()));
         tokio::spawn(write_lines(output, queue));
-        tokio::spawn(read_lines(input, waiters.clone(), frames.clone()));
+        tokio::spawn(read_lines(input, waiters.clone(), frames.clone(), answers));
         LineConnection { frames, waiters }
     }
 
@@ -90,6 +91,35 @@ impl LineConnection {
             .send(frame)
             .await
             .map_err(|_| ClientError::Closed)
+    }
+}
+
+/// Answers `ping`, and elicitation, sampling and roots requests through the
+/// input handler; anything else is -32601.
+async fn answer_server_request(request: Request, answers: Option<&dyn InputHandler>) -> Vec<u8> {
+    let Request { id, method, params } = request;
+    if method == "ping" {
+        return result_frame(&id, &serde_json::json!({}));
+    }
+    let params = params.unwrap_or_else(|| serde_json::json!({}));
+    let envelope = serde_json::json!({ "method": method, "params": params });
+    let question = serde_json::from_value::<InputRequest>(envelope);
+    let (Some(handler), Ok(question)) = (answers, question) else {
+        return error_frame(Some(&id), &ErrorObject::method_not_found(&method));
+    };
+    let key = "request".to_owned();
+    match handler
+        .respond(BTreeMap::from([(key.clone(), question)]))
+        .await
+    {
+        Ok(mut responses) => match responses.remove(&key) {
+            Some(answer) => result_frame(&id, &answer),
+            None => error_frame(
+                Some(&id),
+                &ErrorObject::internal("the input handler gave no answer"),
+            ),
+        },
+        Err(error) => error_frame(Some(&id), &ErrorObject::internal(error)),
     }
 }
 
@@ -147,6 +177,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
     input: R,
     waiters: Arc<Mutex<Waiters>>,
     frames: mpsc::Sender<Vec<u8>>,
+    answers: Option<Arc<dyn InputHandler>>,
 ) {
     let mut lines = BufReader::new(input).lines();
     while let Ok(Some(line)) = lines.next_line().await {
@@ -173,17 +204,13 @@ async fn read_lines<R: AsyncRead + Unpin>(
                 }
             }
             Ok(Incoming::Request(request)) => {
-                // Server-to-client requests of the legacy era; ping is the
-                // only one a client without handlers can answer.
-                let frame = if request.method == "ping" {
-                    result_frame(&request.id, &serde_json::json!({}))
-                } else {
-                    error_frame(
-                        Some(&request.id),
-                        &ErrorObject::method_not_found(&request.method),
-                    )
-                };
-                let _ = frames.send(frame).await;
+                // Server-to-client requests of the legacy era, answered in
+                // their own task so that responses keep flowing meanwhile.
+                let (frames, answers) = (frames.clone(), answers.clone());
+                tokio::spawn(async move {
+                    let frame = answer_server_request(request, answers.as_deref()).await;
+                    let _ = frames.send(frame).await;
+                });
             }
             Err(rejected) => {
                 tracing::warn!(error = %rejected.error, "unreadable message from the server")

@@ -1,8 +1,7 @@
 //! Stable fingerprints of tool schemas, embedded in generated clients to
 //! detect drift.
 
-use serde_json::Value;
-
+use crate::canonical::write_canonical;
 use crate::protocol::Tool;
 
 /// A stable hex digest of a tool's name, input schema and output schema.
@@ -14,43 +13,12 @@ pub fn tool_fingerprint(tool: &Tool) -> String {
     let mut hasher = Fnv1a::new();
     hasher.write(tool.name.as_bytes());
     hasher.write(&[0]);
-    canonical(&tool.input_schema, &mut hasher);
+    write_canonical(&tool.input_schema, &mut |bytes| hasher.write(bytes));
     hasher.write(&[0]);
     if let Some(output) = &tool.output_schema {
-        canonical(output, &mut hasher);
+        write_canonical(output, &mut |bytes| hasher.write(bytes));
     }
     format!("{:016x}", hasher.0)
-}
-
-/// Feeds `value` as compact JSON with sorted object keys.
-fn canonical(value: &Value, hasher: &mut Fnv1a) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            hasher.write(b"{");
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    hasher.write(b",");
-                }
-                hasher.write(Value::String(key.clone()).to_string().as_bytes());
-                hasher.write(b":");
-                canonical(&map[key], hasher);
-            }
-            hasher.write(b"}");
-        }
-        Value::Array(items) => {
-            hasher.write(b"[");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    hasher.write(b",");
-                }
-                canonical(item, hasher);
-            }
-            hasher.write(b"]");
-        }
-        scalar => hasher.write(scalar.to_string().as_bytes()),
-    }
 }
 
 struct Fnv1a(u64);
@@ -70,7 +38,7 @@ impl Fnv1a {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
 

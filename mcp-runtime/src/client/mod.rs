@@ -148,7 +148,11 @@ impl Client {
             return Err(ClientError::Closed);
         };
         Self::connect(
-            Link::Lines(LineConnection::start(stdout, stdin)),
+            Link::Lines(LineConnection::start(
+                stdout,
+                stdin,
+                options.input_handler.clone(),
+            )),
             options,
             Some(child),
         )
@@ -185,7 +189,11 @@ impl Client {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         Self::connect(
-            Link::Lines(LineConnection::start(input, output)),
+            Link::Lines(LineConnection::start(
+                input,
+                output,
+                options.input_handler.clone(),
+            )),
             options,
             None,
         )

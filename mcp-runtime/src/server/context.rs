@@ -7,6 +7,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::input::InputState;
+use super::session::Session;
 use crate::jsonrpc::{RequestId, notification_frame};
 use crate::protocol::{
     ClientCapabilities, Implementation, LoggingLevel, LoggingMessageNotificationParams,
@@ -64,6 +66,8 @@ pub struct RequestContext {
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) meta: Option<serde_json::Map<String, Value>>,
     pub(crate) peer: Peer,
+    pub(crate) session: Arc<Session>,
+    pub(crate) input: Arc<InputState>,
 }
 
 impl RequestContext {

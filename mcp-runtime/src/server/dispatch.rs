@@ -15,7 +15,9 @@ use super::Server;
 use super::completion::{CompletionRequest, cap};
 use super::context::{ClientMeta, Era, Peer, RequestContext};
 use super::handler::catch_panic;
+use super::input::InputState;
 use super::prompt::PromptRequest;
+use super::request_state::{self, StateKey};
 use super::resource::ResourceRead;
 use super::session::Session;
 use super::tool::ToolCall;
@@ -24,19 +26,26 @@ use crate::protocol::{
     CallToolRequestParams, CallToolResult, CancelledNotificationParams, ClientCapabilities,
     CompleteRequestParams, CompleteResult, Completion, CompletionReference, DiscoverResult,
     GetPromptRequestParams, Implementation, InitializeRequestParams, InitializeResult,
-    LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, LoggingLevel, META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO,
-    PaginatedRequestParams, ProgressToken, ReadResourceRequestParams, ResultType,
-    SetLevelRequestParams,
+    InputRequiredResult, InputResponses, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS,
+    LoggingLevel, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL,
+    META_PROTOCOL_VERSION, META_SERVER_INFO, PaginatedRequestParams, ProgressToken,
+    ReadResourceRequestParams, ResultType, SetLevelRequestParams,
 };
 
 type Reply = Result<Vec<u8>, ErrorObject>;
+
+/// Where a request came from and how to reach back to it.
+struct Channel {
+    session: Arc<Session>,
+    peer: Peer,
+    cancellation: CancellationToken,
+}
 
 impl Server {
     /// Serves one request and returns its encoded response frame.
     pub(crate) async fn handle_request(
         &self,
-        session: &Session,
+        session: &Arc<Session>,
         request: Request,
         peer: Peer,
         cancellation: CancellationToken,
@@ -51,15 +60,14 @@ impl Server {
             Err(error) => return error_frame(Some(&id), &error),
         };
         let meta = take_meta(&mut params);
+        let channel = Channel {
+            session: session.clone(),
+            peer,
+            cancellation,
+        };
         let reply = match era {
-            Era::Legacy => {
-                self.legacy(session, &id, &method, params, meta, peer, cancellation)
-                    .await
-            }
-            Era::Modern => {
-                self.modern(&id, &method, params, meta, peer, cancellation)
-                    .await
-            }
+            Era::Legacy => self.legacy(&id, &method, params, meta, channel).await,
+            Era::Modern => self.modern(&id, &method, params, meta, channel).await,
         };
         reply.unwrap_or_else(|error| error_frame(Some(&id), &error))
     }
@@ -89,14 +97,13 @@ impl Server {
     #[allow(clippy::too_many_arguments)]
     async fn legacy(
         &self,
-        session: &Session,
         id: &RequestId,
         method: &str,
         params: Option<Value>,
         meta: Option<Map<String, Value>>,
-        peer: Peer,
-        cancellation: CancellationToken,
+        channel: Channel,
     ) -> Reply {
+        let session = &*channel.session;
         match method {
             "initialize" => return self.initialize(session, id, params),
             "ping" => return Ok(result_frame(id, &json!({}))),
@@ -112,7 +119,8 @@ impl Server {
             session.set_log_level(level);
             return Ok(result_frame(id, &json!({})));
         }
-        let context = self.context(id, client, session.log_level(), meta, peer, cancellation);
+        let log_level = session.log_level();
+        let context = self.context(id, client, log_level, meta, channel);
         self.route(Era::Legacy, id, method, params, context).await
     }
 
@@ -122,8 +130,7 @@ impl Server {
         method: &str,
         params: Option<Value>,
         meta: Option<Map<String, Value>>,
-        peer: Peer,
-        cancellation: CancellationToken,
+        channel: Channel,
     ) -> Reply {
         if method == "initialize" {
             // This connection already speaks 2026-07-28; tell a dual-era
@@ -146,7 +153,7 @@ impl Server {
         if method == "server/discover" {
             return Ok(result_frame(id, &self.inner.discover));
         }
-        let context = self.context(id, Arc::new(client), log_level, meta, peer, cancellation);
+        let context = self.context(id, Arc::new(client), log_level, meta, channel);
         self.route(Era::Modern, id, method, params, context).await
     }
 
@@ -156,8 +163,7 @@ impl Server {
         client: Arc<ClientMeta>,
         log_level: Option<LoggingLevel>,
         meta: Option<Map<String, Value>>,
-        peer: Peer,
-        cancellation: CancellationToken,
+        channel: Channel,
     ) -> RequestContext {
         let progress_token = meta
             .as_ref()
@@ -166,11 +172,13 @@ impl Server {
         RequestContext {
             request_id: id.clone(),
             client,
-            cancellation,
+            cancellation: channel.cancellation,
             progress_token,
             log_level,
             meta,
-            peer,
+            peer: channel.peer,
+            session: channel.session,
+            input: Arc::default(),
         }
     }
 
@@ -207,21 +215,43 @@ impl Server {
                 Ok(result_frame(id, &page))
             }
             "tools/call" => {
-                let mut result = self.call_tool(parse(params)?, context).await?;
-                if era == Era::Modern {
-                    result.result_type.get_or_insert(ResultType::Complete);
-                }
-                Ok(result_frame(id, &result))
+                let params: CallToolRequestParams = parse(params)?;
+                let arguments = Value::Object(params.arguments.clone().unwrap_or_default());
+                let rounds = Rounds::new(
+                    method,
+                    &params.name,
+                    arguments,
+                    params.input_responses.clone(),
+                    params.request_state.clone(),
+                );
+                self.with_input(era, id, rounds, context, |context| async move {
+                    let mut result = self.call_tool(params, context).await?;
+                    if era == Era::Modern {
+                        result.result_type.get_or_insert(ResultType::Complete);
+                    }
+                    Ok(result)
+                })
+                .await
             }
             "resources/read" => {
-                let ReadResourceRequestParams { uri, .. } = parse(params)?;
-                let mut result = self.read_resource(uri, context).await?;
-                if era == Era::Modern {
-                    result.result_type.get_or_insert(ResultType::Complete);
-                    result.ttl_ms.get_or_insert(options.read_ttl_ms);
-                    result.cache_scope.get_or_insert(options.read_cache_scope);
-                }
-                Ok(result_frame(id, &result))
+                let params: ReadResourceRequestParams = parse(params)?;
+                let rounds = Rounds::new(
+                    method,
+                    &params.uri,
+                    Value::Null,
+                    params.input_responses,
+                    params.request_state,
+                );
+                self.with_input(era, id, rounds, context, |context| async move {
+                    let mut result = self.read_resource(params.uri, context).await?;
+                    if era == Era::Modern {
+                        result.result_type.get_or_insert(ResultType::Complete);
+                        result.ttl_ms.get_or_insert(options.read_ttl_ms);
+                        result.cache_scope.get_or_insert(options.read_cache_scope);
+                    }
+                    Ok(result)
+                })
+                .await
             }
             "prompts/get" => {
                 let params: GetPromptRequestParams = parse(params)?;
@@ -241,14 +271,25 @@ impl Server {
                         params.name
                     )));
                 }
-                let request = PromptRequest { arguments, context };
-                let mut result = catch_panic((prompt.handler)(request))
-                    .await
-                    .map_err(panicked)??;
-                if era == Era::Modern {
-                    result.result_type.get_or_insert(ResultType::Complete);
-                }
-                Ok(result_frame(id, &result))
+                let digest_input = serde_json::to_value(&arguments).unwrap_or_default();
+                let rounds = Rounds::new(
+                    method,
+                    &params.name,
+                    digest_input,
+                    params.input_responses,
+                    params.request_state,
+                );
+                self.with_input(era, id, rounds, context, |context| async move {
+                    let request = PromptRequest { arguments, context };
+                    let mut result = catch_panic((prompt.handler)(request))
+                        .await
+                        .map_err(panicked)??;
+                    if era == Era::Modern {
+                        result.result_type.get_or_insert(ResultType::Complete);
+                    }
+                    Ok(result)
+                })
+                .await
             }
             "completion/complete" => {
                 let completion = self.complete(parse(params)?, context).await?;
@@ -261,6 +302,53 @@ impl Server {
             }
             _ => Err(ErrorObject::method_not_found(method)),
         }
+    }
+
+    /// Runs a handler that may ask the client for input. A question the
+    /// client lacks the capability for fails the request with -32021; in
+    /// 2026-07-28, open questions end it with an `input_required` result
+    /// whose sealed `requestState` carries the answers so far.
+    async fn with_input<T, F, Fut>(
+        &self,
+        era: Era,
+        id: &RequestId,
+        rounds: Rounds,
+        mut context: RequestContext,
+        run: F,
+    ) -> Reply
+    where
+        T: serde::Serialize,
+        F: FnOnce(RequestContext) -> Fut,
+        Fut: std::future::Future<Output = Result<T, ErrorObject>>,
+    {
+        let options = &self.inner.options;
+        let input = match era {
+            Era::Modern => Arc::new(rounds.answers(&options.request_state_key)?),
+            Era::Legacy => Arc::default(),
+        };
+        context.input = input.clone();
+        let outcome = run(context).await;
+        if let Some(required) = input.missing_capability() {
+            return Err(ErrorObject::missing_required_client_capability(required));
+        }
+        let questions = input.take_questions();
+        if questions.is_empty() {
+            return outcome.map(|result| result_frame(id, &result));
+        }
+        let state = request_state::seal(
+            &options.request_state_key,
+            rounds.method,
+            &rounds.digest(),
+            input.answers(),
+            options.request_state_ttl,
+        );
+        let result = InputRequiredResult {
+            result_type: ResultType::InputRequired,
+            input_requests: Some(questions),
+            request_state: Some(state),
+            meta: None,
+        };
+        Ok(result_frame(id, &result))
     }
 
     fn initialize(&self, session: &Session, id: &RequestId, params: Option<Value>) -> Reply {
@@ -406,6 +494,53 @@ impl Server {
             .await
             .map(cap)
             .map_err(panicked)
+    }
+}
+
+/// What identifies a multi-round request, and the answers its retry carries.
+struct Rounds {
+    method: &'static str,
+    target: String,
+    arguments: Value,
+    responses: Option<InputResponses>,
+    state: Option<String>,
+}
+
+impl Rounds {
+    fn new(
+        method: &str,
+        target: &str,
+        arguments: Value,
+        responses: Option<InputResponses>,
+        state: Option<String>,
+    ) -> Self {
+        let method = match method {
+            "tools/call" => "tools/call",
+            "resources/read" => "resources/read",
+            _ => "prompts/get",
+        };
+        Rounds {
+            method,
+            target: target.to_owned(),
+            arguments,
+            responses,
+            state,
+        }
+    }
+
+    /// Computed only when a round is sealed or opened, never on plain calls.
+    fn digest(&self) -> String {
+        request_state::request_digest(self.method, &self.target, &self.arguments)
+    }
+
+    /// The answers of earlier rounds (from the verified state) and this one.
+    fn answers(&self, key: &StateKey) -> Result<InputState, ErrorObject> {
+        let mut answers = match &self.state {
+            Some(state) => request_state::open(key, state, self.method, &self.digest())?,
+            None => Default::default(),
+        };
+        answers.extend(self.responses.clone().unwrap_or_default());
+        Ok(InputState::with_answers(answers))
     }
 }
 

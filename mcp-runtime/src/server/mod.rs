@@ -18,8 +18,10 @@ mod completion;
 mod context;
 mod dispatch;
 mod handler;
+mod input;
 mod listing;
 mod prompt;
+mod request_state;
 mod resource;
 mod session;
 mod tool;
@@ -33,7 +35,9 @@ use serde_json::json;
 pub use completion::CompletionRequest;
 pub use context::{ClientMeta, Era, RequestContext};
 pub use handler::BoxFuture;
+pub use input::InputError;
 pub use prompt::{PromptDef, PromptOutcome, PromptRequest};
+pub use request_state::StateKey;
 pub use resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
 pub use session::Session;
 pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
@@ -73,6 +77,12 @@ pub struct ServerOptions {
     /// `cacheScope` of `resources/read` results when the handler sets none
     /// (default private).
     pub read_cache_scope: CacheScope,
+    /// Seals the `requestState` of multi-round-trip requests (2026-07-28).
+    /// The default is random per process: give every instance behind a load
+    /// balancer the same key so that any instance can take the next round.
+    pub request_state_key: StateKey,
+    /// How long a client may take to answer a round (default 10 minutes).
+    pub request_state_ttl: std::time::Duration,
 }
 
 impl Default for ServerOptions {
@@ -83,6 +93,8 @@ impl Default for ServerOptions {
             list_cache_scope: CacheScope::Public,
             read_ttl_ms: 0,
             read_cache_scope: CacheScope::Private,
+            request_state_key: StateKey::random(),
+            request_state_ttl: std::time::Duration::from_secs(600),
         }
     }
 }

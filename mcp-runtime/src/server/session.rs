@@ -10,17 +10,20 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::context::{ClientMeta, Era, severity};
-use crate::jsonrpc::{ErrorObject, RequestId};
+use super::input::Replies;
+use crate::jsonrpc::{ErrorObject, RequestId, Response};
 use crate::protocol::{LoggingLevel, META_PROTOCOL_VERSION};
 
 /// The state of one connection (one stdio pair, one legacy HTTP session).
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Session {
     era: OnceLock<Era>,
     legacy_client: OnceLock<Arc<ClientMeta>>,
     /// 0 = no `logging/setLevel` yet, else severity + 1.
     log_level: AtomicU8,
     in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
+    /// Our requests to the client (legacy era) awaiting its answers.
+    pub(crate) replies: Replies,
 }
 
 impl Session {
@@ -60,6 +63,11 @@ impl Session {
             Some(Era::Legacy) => self.legacy_client.get().is_some(),
             None => false,
         }
+    }
+
+    /// Delivers the client's answer to a request the server sent it.
+    pub(crate) fn deliver(&self, response: Response) {
+        self.replies.complete(response);
     }
 
     /// Records what a legacy client declared; `false` when it already did.

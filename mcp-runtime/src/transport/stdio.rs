@@ -116,9 +116,7 @@ impl Server {
                 Ok(Incoming::Notification(notification)) => {
                     self.handle_notification(&session, notification);
                 }
-                Ok(Incoming::Response(response)) => {
-                    tracing::debug!(id = %response.id, "response to no request of ours ignored");
-                }
+                Ok(Incoming::Response(response)) => session.deliver(response),
                 Err(rejected) if rejected.silent => {
                     tracing::debug!(error = %rejected.error, "malformed notification ignored");
                 }

@@ -118,9 +118,14 @@ impl Shared {
         match jsonrpc::decode(&bytes) {
             Ok(Incoming::Request(request)) => self.request(headers, request, accepts).await,
             Ok(Incoming::Notification(notification)) => self.notification(headers, notification),
-            // We send no requests of our own yet; accept and forget answers.
-            Ok(Incoming::Response(_)) => match self.session(headers) {
-                Ok(_) => response::empty(StatusCode::ACCEPTED),
+            // The client's answer to a request we sent it (legacy era).
+            Ok(Incoming::Response(answer)) => match self.session(headers) {
+                Ok(session) => {
+                    if let Some(session) = session {
+                        session.deliver(answer);
+                    }
+                    response::empty(StatusCode::ACCEPTED)
+                }
                 Err(refusal) => refusal.into_response(),
             },
             Err(rejected) => response::error(
