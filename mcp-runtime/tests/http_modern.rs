@@ -262,3 +262,24 @@ async fn shutdown_cancels_what_outlives_the_grace() {
     bounded(serving).await.unwrap().unwrap();
     assert_eq!(server.event().await, "cancelled");
 }
+
+#[tokio::test]
+async fn disconnecting_before_a_json_answer_cancels_the_handler() {
+    use tokio::io::AsyncWriteExt;
+
+    let mut server = TestServer::default().await;
+    // JSON only: the progress notification is dropped, the answer waits.
+    let body = serde_json::to_string(&call_body(1, "wait", json!({}))).unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n\
+         accept: application/json\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: wait\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    assert_eq!(server.event().await, "started");
+    drop(stream);
+    assert_eq!(server.event().await, "cancelled");
+    server.assert_serving().await;
+}

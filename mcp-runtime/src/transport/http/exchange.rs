@@ -2,19 +2,22 @@
 //! answers with `application/json`, or with `text/event-stream` as soon as
 //! the handler sends a notification (progress, log) before its result.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use hyper::body::Bytes;
 use hyper::{Response, StatusCode, header};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
-use crate::jsonrpc::{ErrorObject, Request, code, error_frame};
+use crate::jsonrpc::{ErrorObject, Request, RequestId, code, error_frame};
 use crate::server::{Peer, Server, Session};
 
 /// Notifications a handler may queue before it is slowed down.
@@ -99,18 +102,15 @@ fn spawn_handler(
 /// The task serving a request; resolves to its response frame, `None` when
 /// it was cancelled.
 struct Handler {
-    id: crate::jsonrpc::RequestId,
+    id: RequestId,
     task: JoinHandle<Option<Vec<u8>>>,
 }
 
-impl std::future::Future for Handler {
+impl Future for Handler {
     type Output = Option<Vec<u8>>;
 
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        std::pin::Pin::new(&mut self.task).poll(cx).map(|joined| {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.task).poll(cx).map(|joined| {
             joined.unwrap_or_else(|e| {
                 tracing::error!(error = %e, "request task failed");
                 let error = ErrorObject::internal("the request handler failed");
@@ -126,7 +126,7 @@ fn stream(
     first: Vec<u8>,
     mut frames: mpsc::Receiver<Vec<u8>>,
     mut handler: Handler,
-    guard: Option<tokio_util::sync::DropGuard>,
+    guard: Option<DropGuard>,
 ) -> Response<McpBody> {
     let (chunks, body) = mpsc::channel::<Bytes>(STREAM_QUEUE);
     tokio::spawn(async move {
