@@ -9,3 +9,10 @@ pub mod protocol;
 pub mod schema;
 pub mod server;
 pub mod transport;
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use mcp_macros::{mcp_server, mcp_tool};
+/// Re-exported so that users derive `JsonSchema` without a direct dependency.
+pub use schemars;
