@@ -76,6 +76,13 @@ impl ToolSignature {
                         );
                         continue;
                     };
+                    if let Type::Reference(reference) = &*typed.ty {
+                        errors.at(
+                            reference,
+                            "an MCP tool parameter cannot borrow: arguments are decoded per call, so use an owned type (`String` instead of `&str`, `Vec<T>` instead of `&[T]`)",
+                        );
+                        continue;
+                    }
                     let rust_name = pat.ident.to_string();
                     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
                     let name = options
