@@ -18,3 +18,9 @@ pub mod reexports {
     pub use serde;
     pub use serde_json;
 }
+#[doc(hidden)]
+pub mod __private;
+
+pub use mcp_macros::{mcp_server, mcp_tool};
+/// Re-exported so that users derive `JsonSchema` without a direct dependency.
+pub use schemars;

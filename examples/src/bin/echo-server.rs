@@ -1,5 +1,6 @@
-//! A small MCP server with two tools:
-//! `echo(text)` returns the text, `add(a, b)` returns `{"sum": a + b}`.
+//! A small MCP server, written with `#[mcp_tool]`:
+//! `echo(text)` returns the text, `add(a, b)` returns `{"sum": a + b}` with
+//! an output schema, `sleep(ms)` waits and honours cancellation.
 //!
 //! Run it with `cargo run -p mcp-examples --bin echo-server` and type JSON-RPC
 //! lines (see the README), or point any MCP client at it. With
@@ -7,82 +8,60 @@
 
 use std::time::Duration;
 
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolCall, ToolDef, ToolError};
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use mcp_runtime::mcp_tool;
+use mcp_runtime::server::{RequestContext, Server, ToolError};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-#[derive(Deserialize)]
-struct AddArgs {
-    a: i64,
-    b: i64,
+/// Echo the text back unchanged.
+///
+/// # Arguments
+///
+/// * `text` - The text to echo.
+#[mcp_tool]
+fn echo(text: String) -> String {
+    text
 }
 
-#[derive(Serialize)]
+/// The result of [`add`].
+#[derive(Serialize, JsonSchema)]
 struct Sum {
     sum: i64,
 }
 
-fn echo() -> ToolDef {
-    ToolDef::new("echo", |call: ToolCall| async move {
-        let text: String = call.argument("text")?;
-        Ok(CallToolResult::text(text))
-    })
-    .description("Echo the text back unchanged.")
-    .input_schema(json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {"text": {"type": "string", "description": "The text to echo."}},
-        "required": ["text"],
-        "additionalProperties": false
-    }))
+/// Add two integers.
+///
+/// # Arguments
+///
+/// * `a` - The first addend.
+/// * `b` - The second addend.
+#[mcp_tool(read_only, idempotent)]
+fn add(a: i64, b: i64) -> Result<Sum, ToolError> {
+    let sum = a
+        .checked_add(b)
+        .ok_or_else(|| ToolError::new("the sum overflows a 64-bit integer"))?;
+    Ok(Sum { sum })
 }
 
-fn add() -> ToolDef {
-    ToolDef::new("add", |call: ToolCall| async move {
-        let AddArgs { a, b } = call.parse()?;
-        let sum = a
-            .checked_add(b)
-            .ok_or_else(|| ToolError::new("the sum overflows a 64-bit integer"))?;
-        CallToolResult::structured(&Sum { sum })
-    })
-    .description("Add two integers.")
-    .input_schema(json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {
-            "a": {"type": "integer", "description": "The first addend."},
-            "b": {"type": "integer", "description": "The second addend."}
-        },
-        "required": ["a", "b"],
-        "additionalProperties": false
-    }))
-    .output_schema(json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {"sum": {"type": "integer"}},
-        "required": ["sum"]
-    }))
-}
+/// The longest `sleep` accepted, in milliseconds.
+const MAX_SLEEP_MS: u64 = 60_000;
 
-/// `sleep(ms)`: waits, then answers; lets tests and demos see concurrency
-/// and cancellation.
-fn sleep() -> ToolDef {
-    ToolDef::new("sleep", |call: ToolCall| async move {
-        let ms: u64 = call.argument("ms")?;
-        tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(ms)) => Ok(CallToolResult::text(format!("slept {ms} ms"))),
-            () = call.context().cancelled() => Err(ToolError::new("cancelled")),
-        }
-    })
-    .description("Wait for `ms` milliseconds, then answer.")
-    .input_schema(json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": 60000}},
-        "required": ["ms"],
-        "additionalProperties": false
-    }))
+/// Wait for `ms` milliseconds, then answer.
+///
+/// Lets tests and demos see concurrency and cancellation.
+///
+/// # Arguments
+///
+/// * `ms` - How long to wait, at most 60000.
+#[mcp_tool]
+async fn sleep(ms: u64, context: RequestContext) -> Result<String, ToolError> {
+    if ms > MAX_SLEEP_MS {
+        return Err(ToolError::new(format!("`ms` is at most {MAX_SLEEP_MS}")));
+    }
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(ms)) => Ok(format!("slept {ms} ms")),
+        () = context.cancelled() => Err(ToolError::new("cancelled")),
+    }
 }
 
 #[tokio::main]
@@ -90,9 +69,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
     let server = Server::builder(mcp_runtime::server_info!())
         .instructions("Echoes text and adds integers.")
-        .tool(echo())
-        .tool(add())
-        .tool(sleep())
+        .register(mcp_runtime::definitions![echo, add, sleep])
         .build()?;
     mcp_examples::serve(server).await
 }

@@ -17,15 +17,19 @@
 mod completion;
 mod context;
 mod dispatch;
+mod extract;
 mod handler;
 mod input;
+mod into_result;
 mod listing;
 mod prompt;
+pub(crate) mod register;
 mod request_state;
 mod resource;
 mod session;
+pub(crate) mod signature;
 mod tool;
-mod uri_template;
+pub(crate) mod tool_schema;
 
 use std::fmt;
 use std::sync::Arc;
@@ -34,14 +38,19 @@ use serde_json::json;
 
 pub use completion::CompletionRequest;
 pub use context::{ClientMeta, Era, RequestContext};
+pub use extract::{FromRequestContext, Progress};
 pub use handler::BoxFuture;
 pub use input::InputError;
+pub use into_result::IntoToolResult;
+pub use mcp_uri_template::{UriTemplate, UriTemplateError};
 pub use prompt::{PromptDef, PromptOutcome, PromptRequest};
+pub use register::{Definitions, Kind, Registrable};
 pub use request_state::StateKey;
 pub use resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
 pub use session::Session;
+pub use signature::{HeaderValue, ToolParam, ToolReturn};
 pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
-pub use uri_template::{UriTemplate, UriTemplateError};
+pub use tool_schema::{OutputSchema, SchemaProfile};
 
 pub(crate) use context::Peer;
 use listing::Listing;

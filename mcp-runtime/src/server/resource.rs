@@ -5,12 +5,12 @@ use std::collections::BTreeMap;
 use super::completion::{Completer, CompletionRequest};
 use super::context::RequestContext;
 use super::handler::{Handler, erase};
-use super::uri_template::{UriTemplate, UriTemplateError};
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
     Completion, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
     TextResourceContents,
 };
+use mcp_uri_template::{UriTemplate, UriTemplateError};
 
 /// What a resource handler returns. Use [`ErrorObject::resource_not_found`]
 /// when a template matched but nothing exists at that URI.

@@ -133,6 +133,18 @@ impl UriTemplate {
             .map(String::as_str)
     }
 
+    /// Whether `name` is a query variable (`{?name}` or `{&name}`), which a
+    /// URI may leave out.
+    pub fn is_optional(&self, name: &str) -> bool {
+        self.parts.iter().any(|part| match part {
+            Part::Expression { operator, names } => {
+                matches!(operator, Operator::Query | Operator::QueryContinuation)
+                    && names.iter().any(|n| n == name)
+            }
+            Part::Literal(_) => false,
+        })
+    }
+
     /// Matches `uri` against the template, returning each variable that
     /// appears in it. Query variables may be absent.
     pub fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {

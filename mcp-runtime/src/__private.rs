@@ -1,0 +1,20 @@
+//! The only items the macros' generated code refers to, always by absolute
+//! path (`::mcp_runtime::__private::...`). Not a public API: it changes with
+//! the macros.
+
+pub use ::core;
+pub use ::schemars;
+pub use ::serde_json;
+pub use ::std;
+
+pub use crate::protocol::{Icon, Meta, ToolAnnotations};
+pub use crate::server::register::assert_unique_names;
+pub use crate::server::signature::{
+    ContextParam, FallibleStructuredReturn, OptionalParam, Param, ParamSpec, PlainReturn,
+    RequiredParam, Ret, ReturnSpec, StructuredReturn, UnsupportedParam, UnsupportedReturn,
+    assert_header_value,
+};
+pub use crate::server::tool_schema::InputSchema;
+pub use crate::server::{
+    Definitions, Kind, Registrable, SchemaProfile, ToolCall, ToolDef, ToolOutcome,
+};

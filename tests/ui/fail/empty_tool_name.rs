@@ -1,0 +1,8 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool(name = "")]
+fn nameless() -> String {
+    String::new()
+}
+
+fn main() {}

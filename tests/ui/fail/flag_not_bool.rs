@@ -1,0 +1,6 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool(read_only = "yes")]
+fn look() {}
+
+fn main() {}

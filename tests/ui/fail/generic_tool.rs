@@ -1,0 +1,9 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool]
+fn identity<T: serde::de::DeserializeOwned>(value: T) -> String {
+    let _ = value;
+    String::new()
+}
+
+fn main() {}

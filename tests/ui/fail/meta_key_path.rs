@@ -1,0 +1,6 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool(meta(a::b = 1))]
+fn tagged() {}
+
+fn main() {}

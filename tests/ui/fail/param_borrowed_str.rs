@@ -1,0 +1,8 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool]
+fn shout(text: &str) -> String {
+    text.to_uppercase()
+}
+
+fn main() {}

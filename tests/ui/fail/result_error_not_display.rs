@@ -1,0 +1,11 @@
+use mcp_runtime::mcp_tool;
+
+#[derive(Debug)]
+struct Oops;
+
+#[mcp_tool]
+fn risky() -> Result<String, Oops> {
+    Err(Oops)
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use mcp_runtime::mcp_server;
+
+struct Calc;
+
+#[mcp_server]
+impl Default for Calc {
+    fn default() -> Self {
+        Calc
+    }
+}
+
+fn main() {}

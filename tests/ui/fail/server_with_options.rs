@@ -1,0 +1,8 @@
+use mcp_runtime::mcp_server;
+
+struct Calc;
+
+#[mcp_server(name = "calc")]
+impl Calc {}
+
+fn main() {}

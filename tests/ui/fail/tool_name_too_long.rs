@@ -1,0 +1,6 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool(name = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")]
+fn long() {}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool(readonly)]
+fn look() -> String {
+    String::new()
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool(colour = "red")]
+fn paint() {}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool]
+fn greet(#[mcp(renam = "who")] name: String) -> String {
+    name
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_runtime::mcp_tool;
+
+#[mcp_tool]
+fn count(#[serde(default)] n: i64) -> i64 {
+    n
+}
+
+fn main() {}
