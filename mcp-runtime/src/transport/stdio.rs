@@ -49,9 +49,15 @@ impl Server {
     }
 
     /// [`serve_stdio`](Self::serve_stdio) with explicit limits.
+    ///
+    /// When stdin and stdout are pipes (as when a client spawns the server)
+    /// they are read and written directly through the reactor; otherwise
+    /// (a terminal, a file) through tokio's blocking-pool adapters. The loop
+    /// itself runs on a worker thread, so that the tasks it spawns start on
+    /// the same thread.
     pub async fn serve_stdio_with(self, config: StdioConfig) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout(), config)
-            .await
+        let serving = tokio::spawn(self.serve_io(process_io::input(), process_io::output(), config));
+        serving.await.map_err(io::Error::other)?
     }
 
     /// Serves newline-delimited JSON-RPC over any byte stream pair until the
@@ -59,7 +65,7 @@ impl Server {
     /// [`StdioConfig::shutdown_grace`]).
     pub async fn serve_io<R, W>(self, input: R, output: W, config: StdioConfig) -> io::Result<()>
     where
-        R: AsyncRead + Unpin,
+        R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (frames, queue) = mpsc::channel(config.write_queue.max(1));
@@ -139,6 +145,56 @@ impl Server {
         drop(peer);
         writer.await.map_err(io::Error::other)??;
         read_result
+    }
+}
+
+/// This process's stdin and stdout as async streams.
+#[cfg(unix)]
+mod process_io {
+    use std::fs::File;
+    use std::os::fd::AsFd;
+
+    use tokio::io::{AsyncRead, AsyncWrite};
+    use tokio::net::unix::pipe;
+
+    /// Stdin: a pipe through the reactor when it is one.
+    pub(super) fn input() -> Box<dyn AsyncRead + Unpin + Send> {
+        let pipe = std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .and_then(|fd| pipe::Receiver::from_file(File::from(fd)).ok());
+        match pipe {
+            Some(pipe) => Box::new(pipe),
+            None => Box::new(tokio::io::stdin()),
+        }
+    }
+
+    /// Stdout: a pipe through the reactor when it is one.
+    pub(super) fn output() -> Box<dyn AsyncWrite + Unpin + Send> {
+        let pipe = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .and_then(|fd| pipe::Sender::from_file(File::from(fd)).ok());
+        match pipe {
+            Some(pipe) => Box::new(pipe),
+            None => Box::new(tokio::io::stdout()),
+        }
+    }
+}
+
+/// This process's stdin and stdout as async streams.
+#[cfg(not(unix))]
+mod process_io {
+    use tokio::io::{AsyncRead, AsyncWrite};
+
+    pub(super) fn input() -> Box<dyn AsyncRead + Unpin + Send> {
+        Box::new(tokio::io::stdin())
+    }
+
+    pub(super) fn output() -> Box<dyn AsyncWrite + Unpin + Send> {
+        Box::new(tokio::io::stdout())
     }
 }
 
