@@ -38,6 +38,8 @@ struct Doc<'d> {
     /// The type a finished `$ref` target maps to, by JSON pointer.
     done: BTreeMap<String, Ty>,
     in_progress: BTreeSet<TypeId>,
+    /// The descent level at which each in-progress slot was entered.
+    entered: BTreeMap<TypeId, usize>,
     /// Slots referenced while still being built.
     recursive: BTreeSet<TypeId>,
     work: usize,
@@ -52,6 +54,9 @@ struct Loc {
     depth: usize,
     /// Behind a `Vec`/`BTreeMap`, so a recursive reference needs no `Box`.
     indirect: bool,
+    /// How many times the path descended into a value (property, item,
+    /// map value); a reference cycle that never descends has no structure.
+    level: usize,
 }
 
 impl Loc {
@@ -61,6 +66,15 @@ impl Loc {
             hint,
             depth: self.depth + 1,
             indirect,
+            level: self.level,
+        }
+    }
+
+    /// A child that descends into the value (a property, item or map value).
+    fn descend(&self, segment: &str, hint: String, indirect: bool) -> Loc {
+        Loc {
+            level: self.level + 1,
+            ..self.child(segment, hint, indirect)
         }
     }
 }
@@ -211,6 +225,7 @@ impl<'l> Mapper<'l> {
             slots: BTreeMap::new(),
             done: BTreeMap::new(),
             in_progress: BTreeSet::new(),
+            entered: BTreeMap::new(),
             recursive: BTreeSet::new(),
             work: 0,
             types_at_start: self.types.defs.len(),
@@ -220,10 +235,12 @@ impl<'l> Mapper<'l> {
             hint: name.clone(),
             depth: 0,
             indirect: false,
+            level: 0,
         };
         let id = self.reserve(name);
         d.slots.insert(String::new(), id);
         d.in_progress.insert(id);
+        d.entered.insert(id, 0);
         self.notes.clear();
         let ty = self.map(&mut d, root, &loc, Some(id))?;
         self.finish_slot(&d, id, ty, root);
@@ -439,6 +456,9 @@ impl<'l> Mapper<'l> {
             return Ok(ty.clone());
         }
         if let Some(&id) = d.slots.get(&pointer) {
+            if d.entered.get(&id) == Some(&loc.level) {
+                return Ok(self.fallback("a reference cycle that never descends into a value"));
+            }
             if d.in_progress.contains(&id) {
                 d.recursive.insert(id);
                 return Ok(if loc.indirect {
@@ -453,15 +473,18 @@ impl<'l> Mapper<'l> {
             hint: name_from_pointer(&pointer),
             depth: loc.depth + 1,
             indirect: false,
+            level: loc.level,
         };
         let id = self.reserve_hint(d, &target_loc)?;
         d.slots.insert(pointer.clone(), id);
         d.in_progress.insert(id);
+        d.entered.insert(id, loc.level);
         let outer_notes = std::mem::take(&mut self.notes);
         let ty = self.map(d, target, &target_loc, Some(id))?;
         let ty = self.finish_slot(d, id, ty, target);
         self.notes = outer_notes;
         d.in_progress.remove(&id);
+        d.entered.remove(&id);
         d.done.insert(pointer, ty.clone());
         Ok(ty)
     }
@@ -702,6 +725,20 @@ impl<'l> Mapper<'l> {
         } else {
             members.to_vec()
         };
+        // Members no value can satisfy (e.g. `type` intersected to nothing
+        // by the siblings) are dropped: as untagged variants they could only
+        // swallow values meant for others.
+        let mut possible = Vec::with_capacity(members.len());
+        for member in members {
+            let flat = self.flatten(d, &member, loc)?;
+            if flat.get("type") != Some(&Value::Array(Vec::new())) {
+                possible.push(member);
+            }
+        }
+        let members = possible;
+        if members.is_empty() {
+            return Ok(self.fallback("no member of the union can be satisfied"));
+        }
         if let [only] = members.as_slice() {
             return self.map(
                 d,
@@ -730,7 +767,16 @@ impl<'l> Mapper<'l> {
                 variants.push(ty);
             }
         }
-        variants.sort_by_key(rank);
+        // Narrow first: primitives by rank, then structs with more required
+        // fields (an untagged struct without them would swallow the value).
+        variants.sort_by_key(|ty| {
+            let (required, fields) = self.struct_size(ty);
+            (
+                rank(ty),
+                std::cmp::Reverse(required),
+                std::cmp::Reverse(fields),
+            )
+        });
         let mut scope = Scope::default();
         let variants = variants
             .into_iter()
@@ -742,6 +788,24 @@ impl<'l> Mapper<'l> {
         }
         self.fill(id, docs, Kind::Untagged(variants));
         Ok(Ty::Named(id))
+    }
+
+    /// (required fields, all fields) when `ty` names a struct.
+    fn struct_size(&self, ty: &Ty) -> (usize, usize) {
+        match ty {
+            Ty::Named(id) => match &self.types.defs[*id].kind {
+                Kind::Struct { fields, .. } => (
+                    fields
+                        .iter()
+                        .filter(|f| f.presence == Presence::Required)
+                        .count(),
+                    fields.len(),
+                ),
+                _ => (0, 0),
+            },
+            Ty::Boxed(inner) => self.struct_size(inner),
+            _ => (0, 0),
+        }
     }
 
     fn variant_name(&self, ty: &Ty) -> String {
@@ -940,7 +1004,7 @@ impl<'l> Mapper<'l> {
             }
             let mut items = Vec::with_capacity(prefix.len());
             for (i, item) in prefix.iter().enumerate() {
-                let mut child = loc.child("prefixItems", format!("{}{}", loc.hint, i), false);
+                let mut child = loc.descend("prefixItems", format!("{}{}", loc.hint, i), false);
                 child.pointer = format!("{}/{i}", child.pointer);
                 items.push(self.map(d, item, &child, None)?);
             }
@@ -948,7 +1012,7 @@ impl<'l> Mapper<'l> {
         }
         match map.get("items") {
             Some(items) => {
-                let child = loc.child("items", format!("{}Item", loc.hint), true);
+                let child = loc.descend("items", format!("{}Item", loc.hint), true);
                 Ok(Ty::Vec(Box::new(self.map(d, items, &child, None)?)))
             }
             None => Ok(Ty::Vec(Box::new(Ty::Value))),
@@ -968,7 +1032,7 @@ impl<'l> Mapper<'l> {
         match (map.get("additionalProperties"), patterns) {
             (Some(Value::Object(_)) | None | Some(Value::Bool(true)), Some(p)) if p.len() == 1 => {
                 let (pattern, schema) = p.iter().next().expect("one pattern");
-                let mut child = loc.child("patternProperties", hint, true);
+                let mut child = loc.descend("patternProperties", hint, true);
                 child.pointer = format!("{}/{}", child.pointer, escape_segment(pattern));
                 if map
                     .get("additionalProperties")
@@ -981,7 +1045,7 @@ impl<'l> Mapper<'l> {
             }
             (_, Some(p)) if !p.is_empty() => Ok(Some(self.fallback("several `patternProperties`"))),
             (Some(ap @ Value::Object(_)), _) => {
-                let child = loc.child("additionalProperties", hint, true);
+                let child = loc.descend("additionalProperties", hint, true);
                 Ok(Some(self.map(d, ap, &child, None)?))
             }
             _ => Ok(None),
@@ -1021,11 +1085,14 @@ impl<'l> Mapper<'l> {
         }
         let mut scope = Scope::default();
         let mut fields = Vec::with_capacity(props.len());
-        let props_loc = loc.child("properties", String::new(), false);
+        let props_loc = Loc {
+            pointer: format!("{}/properties", loc.pointer),
+            ..loc.clone()
+        };
         for (wire, schema) in props {
             let ident = scope.claim(&snake_ident(wire, "field"), "_");
             let child =
-                props_loc.child(wire, format!("{name}{}", camel_ident(wire, "Field")), false);
+                props_loc.descend(wire, format!("{name}{}", camel_ident(wire, "Field")), false);
             let ty = self.map(d, schema, &child, None)?;
             let mut field_docs = schema.as_object().map(docs_of).unwrap_or_default();
             for note in std::mem::take(&mut self.notes) {

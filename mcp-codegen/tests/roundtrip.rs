@@ -281,9 +281,9 @@ fn valid_values_round_trip_through_generated_types() {
                 Err(e) => failures.push(format!("{file}/{tool}/{which}: {value}: {e}")),
             }
         }
-        eprintln!("{file}/{tool}/{which}: {valid} valid values");
+        // Random fuzz schemas may admit few values (or none).
         assert!(
-            valid >= 10,
+            *file == "fuzz" || valid >= 10,
             "{file}/{tool}/{which}: only {valid} of 300 generated values were valid"
         );
     }
