@@ -261,3 +261,23 @@ fn end_of_input_lets_running_requests_finish() {
     assert!(server.close_and_wait(Duration::from_secs(10)));
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn a_handshake_pipelined_with_calls_in_one_write_is_served_in_order() {
+    for _ in 0..20 {
+        let mut server = StdioServer::echo_server();
+        let mut batch = Vec::new();
+        for message in [
+            initialize(1),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}}),
+        ] {
+            batch.extend(serde_json::to_vec(&message).unwrap());
+            batch.push(b'\n');
+        }
+        server.send_raw(&batch);
+        assert_eq!(server.recv()["id"], 1);
+        let reply = server.recv();
+        assert_eq!(reply["result"]["content"][0]["text"], "hi", "{reply}");
+    }
+}

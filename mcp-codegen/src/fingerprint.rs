@@ -1,15 +1,10 @@
-//! Canonical JSON and schema fingerprints.
-//!
-//! The fingerprint is SHA-256 (hex) over the canonical JSON (keys sorted, no
-//! whitespace) of `{"inputSchema", "name", "outputSchema"}`; it must agree
-//! with `mcp_runtime::client::tool_fingerprint`, which the generated client's
-//! `verify` compares against at run time.
-
-use std::fmt::Write as _;
+//! Canonical JSON of the tools' schemas, embedded in generated code so that
+//! `check` can classify differences later. Fingerprints themselves come
+//! from `mcp_runtime::client::tool_fingerprint`, the function the generated
+//! client's `verify` compares against at run time.
 
 use mcp_runtime::protocol::Tool;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 /// Writes `value` as canonical JSON: object keys sorted, no whitespace.
 pub fn canonical_json(value: &Value) -> String {
@@ -57,15 +52,4 @@ pub fn tool_schemas(tool: &Tool) -> Value {
         map.insert("outputSchema".into(), output.clone());
     }
     Value::Object(map)
-}
-
-/// The tool's schema fingerprint.
-pub fn fingerprint(tool: &Tool) -> String {
-    let digest = Sha256::digest(canonical_json(&tool_schemas(tool)).as_bytes());
-    digest
-        .iter()
-        .fold(String::with_capacity(64), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
 }

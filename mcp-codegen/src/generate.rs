@@ -9,11 +9,12 @@ use serde_json::Value;
 use crate::docs::doc_attrs;
 use crate::emit::{Emitter, ident};
 use crate::error::Error;
-use crate::fingerprint::{canonical_json, fingerprint, tool_schemas};
+use crate::fingerprint::{canonical_json, tool_schemas};
 use crate::ir::TypeId;
 use crate::mapper::Mapper;
 use crate::naming::{Scope, camel_ident, snake_ident};
 use crate::options::{Options, Visibility};
+use mcp_runtime::client::tool_fingerprint as fingerprint;
 
 /// Methods of the generated client that tool methods must not take.
 const RESERVED_METHODS: &[&str] = &["new", "inner", "verify", "clone", "into_inner"];

@@ -30,7 +30,7 @@ mod options;
 mod resolve;
 
 pub use error::{At, Error};
-pub use fingerprint::{canonical_json, fingerprint};
+pub use fingerprint::canonical_json;
 pub use generate::{Generated, GeneratedTool, HEADER, generate};
 pub use input::parse_tools;
 pub use options::{Limits, Options, Visibility};

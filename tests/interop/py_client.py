@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Interop check: drive a stdio MCP server with the official Python SDK client (mcp 2.3.0).
+"""Interop check: drive an MCP server with the official Python SDK client (mcp 2.3.0).
 
 Usage: py_client.py [--mode auto|legacy|2026-07-28] [--expect-version V] [--timeout S] -- COMMAND [ARGS...]
+       py_client.py [--mode ...] [--expect-version V] [--timeout S] --url URL
 
-Spawns COMMAND, connects, lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
+Spawns COMMAND and talks to it over stdio, or connects to the Streamable HTTP endpoint URL; then lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
 (expects text "hello") and add {"a": 2, "b": 40} (expects structuredContent {"sum": 42}).
 Prints one JSON summary line and exits 0 on success; prints "py_client: FAIL: ..." and exits 1.
 
@@ -34,7 +35,10 @@ def check(cond, msg):
 
 async def run(args) -> dict:
     # env: the SDK passes only HOME/LOGNAME/PATH/SHELL/TERM/USER by default; give the server ours.
-    params = StdioServerParameters(command=args.command[0], args=args.command[1:], env=dict(os.environ))
+    if args.url:
+        params = args.url
+    else:
+        params = StdioServerParameters(command=args.command[0], args=args.command[1:], env=dict(os.environ))
     with anyio.fail_after(args.timeout):
         async with Client(params, mode=args.mode, read_timeout_seconds=args.timeout) as client:
             version = client.protocol_version
@@ -54,6 +58,7 @@ async def run(args) -> dict:
 
             info = client.server_info
             return {"client": "python-mcp-2.3.0", "ok": True, "mode": args.mode, "protocolVersion": version,
+                    "transport": "http" if args.url else "stdio",
                     "server": info.model_dump(exclude_none=True) if info else None, "tools": names,
                     "echo": texts[0], "sum": add.structured_content["sum"]}
 
@@ -71,8 +76,11 @@ def main() -> int:
     ap.add_argument("--mode", default="auto", help="Client mode: auto (default), legacy, or 2026-07-28")
     ap.add_argument("--expect-version", help="negotiated version to require")
     ap.add_argument("--timeout", type=float, default=30.0, help="overall and per-request timeout, seconds")
-    ap.add_argument("command", nargs="+", help="server command (after --)")
+    ap.add_argument("--url", help="Streamable HTTP endpoint to connect to, instead of spawning a command")
+    ap.add_argument("command", nargs="*", help="server command (after --)")
     args = ap.parse_args()
+    if bool(args.url) == bool(args.command):
+        ap.error("give either --url URL or -- COMMAND [ARGS...]")
     if args.expect_version is None:
         args.expect_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
     try:

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Interop check: drive a stdio MCP server with the official TypeScript SDK 1.32.x
-// (Client + StdioClientTransport; legacy era: initialize / notifications/initialized).
+// Interop check: drive an MCP server with the official TypeScript SDK 1.32.x
+// (Client + StdioClientTransport or StreamableHTTPClientTransport; legacy era:
+// initialize / notifications/initialized).
 //
 // Usage: node ts_client.mjs [--timeout S] -- COMMAND [ARGS...]
+//        node ts_client.mjs [--timeout S] --url URL
 //
-// Spawns COMMAND, connects, lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
+// Spawns COMMAND and talks stdio, or connects to the Streamable HTTP endpoint URL (then also
+// requires an Mcp-Session-Id and ends the session with DELETE); lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
 // (expects text "hello") and add {"a": 2, "b": 40} (expects structuredContent {"sum": 42}).
 // Prints one JSON summary line and exits 0; prints "ts_client: FAIL: ..." and exits 1.
 // The SDK is loaded from the npm folder setup.sh made: $MCP_INTEROP_NODE_DIR, else
@@ -24,17 +27,20 @@ function fail(msg) {
   process.exit(1);
 }
 
-// Arguments: [--timeout S] -- COMMAND [ARGS...]
+// Arguments: [--timeout S] -- COMMAND [ARGS...]  |  [--timeout S] --url URL
+const usage = 'usage: ts_client.mjs [--timeout S] (-- COMMAND [ARGS...] | --url URL)';
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
-const opts = sep < 0 ? [] : argv.slice(0, sep);
-const command = sep < 0 ? argv : argv.slice(sep + 1);
+const opts = sep < 0 ? argv : argv.slice(0, sep);
+const command = sep < 0 ? [] : argv.slice(sep + 1);
 let timeoutMs = 30_000;
+let url = null;
 for (let i = 0; i < opts.length; i++) {
   if (opts[i] === '--timeout' && opts[i + 1]) timeoutMs = Number(opts[++i]) * 1000;
-  else fail(`unknown option ${opts[i]}; usage: ts_client.mjs [--timeout S] -- COMMAND [ARGS...]`);
+  else if (opts[i] === '--url' && opts[i + 1]) url = opts[++i];
+  else fail(`unknown option ${opts[i]}; ${usage}`);
 }
-if (command.length === 0 || !(timeoutMs > 0)) fail('usage: ts_client.mjs [--timeout S] -- COMMAND [ARGS...]');
+if ((command.length === 0) === (url === null) || !(timeoutMs > 0)) fail(usage);
 
 let sdk;
 try {
@@ -44,6 +50,7 @@ try {
     version: JSON.parse(readFileSync(join(nodeDir, 'node_modules/@modelcontextprotocol/sdk/package.json'))).version,
     ...require('@modelcontextprotocol/sdk/client/index.js'),
     ...require('@modelcontextprotocol/sdk/client/stdio.js'),
+    ...require('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   };
 } catch (e) {
   fail(`cannot load @modelcontextprotocol/sdk from ${nodeDir} (run tests/interop/setup.sh): ${e.message}`);
@@ -52,18 +59,22 @@ try {
 const check = (cond, msg) => { if (!cond) throw new Error(msg); };
 
 // env: the SDK passes only HOME/LOGNAME/PATH/SHELL/TERM/USER by default; give the server ours.
-const transport = new sdk.StdioClientTransport({ command: command[0], args: command.slice(1), env: { ...process.env } });
+const transport = url
+  ? new sdk.StreamableHTTPClientTransport(new URL(url))
+  : new sdk.StdioClientTransport({ command: command[0], args: command.slice(1), env: { ...process.env } });
 // Client.connect hands the negotiated version to transport.setProtocolVersion if the transport has one
-// (stdio has none); define it to learn the version, since 1.32 has no getter for it.
+// (stdio has none; HTTP's sends it as MCP-Protocol-Version); wrap it to learn the version, since 1.32
+// has no getter for it.
 let negotiated = null;
-transport.setProtocolVersion = (v) => { negotiated = v; };
+const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+transport.setProtocolVersion = (v) => { negotiated = v; setProtocolVersion?.(v); };
 const client = new sdk.Client({ name: 'mcp-interop-ts', version: sdk.version });
 const req = { timeout: timeoutMs };
 
 // Remember the child's pid: on a failed connect the SDK itself starts closing and forgets it.
 let childPid;
 const start = transport.start.bind(transport);
-transport.start = async () => { await start(); childPid = transport.pid; };
+transport.start = async () => { await start(); childPid = url ? undefined : transport.pid; };
 const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 // Failure path: close (ends stdin), give the server 2 s to exit, then SIGKILL it; report once.
@@ -93,8 +104,15 @@ try {
   check(!add.isError, `add returned isError: ${JSON.stringify(add.content)}`);
   check(isDeepStrictEqual(add.structuredContent, { sum: 42 }), `add structuredContent ${JSON.stringify(add.structuredContent)}`);
 
+  const sessionId = url ? transport.sessionId : undefined;
+  if (url) {
+    check(typeof sessionId === 'string' && sessionId.length > 0, 'no Mcp-Session-Id after initialize');
+    await transport.terminateSession();
+    check(transport.sessionId === undefined, 'DELETE did not end the session');
+  }
+
   console.log(JSON.stringify({
-    client: `typescript-sdk-${sdk.version}`, ok: true, protocolVersion: negotiated,
+    client: `typescript-sdk-${sdk.version}`, ok: true, transport: url ? 'http' : 'stdio', protocolVersion: negotiated,
     server: client.getServerVersion() ?? null, tools: names, echo: texts[0], sum: add.structuredContent.sum,
   }));
 } catch (e) {

@@ -1,8 +1,9 @@
-//! A small MCP server over stdio with two tools:
+//! A small MCP server with two tools:
 //! `echo(text)` returns the text, `add(a, b)` returns `{"sum": a + b}`.
 //!
 //! Run it with `cargo run -p mcp-examples --bin echo-server` and type JSON-RPC
-//! lines (see the README), or point any MCP client at it.
+//! lines (see the README), or point any MCP client at it. With
+//! `--http 127.0.0.1:PORT` it serves Streamable HTTP at `/mcp` instead.
 
 use std::time::Duration;
 
@@ -93,6 +94,5 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .tool(add())
         .tool(sleep())
         .build()?;
-    server.serve_stdio().await?;
-    Ok(())
+    mcp_examples::serve(server).await
 }

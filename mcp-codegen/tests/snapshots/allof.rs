@@ -69,7 +69,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("register", "8ae89f6d5012ecc5902ae674244f94602aaa30a28d98c85cffdae21371961cdb"),
+        ("register", "18e610f91e191359"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"Base\":{\"properties\":{\"id\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}},\"properties\":{\"bounded\":{\"allOf\":[{\"minimum\":0,\"type\":\"integer\"},{\"maximum\":100}]},\"extended\":{\"$ref\":\"#/$defs/Base\",\"properties\":{\"extra\":{\"type\":\"integer\"}},\"required\":[\"extra\"]},\"owner\":{\"$ref\":\"#/$defs/Base\",\"description\":\"The owner (a $ref with an annotation beside it).\"},\"pet\":{\"allOf\":[{\"$ref\":\"#/$defs/Base\"},{\"properties\":{\"breed\":{\"type\":\"string\"}},\"required\":[\"breed\"],\"type\":\"object\"}]},\"wrapped\":{\"allOf\":[{\"$ref\":\"#/$defs/Base\"}],\"description\":\"pydantic-style single-ref wrapper\"}},\"required\":[\"pet\"],\"type\":\"object\"},\"name\":\"register\"}]}";

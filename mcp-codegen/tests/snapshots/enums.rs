@@ -204,7 +204,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("set_mode", "757e504c4437d0db3b698fba213116de952199c04acf362bd3c157c2fd93b6fe"),
+        ("set_mode", "427647be20dc72e1"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"color\":{\"description\":\"A color.\",\"enum\":[\"red\",\"green\",\"blue\"],\"title\":\"Color\",\"type\":\"string\"},\"enabled\":{\"const\":true},\"flags\":{\"enum\":[true,false]},\"kind\":{\"const\":\"fixed\"},\"mode\":{\"enum\":[\"fast\",\"slow\",\"a-b\",\"A B\",\"a_b\",\"\",\"1st\",\"type\",\"Self\",\"über\",\"fast\"],\"type\":\"string\"},\"nothing\":{\"const\":null},\"priority\":{\"enum\":[1,2,3,-1,0],\"type\":\"integer\"},\"version\":{\"const\":2}},\"required\":[\"mode\",\"priority\",\"kind\"],\"type\":\"object\"},\"name\":\"set_mode\"}]}";

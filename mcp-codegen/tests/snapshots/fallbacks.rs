@@ -96,7 +96,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("odd", "c9c2aaeef5ce1c53645891f3081d90ec018505caa922c83633aa93305f12f60e"),
+        ("odd", "406d2b7ff778cc67"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"anything\":true,\"conditional\":{\"if\":{\"properties\":{\"country\":{\"const\":\"US\"}}},\"properties\":{\"country\":{\"type\":\"string\"}},\"then\":{\"required\":[\"zip\"]},\"type\":\"object\"},\"fixed_object\":{\"const\":{\"a\":1}},\"mixed\":{\"enum\":[\"a\",1,true]},\"negated\":{\"not\":{\"type\":\"string\"}},\"nothing_valid\":false,\"patterns\":{\"patternProperties\":{\"^a\":{\"type\":\"string\"},\"^b\":{\"type\":\"integer\"}},\"type\":\"object\"},\"unconstrained\":{}},\"type\":\"object\"},\"name\":\"odd\"}]}";

@@ -38,7 +38,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("sizes", "f4ab5b88302a9817fd5c98ae8d56fab91d94620ff11133291b63059905b91305"),
+        ("sizes", "63974fdaeaaff0e3"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"any\":{\"type\":\"integer\"},\"byte\":{\"maximum\":255,\"minimum\":0,\"type\":\"integer\"},\"count\":{\"minimum\":0,\"type\":\"integer\"},\"exclusive\":{\"exclusiveMaximum\":256,\"exclusiveMinimum\":-1,\"type\":\"integer\"},\"port\":{\"maximum\":65535,\"minimum\":1,\"type\":\"integer\"},\"ratio\":{\"maximum\":1,\"minimum\":0,\"type\":\"number\"},\"short\":{\"maximum\":1000,\"minimum\":-1000,\"type\":\"integer\"},\"signed32\":{\"format\":\"int32\",\"type\":\"integer\"},\"small\":{\"maximum\":100,\"minimum\":-100,\"type\":\"integer\"},\"wide\":{\"maximum\":4294967295,\"minimum\":0,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"sizes\"}]}";

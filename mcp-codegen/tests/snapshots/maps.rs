@@ -80,7 +80,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("configure", "74378de185a668d899be30051e3ccabe5748c309572e5fd5ddc14143208cd2c9"),
+        ("configure", "8d795e6def4847cf"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"anything\":{\"type\":\"object\"},\"env\":{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},\"headers\":{\"additionalProperties\":{\"type\":\"string\"},\"properties\":{\"host\":{\"type\":\"string\"}},\"required\":[\"host\"],\"type\":\"object\"},\"limits\":{\"patternProperties\":{\"^[a-z]+$\":{\"type\":\"integer\"}},\"type\":\"object\"},\"nested\":{\"additionalProperties\":{\"properties\":{\"on\":{\"type\":\"boolean\"}},\"required\":[\"on\"],\"type\":\"object\"},\"type\":\"object\"},\"strict\":{\"additionalProperties\":false,\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"configure\"}]}";

@@ -103,10 +103,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        (
-            "update_profile",
-            "14d6855ca88a3196c61a3e7acac0637ffd1271091c9c5c124885c9d08fa7d0b5",
-        ),
+        ("update_profile", "b71d18fdc702aec5"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"Person\":{\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}},\"properties\":{\"bio\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null},\"either\":{\"type\":[\"string\",\"integer\",\"null\"]},\"email\":{\"type\":[\"string\",\"null\"]},\"legacy\":{\"nullable\":true,\"type\":\"integer\"},\"level\":{\"enum\":[\"low\",\"high\",null]},\"manager\":{\"anyOf\":[{\"$ref\":\"#/$defs/Person\"},{\"type\":\"null\"}]},\"nickname\":{\"description\":\"Explicit null clears the nickname; absent leaves it.\",\"type\":[\"string\",\"null\"]}},\"required\":[\"email\"],\"type\":\"object\"},\"name\":\"update_profile\"}]}";

@@ -148,20 +148,11 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        (
-            "create-user",
-            "3ab0b3babc528c5c8c39476473e73e8cbc9dc56171cd56ed2986e2877b305da4",
-        ),
-        (
-            "create_user",
-            "7b448da723b5806a4645eb18604caf9e51c5788a67713123f284a3f7857ee0f4",
-        ),
-        (
-            "weird names",
-            "2d851c626b5e9f63ab74e755fcddc47ff63c67c49d72f730a7652c69e9309c08",
-        ),
-        ("new", "8c0e2fdb277883de57f3a6702d59643f987755d7222fee1edf9604464930635a"),
-        ("McpClient", "910cf93dc758b926dcb37b0c531b85acea37e60600e604b3b5e91aba71d57a37"),
+        ("create-user", "3b0dabe4b01ad27b"),
+        ("create_user", "5843a35223517371"),
+        ("weird names", "539dedb7df9a07f3"),
+        ("new", "e9dad45c2325763a"),
+        ("McpClient", "446fe3f2478c1092"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"active\":{\"type\":\"boolean\"},\"address\":{\"properties\":{\"street\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"street\"],\"type\":\"object\"},\"age\":{\"maximum\":150,\"minimum\":0,\"type\":\"integer\"},\"name\":{\"description\":\"Full name.\",\"type\":\"string\"},\"scores\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"subject\":{\"type\":\"string\"},\"value\":{\"type\":\"number\"}},\"required\":[\"subject\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\"],\"type\":\"object\"},\"name\":\"create-user\"},{\"inputSchema\":{\"properties\":{},\"type\":\"object\"},\"name\":\"create_user\"},{\"inputSchema\":{\"additionalProperties\":false,\"properties\":{\"\":{\"type\":\"string\"},\"1st\":{\"type\":\"integer\"},\"Self\":{\"type\":\"string\"},\"_\":{\"type\":\"string\"},\"a-b\":{\"type\":\"boolean\"},\"async\":{\"type\":\"string\"},\"fooBar\":{\"type\":\"string\"},\"foo_bar\":{\"type\":\"string\"},\"match\":{\"type\":\"string\"},\"self\":{\"type\":\"string\"},\"type\":{\"type\":\"string\"},\"名前\":{\"type\":\"string\"}},\"required\":[\"type\",\"fooBar\"],\"type\":\"object\"},\"name\":\"weird names\"},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"new\"},{\"inputSchema\":{\"properties\":{\"option\":{\"properties\":{\"some\":{\"type\":\"string\"}},\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"McpClient\"}]}";

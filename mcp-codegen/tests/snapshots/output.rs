@@ -95,15 +95,9 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        (
-            "get_weather",
-            "ea315669265f8dfb9ab1cca93370c7c580fce083d6101ecf17b17ed52b01cdf9",
-        ),
-        ("echo", "abf8e3e3cbd2ea268a8da32287b14996795628e6759ebfae3b234171f0630726"),
-        (
-            "list_items",
-            "62c7439b5e633925a0db99551457507e463f3e73ef32f3c3eca5f1e35dd607a7",
-        ),
+        ("get_weather", "81bca8c73df69677"),
+        ("echo", "7e3f34e697c185c2"),
+        ("list_items", "32a8576456e37f5c"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"],\"type\":\"object\"},\"name\":\"get_weather\",\"outputSchema\":{\"properties\":{\"conditions\":{\"enum\":[\"sunny\",\"cloudy\",\"rain\"],\"type\":\"string\"},\"humidity\":{\"maximum\":100,\"minimum\":0,\"type\":\"integer\"},\"temperature\":{\"type\":\"number\"}},\"required\":[\"temperature\",\"conditions\"],\"type\":\"object\"}},{\"inputSchema\":{\"properties\":{\"message\":{\"type\":\"string\"}},\"required\":[\"message\"],\"type\":\"object\"},\"name\":\"echo\"},{\"inputSchema\":{\"properties\":{},\"type\":\"object\"},\"name\":\"list_items\",\"outputSchema\":{\"$defs\":{\"Item\":{\"properties\":{\"id\":{\"type\":\"string\"},\"price\":{\"type\":[\"number\",\"null\"]}},\"required\":[\"id\",\"price\"],\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/Item\"},\"type\":\"array\"}},\"required\":[\"items\"],\"type\":\"object\"}}]}";

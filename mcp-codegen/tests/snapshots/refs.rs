@@ -119,11 +119,8 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("tree", "486ce33cc338193a8457e7e49031534e676d2aef2426fc94af476279c953a88d"),
-        (
-            "json_value",
-            "60bb7f13245a555d88e90f6affedccd95fbea13be7d8adb6903937feac02805d",
-        ),
+        ("tree", "3af042861bfec2a1"),
+        ("json_value", "fb16ca2cc8efcfb9"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"b\":{\"$ref\":\"#/$defs/B\"}},\"type\":\"object\"},\"B\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"}},\"required\":[\"a\"],\"type\":\"object\"},\"Id\":{\"description\":\"An identifier.\",\"type\":\"string\"},\"Json\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/Json\"},\"type\":\"array\"}]},\"Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Node\"},\"type\":\"array\"},\"value\":{\"type\":\"integer\"}},\"required\":[\"value\"],\"type\":\"object\"},\"Point\":{\"$anchor\":\"point\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"],\"type\":\"object\"}},\"definitions\":{\"List\":{\"properties\":{\"head\":{\"type\":\"integer\"},\"tail\":{\"$ref\":\"#/definitions/List\"}},\"required\":[\"head\"],\"type\":\"object\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},\"alias\":{\"$ref\":\"#/$defs/Id\"},\"anchored\":{\"$ref\":\"#point\"},\"list\":{\"$ref\":\"#/definitions/List\"},\"nested\":{\"$ref\":\"#\"},\"root\":{\"$ref\":\"#/$defs/Node\"},\"same_as_root\":{\"$ref\":\"#/properties/root\"}},\"required\":[\"root\"],\"type\":\"object\"},\"name\":\"tree\"},{\"inputSchema\":{\"$defs\":{\"Json\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/Json\"},\"type\":\"array\"}]}},\"properties\":{\"v\":{\"$ref\":\"#/$defs/Json\"}},\"required\":[\"v\"],\"type\":\"object\"},\"name\":\"json_value\"}]}";

@@ -43,7 +43,7 @@ pub struct McpClient {
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("plot", "636769eb7dd72cd1093bcbce6dedc090511067b8307ca12dbcb3f70444704871"),
+        ("plot", "1ca74aaeae5c0731"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"open\":{\"prefixItems\":[{\"type\":\"string\"}],\"type\":\"array\"},\"pair\":{\"maxItems\":2,\"minItems\":2,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"type\":\"array\"},\"path\":{\"items\":{\"items\":false,\"prefixItems\":[{\"type\":\"integer\"},{\"type\":\"integer\"}],\"type\":\"array\"},\"type\":\"array\"},\"point\":{\"items\":false,\"prefixItems\":[{\"type\":\"number\"},{\"type\":\"number\"}],\"type\":\"array\"}},\"required\":[\"point\"],\"type\":\"object\"},\"name\":\"plot\"}]}";

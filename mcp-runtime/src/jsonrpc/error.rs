@@ -23,6 +23,8 @@ pub mod code {
     pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
     /// The requested protocol version is not supported (2026-07-28).
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// A URL-mode elicitation must complete first (2025-11-25 only).
+    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 }
 
 /// A JSON-RPC error object: `{"code", "message", "data"?}`.

@@ -146,27 +146,8 @@ pub struct JsonRpcErrorResponse<D = Value> {
     pub error: JsonRpcError<D>,
 }
 
-/// Error codes used by MCP.
-pub mod error_codes {
-    /// Invalid JSON was received.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// The JSON is not a valid request object.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// The method does not exist or is not available.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Invalid method parameters.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// Internal error.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// An HTTP header does not match the corresponding body value (modern era).
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// The request needs a client capability that was not declared (modern era).
-    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
-    /// The requested protocol version is not supported (modern era).
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-    /// A URL-mode elicitation must complete first (legacy era, 2025-11-25).
-    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
-}
+/// Error codes used by MCP (the same constants as [`crate::jsonrpc::code`]).
+pub use crate::jsonrpc::code as error_codes;
 
 /// `data` of an unsupported-protocol-version error.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]

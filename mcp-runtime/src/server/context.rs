@@ -83,6 +83,10 @@ impl RequestContext {
     }
 
     /// The token fired when the client cancels this request.
+    ///
+    /// On cancellation the server drops the handler's future, so code after
+    /// an `.await` in the handler simply does not run (clean up in `Drop`).
+    /// The token is for work the handler hands to other tasks or threads.
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.cancellation
     }

@@ -52,6 +52,16 @@ impl Session {
         Ok(*self.era.get_or_init(|| era))
     }
 
+    /// Whether the era is settled and, for the legacy era, `initialize` has
+    /// been answered: from then on requests may run in any order.
+    pub fn era_decided(&self) -> bool {
+        match self.era.get() {
+            Some(Era::Modern) => true,
+            Some(Era::Legacy) => self.legacy_client.get().is_some(),
+            None => false,
+        }
+    }
+
     /// Records what a legacy client declared; `false` when it already did.
     pub(crate) fn set_legacy_client(&self, client: ClientMeta) -> bool {
         self.legacy_client.set(Arc::new(client)).is_ok()

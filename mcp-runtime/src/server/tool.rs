@@ -122,7 +122,7 @@ impl ToolCall {
 
     /// Deserializes all arguments into `T`.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ToolError> {
-        T::deserialize(&Value::Object(self.arguments.clone()))
+        T::deserialize(&self.arguments)
             .map_err(|e| ToolError::new(format!("invalid arguments: {e}")))
     }
 

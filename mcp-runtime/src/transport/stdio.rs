@@ -97,19 +97,21 @@ impl Server {
                         peer.send(error_frame(Some(&request.id), &error)).await;
                         continue;
                     };
-                    let (server, session, peer) = (self.clone(), session.clone(), peer.clone());
-                    tasks.spawn(async move {
-                        let id = request.id.clone();
-                        let reply = tokio::select! {
-                            biased;
-                            () = cancellation.cancelled() => None,
-                            frame = server.handle_request(&session, request, peer.clone(), cancellation.clone()) => Some(frame),
-                        };
-                        session.finish(&id);
-                        if let Some(frame) = reply {
-                            peer.send(frame).await;
-                        }
-                    });
+                    let served = serve_one(
+                        self.clone(),
+                        session.clone(),
+                        peer.clone(),
+                        request,
+                        cancellation,
+                    );
+                    if session.era_decided() {
+                        tasks.spawn(served);
+                    } else {
+                        // Until the era is known (and for `initialize`),
+                        // requests run in order so that a pipelined client's
+                        // handshake is complete before its next request.
+                        served.await;
+                    }
                 }
                 Ok(Incoming::Notification(notification)) => {
                     self.handle_notification(&session, notification);
@@ -139,6 +141,26 @@ impl Server {
         drop(peer);
         writer.await.map_err(io::Error::other)??;
         read_result
+    }
+}
+
+/// Serves one request and queues its reply, unless it is cancelled first.
+async fn serve_one(
+    server: Server,
+    session: Arc<Session>,
+    peer: Peer,
+    request: crate::jsonrpc::Request,
+    cancellation: tokio_util::sync::CancellationToken,
+) {
+    let id = request.id.clone();
+    let reply = tokio::select! {
+        biased;
+        () = cancellation.cancelled() => None,
+        frame = server.handle_request(&session, request, peer.clone(), cancellation.clone()) => Some(frame),
+    };
+    session.finish(&id);
+    if let Some(frame) = reply {
+        peer.send(frame).await;
     }
 }
 

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Compares stdio tools/call throughput, latency and memory of our echo-server
+# (mcp-runtime) with the same tools written with rmcp 3.x, using one load
+# driver (bench/loadgen). See bench/README.md.
+#
+# Environment (all optional):
+#   TOOL=add|echo            tool to call (default add: structured output)
+#   CONCURRENCIES="1 64 256" in-flight requests per run
+#   REQ_C1=20000             requests per run at concurrency 1
+#   REQ=100000               requests per run at other concurrencies
+#   WARMUP=2000              warm-up calls before each measured run
+#   REPS=3                   repetitions (the table shows the per-metric median)
+#   SERVERS="ours rmcp rmcp-pipes"
+#   PIN=0|1                  1: loadgen on CPU 0, server on CPU 1 (needs taskset)
+#   OURS_BIN=path            use this echo-server instead of building it
+#   SKIP_BUILD=1             use the binaries already built
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MAIN_DIR=$(dirname "$BENCH_DIR")
+export CARGO_TARGET_DIR="$BENCH_DIR/target"
+
+TOOL=${TOOL:-add}
+CONCURRENCIES=${CONCURRENCIES:-"1 64 256"}
+REQ_C1=${REQ_C1:-20000}
+REQ=${REQ:-100000}
+WARMUP=${WARMUP:-2000}
+REPS=${REPS:-3}
+SERVERS=${SERVERS:-"ours rmcp rmcp-pipes"}
+PIN=${PIN:-0}
+
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+    if [[ -z "${OURS_BIN:-}" ]]; then
+        echo "== building echo-server (main workspace, release)" >&2
+        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --bin echo-server)
+    fi
+    echo "== building rmcp-echo and loadgen (bench workspace, release)" >&2
+    (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p loadgen)
+fi
+
+if [[ -z "${OURS_BIN:-}" ]]; then
+    OURS_TARGET=$(cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo metadata --format-version 1 --no-deps 2>/dev/null |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' || echo "$MAIN_DIR/target")
+    OURS_BIN="$OURS_TARGET/release/echo-server"
+fi
+RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo"
+LOADGEN="$CARGO_TARGET_DIR/release/loadgen"
+for bin in "$OURS_BIN" "$RMCP_BIN" "$LOADGEN"; do
+    [[ -x "$bin" ]] || { echo "missing binary: $bin" >&2; exit 1; }
+done
+
+server_cmd() {
+    case "$1" in
+        ours) echo "$OURS_BIN" ;;
+        rmcp) echo "$RMCP_BIN" ;;
+        rmcp-pipes) echo "$RMCP_BIN --pipes" ;;
+        *) echo "unknown server $1" >&2; exit 1 ;;
+    esac
+}
+
+LG_PREFIX=()
+SRV_PREFIX=""
+if [[ "$PIN" == 1 ]]; then
+    if command -v taskset >/dev/null; then
+        LG_PREFIX=(taskset -c 0)
+        SRV_PREFIX="taskset -c 1 "
+    else
+        echo "PIN=1 but taskset is not installed; running unpinned" >&2
+        PIN=0
+    fi
+fi
+
+mkdir -p "$BENCH_DIR/results"
+OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-$TOOL.jsonl"
+echo "== $(nproc) CPUs, tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, pin=$PIN; raw results: $OUT" >&2
+
+# Repetitions are interleaved (rep 1 of every server and concurrency, then
+# rep 2, ...) so that slow drift of the machine hits all servers alike.
+for rep in $(seq 1 "$REPS"); do
+    for c in $CONCURRENCIES; do
+        n=$REQ
+        [[ "$c" == 1 ]] && n=$REQ_C1
+        for s in $SERVERS; do
+            line=$("${LG_PREFIX[@]}" "$LOADGEN" --server "$SRV_PREFIX$(server_cmd "$s")" --name "$s" \
+                --requests "$n" --concurrency "$c" --tool "$TOOL" --warmup "$WARMUP" --max-seconds 120)
+            echo "$line" >>"$OUT"
+            python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("rep %s %-10s c=%-4d %8.0f req/s  p50 %8.1f us  p99 %9.1f us  peak RSS %6d KiB" % (sys.argv[2], d["server"], d["concurrency"], d["rps"], d["p50_us"], d["p99_us"], d["peak_rss_kib"]))' "$line" "$rep" >&2
+        done
+    done
+done
+
+python3 - "$OUT" <<'EOF'
+import json, statistics, sys
+from collections import defaultdict
+
+rows = [json.loads(l) for l in open(sys.argv[1])]
+runs = defaultdict(list)
+for r in rows:
+    runs[(r["server"], r["concurrency"])].append(r)
+servers = list(dict.fromkeys(r["server"] for r in rows))
+concs = sorted({r["concurrency"] for r in rows})
+med = lambda key, rs: statistics.median(r[key] for r in rs)
+
+print()
+print(f"tool `{rows[0]['tool']}`, median of {len(runs[(servers[0], concs[0])])} runs per cell")
+print()
+print("| server | concurrency | requests | req/s | p50 µs | p99 µs | max µs | peak RSS KiB | server CPU µs/req | threads |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+for c in concs:
+    for s in servers:
+        rs = runs[(s, c)]
+        if not rs:
+            continue
+        print(f"| {s} | {c} | {rs[0]['requests']} | {med('rps', rs):.0f} | {med('p50_us', rs):.1f} | {med('p99_us', rs):.1f} "
+              f"| {med('max_us', rs):.1f} | {med('peak_rss_kib', rs):.0f} | {med('server_cpu_us_per_req', rs):.1f} | {med('server_threads', rs):.0f} |")
+
+if "ours" in servers:
+    print()
+    print("| ours vs | concurrency | throughput ours/them (≥ 5 is the goal) | p99 ours/them (< 1 is better) | peak RSS ours/them (< 1 is better) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for s in servers:
+        if s == "ours":
+            continue
+        for c in concs:
+            o, t = runs[("ours", c)], runs[(s, c)]
+            if not o or not t:
+                continue
+            print(f"| {s} | {c} | {med('rps', o) / med('rps', t):.2f} | {med('p99_us', o) / med('p99_us', t):.2f} "
+                  f"| {med('peak_rss_kib', o) / med('peak_rss_kib', t):.2f} |")
+EOF

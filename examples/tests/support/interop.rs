@@ -1,0 +1,85 @@
+//! The official SDKs, installed once per test binary by
+//! `tests/interop/setup.sh` into `target/interop`.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Installs the SDKs (once); returns the install folder. Fails the test when
+/// they cannot be installed: these tests must not pass silently.
+pub fn sdks() -> &'static Path {
+    static TARGET: OnceLock<PathBuf> = OnceLock::new();
+    TARGET.get_or_init(|| {
+        let target = repo().join("target/interop");
+        let status = Command::new("bash")
+            .arg(repo().join("tests/interop/setup.sh"))
+            .env("TARGET", &target)
+            .status()
+            .expect("run tests/interop/setup.sh");
+        assert!(status.success(), "installing the official SDKs failed");
+        target
+    })
+}
+
+/// The venv's Python.
+pub fn python() -> PathBuf {
+    sdks().join("venv/bin/python")
+}
+
+/// A script in `tests/interop`.
+pub fn script(name: &str) -> PathBuf {
+    repo().join("tests/interop").join(name)
+}
+
+/// A server fixture running over HTTP; killed on drop.
+pub struct HttpFixture {
+    child: Child,
+    /// The MCP endpoint, e.g. `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+}
+
+impl HttpFixture {
+    /// Starts `program [args] --http 0` and waits (bounded) for its
+    /// "listening on URL" line on stderr.
+    pub fn start(program: &Path, args: &[&Path]) -> Self {
+        let mut child = Command::new(program)
+            .args(args)
+            .args(["--http", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(url) = line.split("listening on ").nth(1) {
+                    let _ = tx.send(url.trim().to_owned());
+                }
+                eprintln!("[fixture] {line}");
+            }
+        });
+        let url = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("fixture did not start listening");
+        HttpFixture { child, url }
+    }
+}
+
+impl Drop for HttpFixture {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,198 @@
+//! A client connection over a pair of byte streams carrying one JSON-RPC
+//! message per line (a child process's stdio, or an in-memory pipe).
+//!
+//! Many requests share the connection: a reader task routes each response
+//! to the caller waiting for its id and each progress notification to the
+//! listener registered for its token.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
+use tokio::sync::{mpsc, oneshot};
+
+use super::ClientError;
+use crate::jsonrpc::{
+    ErrorObject, Incoming, RequestId, decode, error_frame, notification_frame, result_frame,
+};
+use crate::protocol::{ProgressNotificationParams, ProgressToken};
+
+type Outcome = Result<Value, ErrorObject>;
+
+/// Callers waiting for responses and progress, keyed by id and token.
+#[derive(Default)]
+struct Waiters {
+    responses: HashMap<RequestId, oneshot::Sender<Outcome>>,
+    progress: HashMap<ProgressToken, mpsc::UnboundedSender<ProgressNotificationParams>>,
+    closed: bool,
+}
+
+/// The shared half of a line-based connection.
+pub(crate) struct LineConnection {
+    frames: mpsc::Sender<Vec<u8>>,
+    waiters: Arc<Mutex<Waiters>>,
+}
+
+impl LineConnection {
+    /// Starts the reader and writer tasks over `input` (from the server) and
+    /// `output` (to the server).
+    pub(crate) fn start<R, W>(input: R, output: W) -> Self
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (frames, queue) = mpsc::channel(256);
+        let waiters = Arc::new(Mutex::new(Waiters::default()));
+        tokio::spawn(write_lines(output, queue));
+        tokio::spawn(read_lines(input, waiters.clone(), frames.clone()));
+        LineConnection { frames, waiters }
+    }
+
+    /// Sends a request frame and waits for the response with `id`.
+    /// Dropping the returned future forgets the request.
+    pub(crate) async fn request(
+        &self,
+        id: RequestId,
+        frame: Vec<u8>,
+        progress: Option<(
+            ProgressToken,
+            mpsc::UnboundedSender<ProgressNotificationParams>,
+        )>,
+    ) -> Result<Outcome, ClientError> {
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut waiters = lock(&self.waiters);
+            if waiters.closed {
+                return Err(ClientError::Closed);
+            }
+            waiters.responses.insert(id.clone(), tx);
+            if let Some((token, listener)) = &progress {
+                waiters.progress.insert(token.clone(), listener.clone());
+            }
+        }
+        let mut guard = Forget {
+            waiters: &self.waiters,
+            frames: &self.frames,
+            id: &id,
+            token: progress.as_ref().map(|(t, _)| t),
+            answered: false,
+        };
+        self.send(frame).await?;
+        let outcome = rx.await.map_err(|_| ClientError::Closed);
+        guard.answered = true;
+        outcome
+    }
+
+    /// Sends a frame that expects no answer (a notification).
+    pub(crate) async fn send(&self, frame: Vec<u8>) -> Result<(), ClientError> {
+        self.frames
+            .send(frame)
+            .await
+            .map_err(|_| ClientError::Closed)
+    }
+}
+
+/// Removes a request's waiters when its future completes or is dropped; a
+/// request dropped before its answer is cancelled at the server.
+struct Forget<'a> {
+    waiters: &'a Mutex<Waiters>,
+    frames: &'a mpsc::Sender<Vec<u8>>,
+    id: &'a RequestId,
+    token: Option<&'a ProgressToken>,
+    answered: bool,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        let mut waiters = lock(self.waiters);
+        let pending = waiters.responses.remove(self.id).is_some();
+        if let Some(token) = self.token {
+            waiters.progress.remove(token);
+        }
+        if pending && !self.answered && !waiters.closed {
+            let params =
+                serde_json::json!({ "requestId": self.id, "reason": "the caller gave up" });
+            // Best effort: a full queue means the server is far behind anyway.
+            let _ = self
+                .frames
+                .try_send(notification_frame("notifications/cancelled", Some(&params)));
+        }
+    }
+}
+
+fn lock(waiters: &Mutex<Waiters>) -> std::sync::MutexGuard<'_, Waiters> {
+    waiters
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+async fn write_lines<W: AsyncWrite + Unpin>(output: W, mut queue: mpsc::Receiver<Vec<u8>>) {
+    let mut out = BufWriter::new(output);
+    while let Some(frame) = queue.recv().await {
+        let mut batch = Some(frame);
+        while let Some(frame) = batch.take() {
+            if out.write_all(&frame).await.is_err() || out.write_all(b"\n").await.is_err() {
+                return;
+            }
+            batch = queue.try_recv().ok();
+        }
+        if out.flush().await.is_err() {
+            return;
+        }
+    }
+}
+
+async fn read_lines<R: AsyncRead + Unpin>(
+    input: R,
+    waiters: Arc<Mutex<Waiters>>,
+    frames: mpsc::Sender<Vec<u8>>,
+) {
+    let mut lines = BufReader::new(input).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        match decode(line.as_bytes()) {
+            Ok(Incoming::Response(response)) => {
+                if let Some(waiter) = lock(&waiters).responses.remove(&response.id) {
+                    let _ = waiter.send(response.outcome);
+                }
+            }
+            Ok(Incoming::Notification(notification)) => {
+                if notification.method == "notifications/progress" {
+                    let params = notification.params.unwrap_or(Value::Null);
+                    if let Ok(progress) =
+                        serde_json::from_value::<ProgressNotificationParams>(params)
+                    {
+                        if let Some(listener) =
+                            lock(&waiters).progress.get(&progress.progress_token)
+                        {
+                            let _ = listener.send(progress);
+                        }
+                    }
+                } else {
+                    tracing::debug!(method = %notification.method, "server notification");
+                }
+            }
+            Ok(Incoming::Request(request)) => {
+                // Server-to-client requests of the legacy era; ping is the
+                // only one a client without handlers can answer.
+                let frame = if request.method == "ping" {
+                    result_frame(&request.id, &serde_json::json!({}))
+                } else {
+                    error_frame(
+                        Some(&request.id),
+                        &ErrorObject::method_not_found(&request.method),
+                    )
+                };
+                let _ = frames.send(frame).await;
+            }
+            Err(rejected) => {
+                tracing::warn!(error = %rejected.error, "unreadable message from the server")
+            }
+        }
+    }
+    // End of stream: every waiting caller learns the connection closed.
+    let mut waiters = lock(&waiters);
+    waiters.closed = true;
+    waiters.responses.clear();
+    waiters.progress.clear();
+}

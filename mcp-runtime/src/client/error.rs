@@ -1,0 +1,150 @@
+//! What can go wrong when calling a server.
+
+use std::fmt;
+
+use crate::jsonrpc::ErrorObject;
+use crate::protocol::CallToolResult;
+
+/// A request that did not produce a result.
+#[derive(Debug)]
+pub enum ClientError {
+    /// The server answered with a JSON-RPC error.
+    Protocol(ErrorObject),
+    /// Reading or writing the transport failed.
+    Io(std::io::Error),
+    /// The connection closed before the answer arrived.
+    Closed,
+    /// No answer within the configured time.
+    Timeout,
+    /// The server's answer did not have the expected shape.
+    InvalidResponse(String),
+    /// The arguments could not be encoded as a JSON object.
+    InvalidArguments(String),
+    /// Neither protocol era could be agreed on.
+    Negotiation(String),
+    /// The server needs input (elicitation, sampling, roots) and no input
+    /// handler was configured.
+    InputRequired,
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Protocol(error) => write!(f, "server error: {error}"),
+            ClientError::Io(error) => write!(f, "transport error: {error}"),
+            ClientError::Closed => f.write_str("the connection to the server closed"),
+            ClientError::Timeout => f.write_str("the server did not answer in time"),
+            ClientError::InvalidResponse(detail) => {
+                write!(f, "unexpected answer from the server: {detail}")
+            }
+            ClientError::InvalidArguments(detail) => {
+                write!(f, "arguments are not a JSON object: {detail}")
+            }
+            ClientError::Negotiation(detail) => write!(f, "no common protocol version: {detail}"),
+            ClientError::InputRequired => {
+                f.write_str("the server asked for input but the client has no input handler")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClientError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ClientError::Protocol(error) => Some(error),
+            ClientError::Io(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for ClientError {
+    fn from(error: std::io::Error) -> Self {
+        ClientError::Io(error)
+    }
+}
+
+/// A typed tool call that did not produce its typed output.
+#[derive(Debug)]
+pub enum ToolCallError {
+    /// The call itself failed (transport, or a JSON-RPC error such as an
+    /// unknown tool).
+    Client(ClientError),
+    /// The tool ran and reported a failure (`isError: true`).
+    Tool(CallToolResult),
+    /// The tool's `structuredContent` is missing or does not match the
+    /// expected output type.
+    Output(String),
+}
+
+impl ToolCallError {
+    /// The text of a tool failure, joined from its text blocks.
+    pub fn tool_message(&self) -> Option<String> {
+        match self {
+            ToolCallError::Tool(result) => Some(
+                result
+                    .content
+                    .iter()
+                    .filter_map(|block| block.as_text())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ToolCallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolCallError::Client(error) => error.fmt(f),
+            ToolCallError::Tool(_) => {
+                write!(
+                    f,
+                    "the tool reported an error: {}",
+                    self.tool_message().unwrap_or_default()
+                )
+            }
+            ToolCallError::Output(detail) => write!(f, "unexpected tool output: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for ToolCallError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ToolCallError::Client(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<ClientError> for ToolCallError {
+    fn from(error: ClientError) -> Self {
+        ToolCallError::Client(error)
+    }
+}
+
+/// Tools whose schemas no longer match the ones a client was generated from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriftError {
+    /// Tools the client expects that the server no longer lists.
+    pub missing: Vec<String>,
+    /// Tools whose schemas changed.
+    pub changed: Vec<String>,
+}
+
+impl fmt::Display for DriftError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the server's tools drifted from the generated client")?;
+        if !self.missing.is_empty() {
+            write!(f, "; missing: {}", self.missing.join(", "))?;
+        }
+        if !self.changed.is_empty() {
+            write!(f, "; changed schemas: {}", self.changed.join(", "))?;
+        }
+        f.write_str(" (regenerate the client with mcp-codegen)")
+    }
+}
+
+impl std::error::Error for DriftError {}

@@ -1,0 +1,493 @@
+//! The MCP client: connects to a server over stdio (a child process) or an
+//! in-memory pipe, agrees on a protocol era, and makes typed calls.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
+//! use mcp_runtime::client::Client;
+//!
+//! let client = Client::connect_stdio("echo-server", &[]).await?;
+//! for tool in client.list_tools().await? {
+//!     println!("{}", tool.name);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+mod connection;
+mod error;
+mod fingerprint;
+mod http;
+mod link;
+mod negotiate;
+mod sse;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+
+pub use error::{ClientError, DriftError, ToolCallError};
+pub use fingerprint::tool_fingerprint;
+
+use crate::jsonrpc::{RequestId, notification_frame, request_frame};
+use crate::protocol::{
+    CallToolResult, ClientCapabilities, ContentBlock, Implementation, InputRequests,
+    InputResponses, ListToolsResult, ProgressNotificationParams, ProgressToken, ServerCapabilities,
+    Tool,
+};
+use crate::server::{BoxFuture, Era};
+use connection::LineConnection;
+use link::Link;
+
+/// Which protocol era to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EraChoice {
+    /// Try `server/discover` (2026-07-28) first, fall back to `initialize`.
+    #[default]
+    Auto,
+    /// 2026-07-28 only.
+    Modern,
+    /// The `initialize` handshake only (2025-11-25 and earlier).
+    Legacy,
+}
+
+/// Answers a server's requests for input (elicitation, sampling, roots).
+pub trait InputHandler: Send + Sync {
+    /// Produces one response per request, under the same keys.
+    fn respond(&self, requests: InputRequests) -> BoxFuture<Result<InputResponses, ClientError>>;
+}
+
+/// How to connect.
+#[derive(Clone)]
+pub struct ConnectOptions {
+    /// The era to speak (default: auto-detect).
+    pub era: EraChoice,
+    /// How the client introduces itself.
+    pub client_info: Implementation,
+    /// What the client can do.
+    pub capabilities: ClientCapabilities,
+    /// The longest wait for any answer (default 60 s).
+    pub request_timeout: Duration,
+    /// The longest wait for `server/discover` before falling back to the
+    /// legacy handshake (default 10 s).
+    pub discover_timeout: Duration,
+    /// Answers `input_required` rounds; without it such calls fail with
+    /// [`ClientError::InputRequired`].
+    pub input_handler: Option<Arc<dyn InputHandler>>,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions {
+            era: EraChoice::Auto,
+            client_info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+            capabilities: ClientCapabilities::default(),
+            request_timeout: Duration::from_secs(60),
+            discover_timeout: Duration::from_secs(10),
+            input_handler: None,
+        }
+    }
+}
+
+/// What the server told us when we connected.
+#[derive(Debug, Clone)]
+pub struct ServerDescription {
+    /// The era in use.
+    pub era: Era,
+    /// The protocol version in use.
+    pub protocol_version: String,
+    /// The server's name and version, when it sent them.
+    pub server_info: Option<Implementation>,
+    /// What the server can do.
+    pub capabilities: ServerCapabilities,
+    /// Instructions for the model, when the server sent them.
+    pub instructions: Option<String>,
+}
+
+/// A connected client; cheap to clone, and every clone shares the
+/// connection. Calls may run concurrently.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    link: Link,
+    next_id: AtomicI64,
+    options: ConnectOptions,
+    server: ServerDescription,
+    /// Keeps a spawned server alive exactly as long as the client.
+    _child: Option<tokio::process::Child>,
+}
+
+impl Client {
+    /// Spawns `program` with `args` and connects to it over its stdio.
+    pub async fn connect_stdio(program: &str, args: &[String]) -> Result<Client, ClientError> {
+        Self::connect_stdio_with(program, args, ConnectOptions::default()).await
+    }
+
+    /// [`connect_stdio`](Self::connect_stdio) with options.
+    pub async fn connect_stdio_with(
+        program: &str,
+        args: &[String],
+        options: ConnectOptions,
+    ) -> Result<Client, ClientError> {
+        let mut child = tokio::process::Command::new(program)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(ClientError::Closed);
+        };
+        Self::connect(
+            Link::Lines(LineConnection::start(stdout, stdin)),
+            options,
+            Some(child),
+        )
+        .await
+    }
+
+    /// Connects to a Streamable HTTP endpoint such as `http://127.0.0.1:8080/mcp`.
+    pub async fn connect_http(url: &str) -> Result<Client, ClientError> {
+        Self::connect_http_with(url, ConnectOptions::default()).await
+    }
+
+    /// [`connect_http`](Self::connect_http) with options.
+    pub async fn connect_http_with(
+        url: &str,
+        options: ConnectOptions,
+    ) -> Result<Client, ClientError> {
+        Self::connect(
+            Link::Http(Box::new(http::HttpLink::new(url)?)),
+            options,
+            None,
+        )
+        .await
+    }
+
+    /// Connects over an already-open pair of streams (`input` from the
+    /// server, `output` to it), one JSON message per line.
+    pub async fn connect_io<R, W>(
+        input: R,
+        output: W,
+        options: ConnectOptions,
+    ) -> Result<Client, ClientError>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        Self::connect(
+            Link::Lines(LineConnection::start(input, output)),
+            options,
+            None,
+        )
+        .await
+    }
+
+    async fn connect(
+        link: Link,
+        options: ConnectOptions,
+        child: Option<tokio::process::Child>,
+    ) -> Result<Client, ClientError> {
+        let mut inner = Inner {
+            link,
+            next_id: AtomicI64::new(1),
+            options,
+            server: ServerDescription {
+                era: Era::Legacy,
+                protocol_version: String::new(),
+                server_info: None,
+                capabilities: ServerCapabilities::default(),
+                instructions: None,
+            },
+            _child: child,
+        };
+        inner.server = negotiate::negotiate(&inner).await?;
+        Ok(Client {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// What the server declared when we connected.
+    pub fn server(&self) -> &ServerDescription {
+        &self.inner.server
+    }
+
+    /// Sends a request and decodes its result. In the 2026-07-28 era the
+    /// `_meta` every request needs is added, and `input_required` rounds are
+    /// answered through the [`InputHandler`].
+    pub async fn request<P: Serialize + ?Sized, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<R, ClientError> {
+        let params = to_object(params)?;
+        let result = self.inner.call(method, params, None).await?;
+        serde_json::from_value(result)
+            .map_err(|e| ClientError::InvalidResponse(format!("{method}: {e}")))
+    }
+
+    /// Sends a notification.
+    pub async fn notify<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<(), ClientError> {
+        let params = to_object(params)?;
+        self.inner.notify(method, &params).await
+    }
+
+    /// Every tool, following pagination (at most 1,000 pages).
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..1000 {
+            let mut params = Map::new();
+            if let Some(cursor) = cursor.take() {
+                params.insert("cursor".into(), Value::String(cursor));
+            }
+            let page: ListToolsResult = self.request("tools/list", &params).await?;
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(tools),
+            }
+        }
+        Err(ClientError::InvalidResponse(
+            "tools/list returned more than 1,000 pages".into(),
+        ))
+    }
+
+    /// Calls a tool with JSON arguments and returns its raw result, which may
+    /// have `isError: true`.
+    pub async fn call_tool<A: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        arguments: &A,
+    ) -> Result<CallToolResult, ClientError> {
+        self.call_tool_inner(name, arguments, None).await
+    }
+
+    /// [`call_tool`](Self::call_tool), passing each progress notification
+    /// the server sends for this call to `on_progress`.
+    pub async fn call_tool_with_progress<A, F>(
+        &self,
+        name: &str,
+        arguments: &A,
+        mut on_progress: F,
+    ) -> Result<CallToolResult, ClientError>
+    where
+        A: Serialize + ?Sized,
+        F: FnMut(ProgressNotificationParams) + Send,
+    {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let call = self.call_tool_inner(name, arguments, Some(tx));
+        tokio::pin!(call);
+        loop {
+            tokio::select! {
+                result = &mut call => {
+                    while let Ok(progress) = rx.try_recv() {
+                        on_progress(progress);
+                    }
+                    return result;
+                }
+                Some(progress) = rx.recv() => on_progress(progress),
+            }
+        }
+    }
+
+    async fn call_tool_inner<A: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        arguments: &A,
+        progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
+    ) -> Result<CallToolResult, ClientError> {
+        let mut params = Map::new();
+        params.insert("name".into(), Value::String(name.to_owned()));
+        params.insert("arguments".into(), Value::Object(to_object(arguments)?));
+        let result = self.inner.call("tools/call", params, progress).await?;
+        serde_json::from_value(result)
+            .map_err(|e| ClientError::InvalidResponse(format!("tools/call: {e}")))
+    }
+
+    /// Calls a tool and decodes its `structuredContent` into `O`.
+    pub async fn call_tool_as<A: Serialize + ?Sized, O: DeserializeOwned>(
+        &self,
+        name: &str,
+        arguments: &A,
+    ) -> Result<O, ToolCallError> {
+        let result = self.call_tool(name, arguments).await?;
+        if result.is_error == Some(true) {
+            return Err(ToolCallError::Tool(result));
+        }
+        let structured = result.structured_content.ok_or_else(|| {
+            ToolCallError::Output(format!("tool {name} returned no structuredContent"))
+        })?;
+        serde_json::from_value(structured)
+            .map_err(|e| ToolCallError::Output(format!("tool {name}: {e}")))
+    }
+
+    /// Calls a tool that has no output schema and returns its content blocks.
+    pub async fn call_tool_content<A: Serialize + ?Sized>(
+        &self,
+        name: &str,
+        arguments: &A,
+    ) -> Result<Vec<ContentBlock>, ToolCallError> {
+        let result = self.call_tool(name, arguments).await?;
+        if result.is_error == Some(true) {
+            return Err(ToolCallError::Tool(result));
+        }
+        Ok(result.content)
+    }
+
+    /// Checks that the server's tools still have the schemas a generated
+    /// client was built from (`(tool name, fingerprint)` pairs).
+    pub async fn verify_fingerprints(&self, expected: &[(&str, &str)]) -> Result<(), DriftError> {
+        let tools = self.list_tools().await.map_err(|e| DriftError {
+            missing: Vec::new(),
+            changed: vec![format!("(could not list tools: {e})")],
+        })?;
+        let mut drift = DriftError {
+            missing: Vec::new(),
+            changed: Vec::new(),
+        };
+        for (name, fingerprint) in expected {
+            match tools.iter().find(|t| t.name == *name) {
+                None => drift.missing.push((*name).to_owned()),
+                Some(tool) if tool_fingerprint(tool) != *fingerprint => {
+                    drift.changed.push((*name).to_owned())
+                }
+                Some(_) => {}
+            }
+        }
+        if drift.missing.is_empty() && drift.changed.is_empty() {
+            Ok(())
+        } else {
+            Err(drift)
+        }
+    }
+}
+
+impl Inner {
+    async fn notify(&self, method: &str, params: &Map<String, Value>) -> Result<(), ClientError> {
+        let frame = notification_frame(method, Some(params));
+        let version = self.server.protocol_version.as_str();
+        let headers = http::MessageHeaders {
+            method,
+            name: None,
+            protocol_version: (!version.is_empty()).then_some(version),
+        };
+        self.link.notify(frame, headers).await
+    }
+
+    fn next_id(&self) -> RequestId {
+        RequestId::Int(self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// One request, with the era's `_meta`, answering `input_required`
+    /// rounds (at most 16) through the input handler.
+    async fn call(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
+    ) -> Result<Value, ClientError> {
+        for _ in 0..16 {
+            let result = self
+                .round_trip(method, params.clone(), progress.clone(), self.server.era)
+                .await?;
+            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                return Ok(result);
+            }
+            let handler = self
+                .options
+                .input_handler
+                .as_ref()
+                .ok_or(ClientError::InputRequired)?;
+            let requests: InputRequests =
+                serde_json::from_value(result.get("inputRequests").cloned().unwrap_or_default())
+                    .map_err(|e| ClientError::InvalidResponse(format!("inputRequests: {e}")))?;
+            let responses = handler.respond(requests).await?;
+            params.insert(
+                "inputResponses".into(),
+                serde_json::to_value(responses).unwrap_or_default(),
+            );
+            match result.get("requestState") {
+                Some(state) => params.insert("requestState".into(), state.clone()),
+                None => params.remove("requestState"),
+            };
+        }
+        Err(ClientError::InvalidResponse(format!(
+            "{method}: more than 16 input rounds"
+        )))
+    }
+
+    /// Sends one request in `era` and waits (bounded) for its result.
+    async fn round_trip(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
+        era: Era,
+    ) -> Result<Value, ClientError> {
+        let id = self.next_id();
+        let progress =
+            progress.map(|listener| (ProgressToken::String(format!("progress-{id}")), listener));
+        let mut meta = match params.remove("_meta") {
+            Some(Value::Object(meta)) => meta,
+            _ => Map::new(),
+        };
+        if era == Era::Modern {
+            negotiate::add_modern_meta(&mut meta, &self.options);
+        }
+        if let Some((token, _)) = &progress {
+            meta.insert(
+                "progressToken".into(),
+                serde_json::to_value(token).unwrap_or_default(),
+            );
+        }
+        if !meta.is_empty() {
+            params.insert("_meta".into(), Value::Object(meta));
+        }
+        let frame = request_frame(&id, method, Some(&params));
+        let target = match method {
+            "resources/read" => params.get("uri"),
+            "tools/call" | "prompts/get" => params.get("name"),
+            _ => None,
+        };
+        let version = match era {
+            Era::Modern => crate::protocol::LATEST_PROTOCOL_VERSION,
+            Era::Legacy => self.server.protocol_version.as_str(),
+        };
+        let headers = http::MessageHeaders {
+            method,
+            name: target.and_then(Value::as_str),
+            protocol_version: (!version.is_empty()).then_some(version),
+        };
+        let answer = self.link.request(id, frame, headers, progress);
+        match tokio::time::timeout(self.options.request_timeout, answer).await {
+            Ok(outcome) => outcome?.map_err(ClientError::Protocol),
+            Err(_) => Err(ClientError::Timeout),
+        }
+    }
+}
+
+/// Serializes `value`, which must become a JSON object.
+fn to_object<T: Serialize + ?Sized>(value: &T) -> Result<Map<String, Value>, ClientError> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Null) => Ok(Map::new()),
+        Ok(other) => Err(ClientError::InvalidArguments(format!(
+            "expected an object, got {other}"
+        ))),
+        Err(e) => Err(ClientError::InvalidArguments(e.to_string())),
+    }
+}

@@ -1,0 +1,118 @@
+//! Agreeing on a protocol era: `server/discover` for 2026-07-28, the
+//! `initialize` handshake for the legacy era.
+
+use serde_json::{Map, Value, json};
+
+use super::http::MessageHeaders;
+use super::{ClientError, ConnectOptions, EraChoice, Inner, ServerDescription};
+use crate::jsonrpc::notification_frame;
+use crate::protocol::{
+    DiscoverResult, Implementation, InitializeResult, LATEST_PROTOCOL_VERSION,
+    LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
+    META_SERVER_INFO,
+};
+use crate::server::Era;
+
+/// Runs the negotiation the options ask for.
+pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, ClientError> {
+    match inner.options.era {
+        EraChoice::Modern => discover(inner).await,
+        EraChoice::Legacy => initialize(inner).await,
+        EraChoice::Auto => {
+            let probe = tokio::time::timeout(inner.options.discover_timeout, discover(inner)).await;
+            match probe {
+                Ok(Ok(server)) => Ok(server),
+                // Closed means the server is gone: falling back cannot help.
+                Ok(Err(ClientError::Closed)) => Err(ClientError::Closed),
+                Ok(Err(error)) => {
+                    tracing::debug!(%error, "server/discover failed; trying initialize");
+                    initialize(inner).await
+                }
+                Err(_) => initialize(inner).await,
+            }
+        }
+    }
+}
+
+/// Adds what every 2026-07-28 request carries in `_meta`.
+pub(super) fn add_modern_meta(meta: &mut Map<String, Value>, options: &ConnectOptions) {
+    meta.insert(
+        META_PROTOCOL_VERSION.into(),
+        Value::String(LATEST_PROTOCOL_VERSION.into()),
+    );
+    meta.insert(
+        META_CLIENT_CAPABILITIES.into(),
+        serde_json::to_value(&options.capabilities).unwrap_or_else(|_| json!({})),
+    );
+    meta.insert(
+        META_CLIENT_INFO.into(),
+        serde_json::to_value(&options.client_info).unwrap_or_default(),
+    );
+}
+
+async fn discover(inner: &Inner) -> Result<ServerDescription, ClientError> {
+    let result = inner
+        .round_trip("server/discover", Map::new(), None, Era::Modern)
+        .await?;
+    let result: DiscoverResult = serde_json::from_value(result)
+        .map_err(|e| ClientError::InvalidResponse(format!("server/discover: {e}")))?;
+    if !result
+        .supported_versions
+        .iter()
+        .any(|v| v == LATEST_PROTOCOL_VERSION)
+    {
+        return Err(ClientError::Negotiation(format!(
+            "the server supports {:?}, not {LATEST_PROTOCOL_VERSION}",
+            result.supported_versions
+        )));
+    }
+    let server_info = result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get(META_SERVER_INFO))
+        .and_then(|info| serde_json::from_value::<Implementation>(info.clone()).ok());
+    Ok(ServerDescription {
+        era: Era::Modern,
+        protocol_version: LATEST_PROTOCOL_VERSION.to_owned(),
+        server_info,
+        capabilities: result.capabilities,
+        instructions: result.instructions,
+    })
+}
+
+async fn initialize(inner: &Inner) -> Result<ServerDescription, ClientError> {
+    let newest = LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.len() - 1];
+    let params = json!({
+        "protocolVersion": newest,
+        "capabilities": inner.options.capabilities,
+        "clientInfo": inner.options.client_info,
+    });
+    let Value::Object(params) = params else {
+        unreachable!("built as an object")
+    };
+    let result = inner
+        .round_trip("initialize", params, None, Era::Legacy)
+        .await?;
+    let result: InitializeResult = serde_json::from_value(result)
+        .map_err(|e| ClientError::InvalidResponse(format!("initialize: {e}")))?;
+    if !LEGACY_PROTOCOL_VERSIONS.contains(&result.protocol_version.as_str()) {
+        return Err(ClientError::Negotiation(format!(
+            "the server answered initialize with unsupported version {}",
+            result.protocol_version
+        )));
+    }
+    let frame = notification_frame::<()>("notifications/initialized", None);
+    let headers = MessageHeaders {
+        method: "notifications/initialized",
+        name: None,
+        protocol_version: Some(&result.protocol_version),
+    };
+    inner.link.notify(frame, headers).await?;
+    Ok(ServerDescription {
+        era: Era::Legacy,
+        protocol_version: result.protocol_version,
+        server_info: Some(result.server_info),
+        capabilities: result.capabilities,
+        instructions: result.instructions,
+    })
+}

@@ -1,0 +1,83 @@
+//! Reading a `text/event-stream` body: the `data` of each event, in order.
+
+/// Accumulates bytes and yields the data of complete events.
+#[derive(Default)]
+pub(crate) struct SseDecoder {
+    buffer: Vec<u8>,
+    data: Vec<u8>,
+    has_data: bool,
+}
+
+impl SseDecoder {
+    /// Feeds a chunk; returns the data of every event it completed. Fails
+    /// when a line or an event grows beyond `limit` bytes.
+    pub(crate) fn feed(&mut self, chunk: &[u8], limit: usize) -> Result<Vec<Vec<u8>>, String> {
+        self.buffer.extend_from_slice(chunk);
+        let mut events = Vec::new();
+        let mut start = 0;
+        while let Some(offset) = self.buffer[start..].iter().position(|&b| b == b'\n') {
+            let mut line = &self.buffer[start..start + offset];
+            start += offset + 1;
+            if let Some(stripped) = line.strip_suffix(b"\r") {
+                line = stripped;
+            }
+            if line.is_empty() {
+                if self.has_data {
+                    events.push(std::mem::take(&mut self.data));
+                    self.has_data = false;
+                }
+                continue;
+            }
+            let (field, value) = match line.iter().position(|&b| b == b':') {
+                Some(0) => continue, // a comment
+                Some(i) => (
+                    &line[..i],
+                    line[i + 1..].strip_prefix(b" ").unwrap_or(&line[i + 1..]),
+                ),
+                None => (line, &b""[..]),
+            };
+            if field == b"data" {
+                if self.has_data {
+                    self.data.push(b'\n');
+                }
+                self.data.extend_from_slice(value);
+                self.has_data = true;
+                if self.data.len() > limit {
+                    return Err(format!("an event exceeds {limit} bytes"));
+                }
+            }
+        }
+        self.buffer.drain(..start);
+        if self.buffer.len() > limit {
+            return Err(format!("a line exceeds {limit} bytes"));
+        }
+        Ok(events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_split_across_chunks() {
+        let mut decoder = SseDecoder::default();
+        let mut events = Vec::new();
+        for chunk in [
+            &b"event: message\r\nid: 1\r\ndata: {\"a\":"[..],
+            b"1}\r\n\r\n: ping\n\ndata: x\ndata: y\n",
+            b"\n",
+        ] {
+            events.extend(decoder.feed(chunk, 1024).unwrap());
+        }
+        assert_eq!(events, [b"{\"a\":1}".to_vec(), b"x\ny".to_vec()]);
+    }
+
+    #[test]
+    fn oversized_events_are_errors() {
+        let mut decoder = SseDecoder::default();
+        assert!(decoder.feed(&[b'a'; 100], 10).is_err());
+        let mut decoder = SseDecoder::default();
+        assert!(decoder.feed(b"data: 0123456789abc\n", 10).is_err());
+    }
+}

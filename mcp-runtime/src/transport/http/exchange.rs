@@ -1,0 +1,225 @@
+//! One request, one HTTP response: runs the request in its own task and
+//! answers with `application/json`, or with `text/event-stream` as soon as
+//! the handler sends a notification (progress, log) before its result.
+
+use std::sync::Arc;
+
+use hyper::body::Bytes;
+use hyper::{Response, StatusCode, header};
+use serde::Deserialize;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::body::McpBody;
+use super::media::Accepts;
+use super::{response, sse};
+use crate::jsonrpc::{ErrorObject, Request, code, error_frame};
+use crate::server::{Peer, Server, Session};
+
+/// Notifications a handler may queue before it is slowed down.
+const PEER_QUEUE: usize = 64;
+/// SSE events waiting for a slow client before the request is slowed down.
+const STREAM_QUEUE: usize = 16;
+
+/// How the request was made, which decides statuses and cancellation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// 2026-07-28: closing the response cancels the request, and error
+    /// responses carry the HTTP status the spec names.
+    Modern,
+    /// 2025-11-25 and earlier: a disconnection is not a cancellation
+    /// (`notifications/cancelled` is), and errors travel with 200.
+    Legacy,
+}
+
+/// Serves `request` on `session`; `cancellation` fires to stop it.
+pub(super) async fn run(
+    server: Server,
+    session: Arc<Session>,
+    request: Request,
+    accepts: Accepts,
+    cancellation: CancellationToken,
+    mode: Mode,
+) -> Response<McpBody> {
+    let guard = (mode == Mode::Modern).then(|| cancellation.clone().drop_guard());
+    let (frames_tx, mut frames) = mpsc::channel(PEER_QUEUE);
+    let mut handler = spawn_handler(server, session, request, Peer::new(frames_tx), cancellation);
+    let outcome = loop {
+        tokio::select! {
+            biased;
+            Some(frame) = frames.recv() => {
+                if accepts.sse {
+                    return stream(frame, frames, handler, guard);
+                }
+                tracing::debug!("notification dropped: the client accepts no event stream");
+            }
+            joined = &mut handler => break joined,
+        }
+    };
+    let Some(frame) = outcome else {
+        // Cancelled: no message may follow, so the response carries none.
+        return response::empty(StatusCode::ACCEPTED);
+    };
+    if !accepts.json {
+        let (chunks, body) = mpsc::channel(1);
+        let _ = chunks.try_send(sse::event(&frame));
+        return event_stream(McpBody::stream(body, None));
+    }
+    let status = match mode {
+        Mode::Modern => modern_status(&frame),
+        Mode::Legacy => StatusCode::OK,
+    };
+    response::json(status, frame)
+}
+
+/// The request's own task: a panic that escapes dispatch, or anything
+/// else that kills the task, fails only this request.
+fn spawn_handler(
+    server: Server,
+    session: Arc<Session>,
+    request: Request,
+    peer: Peer,
+    cancellation: CancellationToken,
+) -> Handler {
+    let id = request.id.clone();
+    let task = tokio::spawn(async move {
+        let id = request.id.clone();
+        let frame = tokio::select! {
+            biased;
+            () = cancellation.cancelled() => None,
+            frame = server.handle_request(&session, request, peer, cancellation.clone()) => Some(frame),
+        };
+        session.finish(&id);
+        frame
+    });
+    Handler { id, task }
+}
+
+/// The task serving a request; resolves to its response frame, `None` when
+/// it was cancelled.
+struct Handler {
+    id: crate::jsonrpc::RequestId,
+    task: JoinHandle<Option<Vec<u8>>>,
+}
+
+impl std::future::Future for Handler {
+    type Output = Option<Vec<u8>>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.task).poll(cx).map(|joined| {
+            joined.unwrap_or_else(|e| {
+                tracing::error!(error = %e, "request task failed");
+                let error = ErrorObject::internal("the request handler failed");
+                Some(error_frame(Some(&self.id), &error))
+            })
+        })
+    }
+}
+
+/// Switches to SSE: `first`, then every later notification, then the
+/// response, then the end of the stream.
+fn stream(
+    first: Vec<u8>,
+    mut frames: mpsc::Receiver<Vec<u8>>,
+    mut handler: Handler,
+    guard: Option<tokio_util::sync::DropGuard>,
+) -> Response<McpBody> {
+    let (chunks, body) = mpsc::channel::<Bytes>(STREAM_QUEUE);
+    tokio::spawn(async move {
+        if chunks.send(sse::event(&first)).await.is_err() {
+            return;
+        }
+        loop {
+            let event = tokio::select! {
+                biased;
+                Some(frame) = frames.recv() => sse::event(&frame),
+                outcome = &mut handler => {
+                    // Notifications sent before the result are queued already.
+                    while let Ok(frame) = frames.try_recv() {
+                        if chunks.send(sse::event(&frame)).await.is_err() {
+                            return;
+                        }
+                    }
+                    if let Some(frame) = outcome {
+                        let _ = chunks.send(sse::event(&frame)).await;
+                    }
+                    return;
+                }
+                () = chunks.closed() => return,
+            };
+            if chunks.send(event).await.is_err() {
+                return;
+            }
+        }
+    });
+    event_stream(McpBody::stream(body, guard))
+}
+
+fn event_stream(body: McpBody) -> Response<McpBody> {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    // Tells nginx and friends not to buffer the stream.
+    headers.insert("x-accel-buffering", header::HeaderValue::from_static("no"));
+    response
+}
+
+/// The status of a 2026-07-28 JSON response: 404 for an unknown method,
+/// 400 for the errors the spec ties to 400, 200 for everything else.
+fn modern_status(frame: &[u8]) -> StatusCode {
+    #[derive(Deserialize)]
+    struct Frame {
+        error: Option<Code>,
+    }
+    #[derive(Deserialize)]
+    struct Code {
+        code: i64,
+    }
+    let code = serde_json::from_slice::<Frame>(frame)
+        .ok()
+        .and_then(|f| f.error)
+        .map(|e| e.code);
+    match code {
+        Some(code::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(
+            code::HEADER_MISMATCH
+            | code::MISSING_REQUIRED_CLIENT_CAPABILITY
+            | code::UNSUPPORTED_PROTOCOL_VERSION
+            | code::INVALID_REQUEST
+            | code::PARSE_ERROR,
+        ) => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_of_modern_errors() {
+        let status = |code: i64| {
+            let frame = error_frame(Some(&1.into()), &ErrorObject::new(code, "x"));
+            modern_status(&frame)
+        };
+        assert_eq!(status(-32601), StatusCode::NOT_FOUND);
+        assert_eq!(status(-32022), StatusCode::BAD_REQUEST);
+        assert_eq!(status(-32021), StatusCode::BAD_REQUEST);
+        assert_eq!(status(-32603), StatusCode::OK);
+        assert_eq!(
+            modern_status(br#"{"jsonrpc":"2.0","id":1,"result":{"error":{"code":-32601}}}"#),
+            StatusCode::OK
+        );
+    }
+}

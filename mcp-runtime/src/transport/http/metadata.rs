@@ -1,0 +1,184 @@
+//! The 2026-07-28 request metadata headers (`MCP-Protocol-Version`,
+//! `Mcp-Method`, `Mcp-Name`) checked against the body they mirror: a
+//! mismatch is -32020 with HTTP 400, so that a proxy routing on the headers
+//! and the server executing the body cannot disagree.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use hyper::HeaderMap;
+use serde_json::Value;
+
+use crate::jsonrpc::ErrorObject;
+use crate::protocol::META_PROTOCOL_VERSION;
+
+/// `MCP-Protocol-Version`.
+pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+/// `Mcp-Method`.
+const METHOD: &str = "mcp-method";
+/// `Mcp-Name`.
+const NAME: &str = "mcp-name";
+
+/// Checks the headers of a request whose body carries the 2026-07-28
+/// `_meta`.
+pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result<(), ErrorObject> {
+    let body_version = params
+        .get("_meta")
+        .and_then(|meta| meta.get(META_PROTOCOL_VERSION));
+    let version = single(headers, PROTOCOL_VERSION)?;
+    if version.is_none() || version.map(Value::from).as_ref() != body_version {
+        return Err(mismatch(
+            "MCP-Protocol-Version",
+            version,
+            &describe(body_version),
+        ));
+    }
+    let header_method = single(headers, METHOD)?;
+    if header_method != Some(method) {
+        return Err(mismatch("Mcp-Method", header_method, method));
+    }
+    let name_key = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    // A body without the name is malformed; dispatch reports it as -32602.
+    let Some(body_name) = params.get(name_key).and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let header_name = single(headers, NAME)?;
+    let decoded = header_name.map(decode_value);
+    if decoded.as_ref().and_then(Option::as_deref) != Some(body_name) {
+        return Err(mismatch("Mcp-Name", header_name, body_name));
+    }
+    Ok(())
+}
+
+/// The header's value when it appears at most once and is visible ASCII.
+fn single<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ErrorObject> {
+    let mut values = headers.get_all(name).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ErrorObject::header_mismatch(format!(
+            "the {name} header appears more than once"
+        )));
+    }
+    value.to_str().map(Some).map_err(|_| {
+        ErrorObject::header_mismatch(format!("the {name} header has invalid characters"))
+    })
+}
+
+/// Undoes the `=?base64?...?=` encoding of header values that are not plain
+/// ASCII; a value without the markers is returned as it is. `None` for a
+/// malformed encoding (bad or non-canonical Base64, not UTF-8), which then
+/// matches nothing.
+pub(super) fn decode_value(value: &str) -> Option<String> {
+    let Some(payload) = value
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    else {
+        return Some(value.to_owned());
+    };
+    let bytes = STANDARD.decode(payload).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+fn describe(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => "nothing".to_owned(),
+    }
+}
+
+fn mismatch(header: &str, value: Option<&str>, body: &str) -> ErrorObject {
+    match value {
+        Some(value) => ErrorObject::header_mismatch(format!(
+            "{header} header value '{value}' does not match body value '{body}'"
+        )),
+        None => ErrorObject::header_mismatch(format!(
+            "the {header} header is missing (body value '{body}')"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hyper::header::{HeaderName, HeaderValue};
+    use serde_json::json;
+
+    use super::*;
+    use crate::jsonrpc::code;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            );
+        }
+        map
+    }
+
+    fn params(name: &str) -> Value {
+        json!({"name": name, "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}})
+    }
+
+    const OK: [(&str, &str); 3] = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "echo"),
+    ];
+
+    #[test]
+    fn matching_headers_pass() {
+        assert_eq!(check(&headers(&OK), "tools/call", &params("echo")), Ok(()));
+    }
+
+    #[test]
+    fn base64_names_are_decoded() {
+        // "Hello, 世界" from the spec's encoding table.
+        let h = headers(&[
+            OK[0],
+            OK[1],
+            ("mcp-name", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+        ]);
+        assert_eq!(check(&h, "tools/call", &params("Hello, 世界")), Ok(()));
+        let literal = headers(&[
+            OK[0],
+            OK[1],
+            ("mcp-name", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="),
+        ]);
+        assert_eq!(
+            check(&literal, "tools/call", &params("=?base64?literal?=")),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn mismatches_are_32020() {
+        let cases: [(&[(&str, &str)], &str); 7] = [
+            (&[OK[1], OK[2]], "missing version"),
+            (
+                &[("mcp-protocol-version", "2025-11-25"), OK[1], OK[2]],
+                "version",
+            ),
+            (&[OK[0], OK[2]], "missing method"),
+            (&[OK[0], ("mcp-method", "tools/list"), OK[2]], "method"),
+            (&[OK[0], OK[1]], "missing name"),
+            (&[OK[0], OK[1], ("mcp-name", "other")], "name"),
+            (
+                &[OK[0], OK[1], ("mcp-name", "=?base64?ZWNobw?=")],
+                "unpadded base64",
+            ),
+        ];
+        for (pairs, case) in cases {
+            let error = check(&headers(pairs), "tools/call", &params("echo")).unwrap_err();
+            assert_eq!(error.code, code::HEADER_MISMATCH, "{case}");
+        }
+        let twice = headers(&[OK[0], OK[1], OK[2], ("mcp-name", "echo")]);
+        assert!(check(&twice, "tools/call", &params("echo")).is_err());
+    }
+}

@@ -1,0 +1,115 @@
+//! Serving the endpoint on a TCP listener with hyper: connection limits,
+//! timeouts, and a graceful, bounded shutdown.
+
+use std::future::Future;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use super::{HttpConfig, McpService, response};
+use crate::server::Server;
+
+/// A pause after a failed `accept` (out of file descriptors, say), so that
+/// the loop does not spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+impl Server {
+    /// Serves Streamable HTTP at `http://ADDR/mcp` with the defaults of
+    /// [`HttpConfig`], until the process ends. Pass a loopback address
+    /// (`127.0.0.1:PORT`) unless the server must be reachable from other
+    /// machines; see [`serve_http_with`](Self::serve_http_with) for a
+    /// shutdown signal and other settings.
+    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> io::Result<()> {
+        let listener = TcpListener::bind(addr).await?;
+        self.serve_http_with(listener, HttpConfig::default(), std::future::pending())
+            .await
+    }
+
+    /// Serves Streamable HTTP on `listener` at [`HttpConfig::path`] until
+    /// `shutdown` resolves; then stops accepting, lets requests in flight
+    /// finish for up to [`HttpConfig::shutdown_grace`], cancels the rest and
+    /// returns.
+    pub async fn serve_http_with(
+        self,
+        listener: TcpListener,
+        config: HttpConfig,
+        shutdown: impl Future<Output = ()>,
+    ) -> io::Result<()> {
+        let grace = config.shutdown_grace;
+        let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
+        let mut http = http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(config.header_read_timeout);
+        let path: Arc<str> = config.path.clone().into();
+        let service = McpService::new(self, config);
+        let graceful = GracefulShutdown::new();
+        let mut connections = JoinSet::new();
+        tokio::pin!(shutdown);
+
+        loop {
+            let permit = tokio::select! {
+                biased;
+                () = &mut shutdown => break,
+                permit = permits.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            };
+            let stream = tokio::select! {
+                biased;
+                () = &mut shutdown => break,
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(ACCEPT_BACKOFF).await;
+                        continue;
+                    }
+                },
+            };
+            while connections.try_join_next().is_some() {}
+            if let Err(e) = stream.set_nodelay(true) {
+                tracing::debug!(error = %e, "TCP_NODELAY not set");
+            }
+            let (service, path) = (service.clone(), path.clone());
+            let endpoint = service_fn(move |request: Request<Incoming>| {
+                let (service, path) = (service.clone(), path.clone());
+                async move {
+                    if request.uri().path() != &*path {
+                        return Ok::<_, std::convert::Infallible>(response::refuse(
+                            StatusCode::NOT_FOUND,
+                            format!("the MCP endpoint is {path}"),
+                        ));
+                    }
+                    Ok(service.handle(request).await)
+                }
+            });
+            let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), endpoint));
+            connections.spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::debug!(error = %e, "connection ended with an error");
+                }
+                drop(permit);
+            });
+        }
+
+        drop(listener);
+        if tokio::time::timeout(grace, graceful.shutdown())
+            .await
+            .is_err()
+        {
+            tracing::warn!("requests still running after the shutdown grace were cancelled");
+            connections.abort_all();
+        }
+        // Legacy requests whose client left keep running detached; stop them.
+        service.cancel_all();
+        Ok(())
+    }
+}

@@ -1,0 +1,381 @@
+//! The MCP endpoint as a service: checks a request, picks its era, and
+//! hands it to [`exchange`](super::exchange) or to the legacy session it
+//! belongs to.
+
+use std::convert::Infallible;
+use std::error::Error as StdError;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use hyper::body::{Body, Bytes};
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::body::McpBody;
+use super::exchange::{self, Mode};
+use super::media::{self, Accepts};
+use super::response::Refusal;
+use super::sessions::{InsertError, Sessions};
+use super::{HttpConfig, guard, metadata, response};
+use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
+use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::server::{BoxFuture, Server, Session};
+
+/// `Mcp-Session-Id`.
+const SESSION_ID: &str = "mcp-session-id";
+
+/// The Streamable HTTP endpoint of a [`Server`], for both protocol eras, as
+/// a [`tower_service::Service`]: mount it in axum with
+/// `Router::new().route_service("/mcp", service)`, or let
+/// [`Server::serve_http_with`] serve it. Cheap to clone; clones share the
+/// legacy sessions.
+///
+/// Every request is checked against the [`HttpConfig`] (`Host`, `Origin`,
+/// body size and read time, media types) before it reaches the server.
+/// Connection-level limits (header timeout, connection count, graceful
+/// shutdown) belong to whatever serves the connections.
+#[derive(Clone)]
+pub struct McpService {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    server: Server,
+    config: HttpConfig,
+    sessions: Sessions,
+    /// Parent of the cancellation token of every 2026-07-28 request.
+    stop: CancellationToken,
+}
+
+impl McpService {
+    /// Serves `server` under `config`.
+    pub fn new(server: Server, config: HttpConfig) -> Self {
+        let sessions = Sessions::new(config.session_idle_timeout, config.max_sessions);
+        McpService {
+            shared: Arc::new(Shared {
+                server,
+                config,
+                sessions,
+                stop: CancellationToken::new(),
+            }),
+        }
+    }
+
+    /// Cancels every request in flight, in both eras.
+    pub fn cancel_all(&self) {
+        self.shared.stop.cancel();
+        self.shared.sessions.cancel_all();
+    }
+
+    /// Answers one HTTP request.
+    pub async fn handle<B>(&self, request: Request<B>) -> Response<McpBody>
+    where
+        B: Body<Data = Bytes>,
+        B::Error: Into<Box<dyn StdError + Send + Sync>>,
+    {
+        let shared = &*self.shared;
+        if let Err(refusal) = guard::check(request.uri(), request.headers(), &shared.config) {
+            tracing::warn!(reason = %refusal.reason, "request refused");
+            return refusal.into_response();
+        }
+        match *request.method() {
+            Method::POST => shared.post(request).await,
+            Method::GET => shared.get(request.headers()),
+            Method::DELETE => shared.delete(request.headers()),
+            _ => method_not_allowed(),
+        }
+    }
+}
+
+impl Shared {
+    async fn post<B>(&self, request: Request<B>) -> Response<McpBody>
+    where
+        B: Body<Data = Bytes>,
+        B::Error: Into<Box<dyn StdError + Send + Sync>>,
+    {
+        let (parts, body) = request.into_parts();
+        let headers = &parts.headers;
+        if !media::is_json(headers) {
+            return response::refuse(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the body must be Content-Type: application/json",
+            );
+        }
+        let accepts = Accepts::from_headers(headers);
+        if !accepts.json && !accepts.sse {
+            return response::refuse(
+                StatusCode::NOT_ACCEPTABLE,
+                "Accept must allow application/json or text/event-stream",
+            );
+        }
+        let bytes = match self.read_body(headers, body).await {
+            Ok(bytes) => bytes,
+            Err(refusal) => return refusal.into_response(),
+        };
+        match jsonrpc::decode(&bytes) {
+            Ok(Incoming::Request(request)) => self.request(headers, request, accepts).await,
+            Ok(Incoming::Notification(notification)) => self.notification(headers, notification),
+            // We send no requests of our own yet; accept and forget answers.
+            Ok(Incoming::Response(_)) => match self.session(headers) {
+                Ok(_) => response::empty(StatusCode::ACCEPTED),
+                Err(refusal) => refusal.into_response(),
+            },
+            Err(rejected) => response::error(
+                StatusCode::BAD_REQUEST,
+                rejected.id.as_ref(),
+                &rejected.error,
+            ),
+        }
+    }
+
+    /// The whole body, within the size and time limits.
+    async fn read_body<B>(&self, headers: &HeaderMap, body: B) -> Result<Bytes, Refusal>
+    where
+        B: Body<Data = Bytes>,
+        B::Error: Into<Box<dyn StdError + Send + Sync>>,
+    {
+        let limit = self.config.max_body_bytes;
+        let too_large = || {
+            Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body exceeds {limit} bytes"),
+            )
+        };
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|len| len > limit as u64) {
+            return Err(too_large());
+        }
+        let read = Limited::new(body, limit).collect();
+        match tokio::time::timeout(self.config.body_read_timeout, read).await {
+            Ok(Ok(collected)) => Ok(collected.to_bytes()),
+            Ok(Err(e)) if e.is::<LengthLimitError>() => Err(too_large()),
+            Ok(Err(e)) => Err(Refusal::new(
+                StatusCode::BAD_REQUEST,
+                format!("reading the body failed: {e}"),
+            )),
+            Err(_) => Err(Refusal::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the body took too long to arrive",
+            )),
+        }
+    }
+
+    async fn request(
+        &self,
+        headers: &HeaderMap,
+        request: jsonrpc::Request,
+        accepts: Accepts,
+    ) -> Response<McpBody> {
+        let server = self.server.clone();
+        if let Some(params) = modern_params(request.params.as_ref()) {
+            if params
+                .get("_meta")
+                .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+                .is_none()
+            {
+                let error = ErrorObject::invalid_params(format!(
+                    "missing `_meta.{META_CLIENT_CAPABILITIES}`"
+                ));
+                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+            }
+            if let Err(error) = metadata::check(headers, &request.method, params) {
+                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+            }
+            // Stateless: nothing carries over from one request to the next.
+            let session = Arc::new(Session::new());
+            let cancellation = self.stop.child_token();
+            return exchange::run(
+                server,
+                session,
+                request,
+                accepts,
+                cancellation,
+                Mode::Modern,
+            )
+            .await;
+        }
+        if request.method == "initialize" {
+            return self.initialize(request, accepts).await;
+        }
+        let session = match self.session(headers) {
+            Ok(Some(session)) => session,
+            Ok(None) => {
+                let error = ErrorObject::invalid_request(format!(
+                    "no Mcp-Session-Id header: start a session with `initialize` \
+                     (2025-11-25 and earlier) or send `_meta.{META_PROTOCOL_VERSION}` (2026-07-28)"
+                ));
+                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+            }
+            Err(refusal) => return refusal.into_response(),
+        };
+        let Some(cancellation) = session.begin(&request.id) else {
+            let error = ErrorObject::invalid_request(format!(
+                "request id {} is already in flight",
+                request.id
+            ));
+            return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+        };
+        exchange::run(
+            server,
+            session,
+            request,
+            accepts,
+            cancellation,
+            Mode::Legacy,
+        )
+        .await
+    }
+
+    /// `initialize` starts a session; its id goes back in `Mcp-Session-Id`
+    /// only when the handshake succeeded.
+    async fn initialize(&self, request: jsonrpc::Request, accepts: Accepts) -> Response<McpBody> {
+        let session = Arc::new(Session::new());
+        let id = request.id.clone();
+        let cancellation = session.begin(&id).unwrap_or_default();
+        let server = self.server.clone();
+        let mut response = exchange::run(
+            server,
+            session.clone(),
+            request,
+            accepts,
+            cancellation,
+            Mode::Legacy,
+        )
+        .await;
+        if session.legacy_client().is_none() {
+            return response;
+        }
+        match self.sessions.insert(session) {
+            Ok(session_id) => {
+                let value = HeaderValue::try_from(session_id).expect("hex digits");
+                response.headers_mut().insert(SESSION_ID, value);
+                response
+            }
+            Err(InsertError::Full) => {
+                let error = ErrorObject::internal("too many sessions; try again later");
+                response::error(StatusCode::SERVICE_UNAVAILABLE, Some(&id), &error)
+            }
+            Err(InsertError::Random(e)) => {
+                tracing::error!(error = %e, "no randomness for a session id");
+                let error = ErrorObject::internal("cannot create a session");
+                response::error(StatusCode::INTERNAL_SERVER_ERROR, Some(&id), &error)
+            }
+        }
+    }
+
+    /// Notifications are accepted with 202. In a legacy session they reach
+    /// it (`notifications/cancelled`); without one (2026-07-28 defines no
+    /// client notification over HTTP) they are dropped.
+    fn notification(&self, headers: &HeaderMap, notification: Notification) -> Response<McpBody> {
+        match self.session(headers) {
+            Ok(Some(session)) => self.server.handle_notification(&session, notification),
+            Ok(None) => {
+                tracing::debug!(method = %notification.method, "sessionless notification ignored");
+            }
+            Err(refusal) => return refusal.into_response(),
+        }
+        response::empty(StatusCode::ACCEPTED)
+    }
+
+    /// No standalone stream is offered: nothing is ever sent outside a
+    /// response yet, so GET is 405 (after a session check, so that a
+    /// client learns that its session expired).
+    fn get(&self, headers: &HeaderMap) -> Response<McpBody> {
+        match self.session(headers) {
+            Ok(_) => method_not_allowed(),
+            Err(refusal) => refusal.into_response(),
+        }
+    }
+
+    /// DELETE ends a legacy session.
+    fn delete(&self, headers: &HeaderMap) -> Response<McpBody> {
+        match session_id(headers) {
+            Ok(Some(id)) if self.sessions.remove(id) => response::empty(StatusCode::NO_CONTENT),
+            Ok(Some(_)) => unknown_session().into_response(),
+            Ok(None) => response::refuse(StatusCode::BAD_REQUEST, "no Mcp-Session-Id header"),
+            Err(refusal) => refusal.into_response(),
+        }
+    }
+
+    /// The legacy session a request names, `None` when it names none; 404
+    /// for an unknown or expired one, 400 for a protocol version header
+    /// that names no legacy version.
+    fn session(&self, headers: &HeaderMap) -> Result<Option<Arc<Session>>, Refusal> {
+        let Some(id) = session_id(headers)? else {
+            return Ok(None);
+        };
+        let session = self.sessions.get(id).ok_or_else(unknown_session)?;
+        if let Some(version) = headers.get(metadata::PROTOCOL_VERSION) {
+            let known = version
+                .to_str()
+                .is_ok_and(|v| LEGACY_PROTOCOL_VERSIONS.contains(&v));
+            if !known {
+                return Err(Refusal::new(
+                    StatusCode::BAD_REQUEST,
+                    "unsupported MCP-Protocol-Version for a session",
+                ));
+            }
+        }
+        Ok(Some(session))
+    }
+}
+
+/// The `params` of a request made in 2026-07-28: it carries
+/// `_meta.io.modelcontextprotocol/protocolVersion`.
+fn modern_params(params: Option<&Value>) -> Option<&Value> {
+    params.filter(|p| {
+        p.get("_meta")
+            .and_then(|m| m.get(META_PROTOCOL_VERSION))
+            .is_some()
+    })
+}
+
+fn session_id(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {
+    headers
+        .get(SESSION_ID)
+        .map(|v| {
+            v.to_str()
+                .map_err(|_| Refusal::new(StatusCode::BAD_REQUEST, "malformed Mcp-Session-Id"))
+        })
+        .transpose()
+}
+
+fn unknown_session() -> Refusal {
+    Refusal::new(StatusCode::NOT_FOUND, "unknown or expired session")
+}
+
+fn method_not_allowed() -> Response<McpBody> {
+    let mut response = response::refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "the MCP endpoint takes POST (and DELETE to end a session)",
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST, DELETE"));
+    response
+}
+
+impl<B> tower_service::Service<Request<B>> for McpService
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    type Response = Response<McpBody>;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<Response<McpBody>, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let service = self.clone();
+        Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
