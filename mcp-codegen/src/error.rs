@@ -73,6 +73,9 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// Reaching a live server failed.
+    #[error("server: {0}")]
+    Client(String),
     /// The generated code failed to parse: a bug in the generator.
     #[error("internal error: generated code does not parse ({0}); please report this schema")]
     Internal(String),

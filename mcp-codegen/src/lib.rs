@@ -18,6 +18,7 @@
 //! ```
 
 mod docs;
+pub mod drift;
 mod emit;
 mod error;
 mod fingerprint;
@@ -28,32 +29,52 @@ mod mapper;
 mod naming;
 mod options;
 mod resolve;
+mod source;
 
 pub use error::{At, Error};
 pub use fingerprint::canonical_json;
 pub use generate::{Generated, GeneratedTool, HEADER, generate};
 pub use input::parse_tools;
 pub use options::{Limits, Options, Visibility};
+pub use source::Source;
 
 use std::path::Path;
 
 /// Reads a saved `tools/list` result from `input`, generates the module and
-/// writes it to `output` (only when it changed, so `build.rs` does not cause
-/// needless rebuilds).
+/// writes it to `output` (see [`generate_to`]).
 pub fn generate_file(
     input: impl AsRef<Path>,
     output: impl AsRef<Path>,
     options: &Options,
 ) -> Result<Generated, Error> {
-    let (input, output) = (input.as_ref(), output.as_ref());
-    let io = |path: &Path| {
-        let path = path.display().to_string();
-        move |source| Error::Io { path, source }
-    };
-    let text = std::fs::read_to_string(input).map_err(io(input))?;
-    let generated = generate(&parse_tools(&text)?, options)?;
+    generate_to(&Source::File(input.as_ref().to_owned()), output, options)
+}
+
+/// Gets the tools from `source`, generates the module and writes it to
+/// `output`, only when it changed (so `build.rs` causes no needless rebuilds).
+pub fn generate_to(
+    source: &Source,
+    output: impl AsRef<Path>,
+    options: &Options,
+) -> Result<Generated, Error> {
+    let output = output.as_ref();
+    let generated = generate(&source.tools_blocking()?, options)?;
     if std::fs::read_to_string(output).ok().as_deref() != Some(generated.code.as_str()) {
-        std::fs::write(output, &generated.code).map_err(io(output))?;
+        std::fs::write(output, &generated.code).map_err(|source| Error::Io {
+            path: output.display().to_string(),
+            source,
+        })?;
     }
     Ok(generated)
+}
+
+/// Compares the tools from `source` with those a generated file was made from.
+pub fn check(source: &Source, generated: impl AsRef<Path>) -> Result<drift::Report, Error> {
+    let path = generated.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let old = drift::embedded_tools(&text)?;
+    Ok(drift::compare(&old, &source.tools_blocking()?))
 }
