@@ -1,3 +1,80 @@
-//! Typed Rust client generation from an MCP server's `tools/list`.
+//! Typed Rust clients generated from an MCP server's `tools/list`.
 //!
-//! Not implemented yet (issue 5).
+//! Each tool's `inputSchema` and `outputSchema` (JSON Schema 2020-12) become
+//! Rust types; a client type wraps `mcp_runtime::client::Client` with one
+//! async method per tool. The mapping never panics, never emits code that
+//! does not compile, never fetches a remote `$ref`, and falls back to
+//! `serde_json::Value` (with a note in the docs) for what it cannot type.
+//!
+//! From `build.rs`:
+//!
+//! ```no_run
+//! let options = mcp_codegen::Options {
+//!     client_name: "WeatherClient".into(),
+//!     ..Default::default()
+//! };
+//! let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("weather.rs");
+//! mcp_codegen::generate_file("tools.json", &out, &options).unwrap();
+//! ```
+
+mod docs;
+pub mod drift;
+mod emit;
+mod error;
+mod fingerprint;
+mod generate;
+mod input;
+mod ir;
+mod mapper;
+mod naming;
+mod options;
+mod resolve;
+mod source;
+
+pub use error::{At, Error};
+pub use fingerprint::canonical_json;
+pub use generate::{Generated, GeneratedTool, HEADER, generate};
+pub use input::parse_tools;
+pub use options::{Limits, Options, Visibility};
+pub use source::Source;
+
+use std::path::Path;
+
+/// Reads a saved `tools/list` result from `input`, generates the module and
+/// writes it to `output` (see [`generate_to`]).
+pub fn generate_file(
+    input: impl AsRef<Path>,
+    output: impl AsRef<Path>,
+    options: &Options,
+) -> Result<Generated, Error> {
+    generate_to(&Source::File(input.as_ref().to_owned()), output, options)
+}
+
+/// Gets the tools from `source`, generates the module and writes it to
+/// `output`, only when it changed (so `build.rs` causes no needless rebuilds).
+pub fn generate_to(
+    source: &Source,
+    output: impl AsRef<Path>,
+    options: &Options,
+) -> Result<Generated, Error> {
+    let output = output.as_ref();
+    let generated = generate(&source.tools_blocking()?, options)?;
+    if std::fs::read_to_string(output).ok().as_deref() != Some(generated.code.as_str()) {
+        std::fs::write(output, &generated.code).map_err(|source| Error::Io {
+            path: output.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(generated)
+}
+
+/// Compares the tools from `source` with those a generated file was made from.
+pub fn check(source: &Source, generated: impl AsRef<Path>) -> Result<drift::Report, Error> {
+    let path = generated.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let old = drift::embedded_tools(&text)?;
+    Ok(drift::compare(&old, &source.tools_blocking()?))
+}

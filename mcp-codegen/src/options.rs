@@ -1,0 +1,84 @@
+//! Generation options, shared by the CLI and the `build.rs` API.
+
+/// Bounds on the work done for one schema, so hostile input ends in a clear
+/// [`crate::Error::Limit`] instead of exhausting the stack, memory or time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of subschemas (including `$ref` hops) followed.
+    pub max_depth: usize,
+    /// Most subschemas visited while mapping one tool schema (bounds the
+    /// growth from `allOf` merging of references).
+    pub max_work: usize,
+    /// Most named types generated for one tool schema.
+    pub max_types: usize,
+    /// Most values in one `enum`, members in one `oneOf`/`anyOf`, or
+    /// properties in one object.
+    pub max_width: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 48,
+            max_work: 100_000,
+            max_types: 2_000,
+            max_width: 2_000,
+        }
+    }
+}
+
+/// Visibility of the generated items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Visibility {
+    /// `pub`
+    #[default]
+    Public,
+    /// `pub(crate)`
+    Crate,
+    /// Private to the module the code is included in.
+    Private,
+}
+
+impl std::str::FromStr for Visibility {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "pub" => Ok(Visibility::Public),
+            "pub(crate)" | "crate" => Ok(Visibility::Crate),
+            "private" | "" => Ok(Visibility::Private),
+            other => Err(crate::Error::Option(format!(
+                "visibility `{other}`: expected `pub`, `pub(crate)` or `private`"
+            ))),
+        }
+    }
+}
+
+/// What to generate and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Name of the generated client type.
+    pub client_name: String,
+    /// Visibility of every generated item.
+    pub visibility: Visibility,
+    /// Path of the runtime crate in generated code (default `::mcp_runtime`);
+    /// change it when the crate is renamed in `Cargo.toml`.
+    pub runtime_path: String,
+    /// Emit the client type (and fingerprints); `false` emits only the
+    /// argument and output types.
+    pub emit_client: bool,
+    /// Bounds on the work per schema.
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            client_name: "McpClient".to_owned(),
+            visibility: Visibility::Public,
+            runtime_path: "::mcp_runtime".to_owned(),
+            emit_client: true,
+            limits: Limits::default(),
+        }
+    }
+}

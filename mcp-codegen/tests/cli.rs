@@ -1,0 +1,76 @@
+//! The `mcp-codegen` binary: generate from a saved tools/list, then check
+//! the generated file against unchanged, compatible and breaking tools.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mcp-codegen"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-codegen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn generate_then_check() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/output.json");
+    let out = temp("client.rs");
+    let status = bin()
+        .args(["generate", "--from", corpus, "-o"])
+        .arg(&out)
+        .args([
+            "--client-name",
+            "WeatherClient",
+            "--visibility",
+            "pub(crate)",
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let code = std::fs::read_to_string(&out).unwrap();
+    assert!(code.contains("pub(crate) struct WeatherClient"));
+
+    let check = |tools: &str| {
+        let file = temp("tools.json");
+        std::fs::write(&file, tools).unwrap();
+        let output = bin()
+            .args(["check", "--from"])
+            .arg(&file)
+            .arg("--against")
+            .arg(&out)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let original = std::fs::read_to_string(corpus).unwrap();
+    assert_eq!(check(&original).0, Some(0));
+
+    let mut tools: serde_json::Value = serde_json::from_str(&original).unwrap();
+    tools["tools"][1]["inputSchema"]["properties"]["loud"] = serde_json::json!({"type": "boolean"});
+    let (code, stdout) = check(&tools.to_string());
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("new optional argument `/loud`"), "{stdout}");
+
+    tools["tools"][1]["inputSchema"]["required"] = serde_json::json!(["message", "loud"]);
+    let (code, stdout) = check(&tools.to_string());
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("breaking: tool `echo`: new required argument `/loud`"),
+        "{stdout}"
+    );
+
+    let removed =
+        serde_json::json!({"tools": [tools["tools"][0].clone(), tools["tools"][1].clone()]});
+    let (code, stdout) = check(&removed.to_string());
+    assert_eq!(code, Some(1));
+    assert!(stdout.contains("tool `list_items`: removed"), "{stdout}");
+
+    let missing = bin().args(["check", "--against", "x.rs"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+}
