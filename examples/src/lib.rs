@@ -1,4 +1,9 @@
-//! Example MCP servers. Each binary in `src/bin` is one server.
+//! Example MCP servers. Each binary in `src/bin` is one server; `demo`
+//! generates and uses a typed client.
+
+#[allow(missing_docs)] // generated code documents what the server documents
+#[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
+pub mod echo_client;
 
 /// Sends `tracing` output to stderr (stdout carries only protocol messages),
 /// filtered by `RUST_LOG` (default `warn`).

@@ -56,7 +56,8 @@ impl Server {
     /// itself runs on a worker thread, so that the tasks it spawns start on
     /// the same thread.
     pub async fn serve_stdio_with(self, config: StdioConfig) -> io::Result<()> {
-        let serving = tokio::spawn(self.serve_io(process_io::input(), process_io::output(), config));
+        let serving =
+            tokio::spawn(self.serve_io(process_io::input(), process_io::output(), config));
         serving.await.map_err(io::Error::other)?
     }
 
