@@ -9,7 +9,8 @@
 # the suites' summary lines and exits non-zero on any failure.
 #
 # Environment: CONFORMANCE_DIR overrides target/conformance; CARGO_PROFILE
-# (default dev) picks the build profile of the binaries.
+# (default dev) picks the build profile of the binaries; CONFORMANCE_SERVER
+# and CONFORMANCE_CLIENT name prebuilt binaries (then nothing is built).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,9 +38,14 @@ install "$dir/suite-$modern_suite" "@modelcontextprotocol/conformance@$modern_su
 legacy=("$node" "$dir/suite-$legacy_suite/node_modules/@modelcontextprotocol/conformance/dist/index.js")
 modern=("$node" "$dir/suite-$modern_suite/node_modules/@modelcontextprotocol/conformance/dist/index.js")
 
-cargo build --quiet --profile "$profile" -p mcp-examples --bin conformance-server --bin conformance-client
-bin_dir="$root/target/$([ "$profile" = dev ] && echo debug || echo "$profile")"
-client="$bin_dir/conformance-client"
+if [ -n "${CONFORMANCE_SERVER:-}" ] && [ -n "${CONFORMANCE_CLIENT:-}" ]; then
+    # Built already (the Rust test passes the binaries cargo built for it).
+    server=$CONFORMANCE_SERVER client=$CONFORMANCE_CLIENT
+else
+    cargo build --quiet --profile "$profile" -p mcp-examples --bin conformance-server --bin conformance-client
+    bin_dir="$root/target/$([ "$profile" = dev ] && echo debug || echo "$profile")"
+    server="$bin_dir/conformance-server" client="$bin_dir/conformance-client"
+fi
 
 work=$(mktemp -d)
 server_pid=
@@ -50,7 +56,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Port 0: the server picks a free port and prints it.
-"$bin_dir/conformance-server" --http 127.0.0.1:0 2>"$work/server.log" &
+"$server" --http 127.0.0.1:0 2>"$work/server.log" &
 server_pid=$!
 url=
 for _ in $(seq 100); do
