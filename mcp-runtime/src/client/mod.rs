@@ -20,6 +20,7 @@ mod http;
 mod link;
 mod negotiate;
 mod sse;
+mod version_retry;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -438,8 +439,9 @@ impl Inner {
         )))
     }
 
-    /// Sends one request in `era` and waits (bounded) for its result.
-    async fn round_trip(
+    /// Sends one request in `era` and waits (bounded) for its result;
+    /// [`round_trip`](Self::round_trip) adds the version retry.
+    async fn send_once(
         &self,
         method: &str,
         mut params: Map<String, Value>,

@@ -119,6 +119,9 @@ impl Server {
             session.set_log_level(level);
             return Ok(result_frame(id, &json!({})));
         }
+        if let "resources/subscribe" | "resources/unsubscribe" = method {
+            return self.legacy_subscription(id, params);
+        }
         let log_level = session.log_level();
         let context = self.context(id, client, log_level, meta, channel);
         self.route(Era::Legacy, id, method, params, context).await
@@ -132,9 +135,11 @@ impl Server {
         meta: Option<Map<String, Value>>,
         channel: Channel,
     ) -> Reply {
-        if method == "initialize" {
+        if method == "initialize" && meta.is_none() {
             // This connection already speaks 2026-07-28; tell a dual-era
-            // client which versions exist so that it can switch.
+            // client which versions exist so that it can switch. (With the
+            // 2026-07-28 `_meta` it is a modern request for a removed
+            // method: -32601 below.)
             let requested = params
                 .as_ref()
                 .and_then(|p| p.get("protocolVersion"))
@@ -154,6 +159,9 @@ impl Server {
             return Ok(result_frame(id, &self.inner.discover));
         }
         let context = self.context(id, Arc::new(client), log_level, meta, channel);
+        if method == "subscriptions/listen" {
+            return self.listen(id, parse(params)?, context).await;
+        }
         self.route(Era::Modern, id, method, params, context).await
     }
 

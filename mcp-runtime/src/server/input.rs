@@ -176,8 +176,36 @@ impl RequestContext {
         }
     }
 
+    /// Asks the client for input under a key the caller picks: in
+    /// 2026-07-28 the question travels as `inputRequests[key]` and its answer
+    /// comes back as `inputResponses[key]` (the other methods number their
+    /// questions `input-0`, `input-1`, ...). Use it when a client or a test
+    /// expects particular keys; keys must be unique within a request.
+    pub async fn ask_as(
+        &self,
+        key: &str,
+        request: InputRequest,
+    ) -> Result<InputResponse, InputError> {
+        let capability = match &request {
+            InputRequest::Elicit(_) => "elicitation",
+            InputRequest::CreateMessage(_) => "sampling",
+            InputRequest::ListRoots(_) => "roots",
+        };
+        self.ask_keyed(Some(key.to_owned()), request, capability)
+            .await
+    }
+
     async fn ask(
         &self,
+        request: InputRequest,
+        capability: &'static str,
+    ) -> Result<InputResponse, InputError> {
+        self.ask_keyed(None, request, capability).await
+    }
+
+    async fn ask_keyed(
+        &self,
+        key: Option<String>,
         request: InputRequest,
         capability: &'static str,
     ) -> Result<InputResponse, InputError> {
@@ -191,10 +219,12 @@ impl RequestContext {
             *lock(&self.input.missing_capability) = Some(capability);
             return Err(InputError::MissingCapability(capability));
         }
-        let key = format!(
-            "input-{}",
-            self.input.next_key.fetch_add(1, Ordering::Relaxed)
-        );
+        let key = key.unwrap_or_else(|| {
+            format!(
+                "input-{}",
+                self.input.next_key.fetch_add(1, Ordering::Relaxed)
+            )
+        });
         match self.client.era {
             Era::Modern => match self.input.answers.get(&key) {
                 Some(answer) => Ok(answer.clone()),

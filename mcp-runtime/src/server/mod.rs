@@ -21,6 +21,8 @@ mod extract;
 mod handler;
 mod input;
 mod into_result;
+mod list_changes;
+mod listen;
 mod listing;
 mod prompt;
 pub(crate) mod register;
@@ -28,6 +30,7 @@ mod request_state;
 mod resource;
 mod session;
 pub(crate) mod signature;
+mod subscribe;
 mod tool;
 pub(crate) mod tool_schema;
 
@@ -42,6 +45,7 @@ pub use extract::{FromRequestContext, Progress};
 pub use handler::BoxFuture;
 pub use input::InputError;
 pub use into_result::IntoToolResult;
+pub use list_changes::{ListChange, ListChanges};
 pub use mcp_uri_template::{UriTemplate, UriTemplateError};
 pub use prompt::{PromptDef, PromptOutcome, PromptRequest};
 pub use register::{Definitions, Kind, Registrable};
@@ -130,6 +134,7 @@ pub(crate) struct Registry {
     templates: Listing<ResourceTemplateDef>,
     prompts: Listing<PromptDef>,
     options: ServerOptions,
+    list_changes: Option<ListChanges>,
 }
 
 impl Server {
@@ -144,6 +149,7 @@ impl Server {
             templates: Vec::new(),
             prompts: Vec::new(),
             options: ServerOptions::default(),
+            list_changes: None,
         }
     }
 
@@ -162,6 +168,7 @@ pub struct ServerBuilder {
     templates: Vec<ResourceTemplateDef>,
     prompts: Vec<PromptDef>,
     options: ServerOptions,
+    list_changes: Option<ListChanges>,
 }
 
 impl ServerBuilder {
@@ -195,6 +202,14 @@ impl ServerBuilder {
         self
     }
 
+    /// Lets the server announce changes made through `changes` to
+    /// `subscriptions/listen` streams (2026-07-28), and advertise
+    /// `listChanged` there.
+    pub fn list_changes(mut self, changes: ListChanges) -> Self {
+        self.list_changes = Some(changes);
+        self
+    }
+
     /// Replaces the options.
     pub fn options(mut self, options: ServerOptions) -> Self {
         self.options = options;
@@ -217,9 +232,13 @@ impl ServerBuilder {
             !self.prompts.is_empty(),
             has_completions,
         )?;
+        let discover_capabilities = match &self.list_changes {
+            Some(_) => listen::announced(&capabilities),
+            None => capabilities.clone(),
+        };
         let discover = dispatch::discover_result(
             &self.info,
-            &capabilities,
+            &discover_capabilities,
             self.instructions.as_deref(),
             &self.options,
         );
@@ -252,6 +271,7 @@ impl ServerBuilder {
             capabilities,
             discover,
             options: self.options,
+            list_changes: self.list_changes,
         };
         Ok(Server {
             inner: Arc::new(registry),

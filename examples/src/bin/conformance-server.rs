@@ -1,0 +1,760 @@
+//! The server the official MCP conformance suite
+//! (`@modelcontextprotocol/conformance`) tests: every `test_*` tool,
+//! resource and prompt the suite's scenarios call, in both protocol eras.
+//!
+//! Run `cargo run -p mcp-examples --bin conformance-server -- --http 127.0.0.1:3001`
+//! and point the suite at `http://127.0.0.1:3001/mcp`; without `--http` it
+//! serves stdio. `.ci/conformance.sh` runs both suite versions against it.
+//!
+//! Tools use `#[mcp_tool]`; resources and prompts use the builder API
+//! (`ResourceDef`, `PromptDef`) until `#[mcp_resource]` and `#[mcp_prompt]`
+//! land. The JSON Schema 2020-12 tool is built with `ToolDef` because its
+//! schema must be served verbatim.
+
+use std::time::Duration;
+
+use mcp_runtime::jsonrpc::ErrorObject;
+use mcp_runtime::mcp_server;
+use mcp_runtime::protocol::{
+    CallToolResult, Completion, ContentBlock, GetPromptResult, InputRequest, InputResponse,
+    LoggingLevel, ReadResourceResult,
+};
+use mcp_runtime::server::{
+    CompletionRequest, InputError, ListChanges, PromptDef, PromptRequest, RequestContext,
+    ResourceDef, ResourceRead, ResourceTemplateDef, Server, ToolCall, ToolDef, ToolError,
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+/// A 1x1 PNG.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+/// A tiny WAV file.
+const WAV: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+/// Builds a protocol value from its JSON form (the suite fixes the exact
+/// wire shape, so the JSON is the clearest way to write it down).
+fn wire<T: DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).expect("a well-formed protocol value")
+}
+
+fn image() -> ContentBlock {
+    wire(json!({"type": "image", "data": PNG, "mimeType": "image/png"}))
+}
+
+/// Turns a failed question into the tool's answer; `Pending` must reach the
+/// runtime unchanged so that it ends the round with `input_required`.
+fn input_failed(error: InputError) -> ToolError {
+    ToolError::new(error.to_string())
+}
+
+/// The tools, resources and prompts of the suite, sharing the list-change
+/// channel the trigger tools fire.
+struct Conformance {
+    changes: ListChanges,
+}
+
+#[mcp_server]
+impl Conformance {
+    /// Returns a simple text response.
+    #[mcp_tool]
+    fn test_simple_text() -> &'static str {
+        "This is a simple text response for testing."
+    }
+
+    /// Returns a PNG image.
+    #[mcp_tool]
+    fn test_image_content() -> CallToolResult {
+        CallToolResult::from_content(vec![image()])
+    }
+
+    /// Returns a WAV audio clip.
+    #[mcp_tool]
+    fn test_audio_content() -> CallToolResult {
+        CallToolResult::from_content(vec![wire(
+            json!({"type": "audio", "data": WAV, "mimeType": "audio/wav"}),
+        )])
+    }
+
+    /// Returns an embedded text resource.
+    #[mcp_tool]
+    fn test_embedded_resource() -> CallToolResult {
+        CallToolResult::from_content(vec![wire(json!({
+            "type": "resource",
+            "resource": {
+                "uri": "test://embedded-resource",
+                "mimeType": "text/plain",
+                "text": "This is an embedded resource content."
+            }
+        }))])
+    }
+
+    /// Returns text, an image and an embedded resource together.
+    #[mcp_tool]
+    fn test_multiple_content_types() -> CallToolResult {
+        CallToolResult::from_content(vec![
+            ContentBlock::text("Multiple content types test:"),
+            image(),
+            wire(json!({
+                "type": "resource",
+                "resource": {
+                    "uri": "test://mixed-content-resource",
+                    "mimeType": "application/json",
+                    "text": "{\"test\":\"data\",\"value\":123}"
+                }
+            })),
+        ])
+    }
+
+    /// Sends three log messages while it runs.
+    #[mcp_tool]
+    async fn test_tool_with_logging(context: RequestContext) -> &'static str {
+        let steps = [
+            "Tool execution started",
+            "Tool processing data",
+            "Tool execution completed",
+        ];
+        for (i, step) in steps.into_iter().enumerate() {
+            if i > 0 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            context.log(LoggingLevel::Info, None, json!(step)).await;
+        }
+        "Tool with logging executed successfully"
+    }
+
+    /// Reports progress 0, 50 and 100 of 100.
+    #[mcp_tool]
+    async fn test_tool_with_progress(context: RequestContext) -> String {
+        for (i, progress) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+            if i > 0 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let message = format!("Completed step {} of 3", i + 1);
+            context
+                .report_progress(progress, Some(100.0), Some(&message))
+                .await;
+        }
+        match context.meta().and_then(|m| m.get("progressToken")) {
+            Some(token) => format!("Progress test completed (token {token})"),
+            None => "Progress test completed".to_owned(),
+        }
+    }
+
+    /// Always fails, as a result with `isError: true`.
+    #[mcp_tool]
+    fn test_error_handling() -> Result<String, ToolError> {
+        Err(ToolError::new(
+            "This tool intentionally returns an error for testing",
+        ))
+    }
+
+    /// Asks the client's model to answer `prompt`.
+    ///
+    /// # Arguments
+    ///
+    /// * `prompt` - The prompt to send to the model.
+    #[mcp_tool]
+    async fn test_sampling(prompt: String, context: RequestContext) -> Result<String, ToolError> {
+        let answer = context
+            .create_message(wire(json!({
+                "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
+                "maxTokens": 100
+            })))
+            .await
+            .map_err(input_failed)?;
+        let text = serde_json::to_value(&answer.content)
+            .ok()
+            .and_then(|c| c.get("text").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_else(|| "(no text)".to_owned());
+        Ok(format!("LLM response: {text}"))
+    }
+
+    /// Asks the user for a name and an email address.
+    ///
+    /// # Arguments
+    ///
+    /// * `message` - The message to show the user.
+    #[mcp_tool]
+    async fn test_elicitation(
+        message: String,
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        elicit(
+            &context,
+            "User response",
+            json!({
+                "message": message,
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {
+                        "username": {"type": "string", "description": "User's response"},
+                        "email": {"type": "string", "description": "User's email address"}
+                    },
+                    "required": ["username", "email"]
+                }
+            }),
+        )
+        .await
+    }
+
+    /// Asks for a form whose fields all have defaults (SEP-1034).
+    #[mcp_tool]
+    async fn test_elicitation_sep1034_defaults(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        elicit(
+            &context,
+            "Elicitation completed",
+            json!({
+                "message": "Please review and update the form fields with defaults",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "description": "User name", "default": "John Doe"},
+                        "age": {"type": "integer", "description": "User age", "default": 30},
+                        "score": {"type": "number", "description": "User score", "default": 95.5},
+                        "status": {
+                            "type": "string",
+                            "description": "User status",
+                            "enum": ["active", "inactive", "pending"],
+                            "default": "active"
+                        },
+                        "verified": {"type": "boolean", "description": "Verification status", "default": true}
+                    },
+                    "required": []
+                }
+            }),
+        )
+        .await
+    }
+
+    /// Asks for a form with every enum shape (SEP-1330).
+    #[mcp_tool]
+    async fn test_elicitation_sep1330_enums(context: RequestContext) -> Result<String, ToolError> {
+        let options = |titles: [&str; 3]| {
+            titles
+                .iter()
+                .enumerate()
+                .map(|(i, title)| json!({"const": format!("value{}", i + 1), "title": title}))
+                .collect::<Vec<_>>()
+        };
+        elicit(
+            &context,
+            "Elicitation completed",
+            json!({
+                "message": "Please select options from the enum fields",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {
+                        "untitledSingle": {
+                            "type": "string",
+                            "description": "Select one option",
+                            "enum": ["option1", "option2", "option3"]
+                        },
+                        "titledSingle": {
+                            "type": "string",
+                            "description": "Select one option with titles",
+                            "oneOf": options(["First Option", "Second Option", "Third Option"])
+                        },
+                        "legacyEnum": {
+                            "type": "string",
+                            "description": "Select one option (legacy)",
+                            "enum": ["opt1", "opt2", "opt3"],
+                            "enumNames": ["Option One", "Option Two", "Option Three"]
+                        },
+                        "untitledMulti": {
+                            "type": "array",
+                            "description": "Select multiple options",
+                            "minItems": 1,
+                            "maxItems": 3,
+                            "items": {"type": "string", "enum": ["option1", "option2", "option3"]}
+                        },
+                        "titledMulti": {
+                            "type": "array",
+                            "description": "Select multiple options with titles",
+                            "minItems": 1,
+                            "maxItems": 3,
+                            "items": {"anyOf": options(["First Choice", "Second Choice", "Third Choice"])}
+                        }
+                    },
+                    "required": []
+                }
+            }),
+        )
+        .await
+    }
+
+    /// Closes its response stream before answering; the client reconnects
+    /// to get the result (SEP-1699).
+    #[mcp_tool]
+    async fn test_reconnection() -> &'static str {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure."
+    }
+
+    /// Needs sampling: fails with -32021 when the client did not declare it.
+    #[mcp_tool]
+    async fn test_missing_capability(context: RequestContext) -> Result<&'static str, ToolError> {
+        context
+            .create_message(wire(json!({
+                "messages": [{"role": "user", "content": {"type": "text", "text": "Say success"}}],
+                "maxTokens": 10
+            })))
+            .await
+            .map_err(input_failed)?;
+        Ok("Success")
+    }
+
+    /// Streams a progress notification before its result, and never a
+    /// request.
+    #[mcp_tool]
+    async fn test_streaming_elicitation(context: RequestContext) -> &'static str {
+        context
+            .report_progress(50.0, Some(100.0), Some("streaming"))
+            .await;
+        "Streaming complete"
+    }
+
+    /// Logs only when the request asked for a log level.
+    #[mcp_tool]
+    async fn test_logging_tool(context: RequestContext) -> &'static str {
+        context
+            .log(LoggingLevel::Info, None, json!("logging tool ran"))
+            .await;
+        "Logging complete"
+    }
+
+    /// Announces that the tool list changed.
+    #[mcp_tool]
+    fn test_trigger_tool_change(&self) -> &'static str {
+        self.changes.tools_changed();
+        "Mutation triggered"
+    }
+
+    /// Announces that the prompt list changed.
+    #[mcp_tool]
+    fn test_trigger_prompt_change(&self) -> &'static str {
+        self.changes.prompts_changed();
+        "Mutation triggered"
+    }
+
+    /// Asks the user's name (key `user_name`), then greets them.
+    #[mcp_tool]
+    async fn test_input_required_result_elicitation(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let answer = ask_name(&context).await?;
+        let name = answer
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("stranger");
+        Ok(format!("Hello, {name}!"))
+    }
+
+    /// Asks the client's model a question (key `capital_question`).
+    #[mcp_tool]
+    async fn test_input_required_result_sampling(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let answer = ask(
+            &context,
+            "capital_question",
+            sampling("What is the capital of France?"),
+        )
+        .await?;
+        Ok(format!("Model answered: {}", text_of(&answer)))
+    }
+
+    /// Asks the client for its roots (key `client_roots`).
+    #[mcp_tool]
+    async fn test_input_required_result_list_roots(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let answer = ask(&context, "client_roots", roots()).await?;
+        let count = answer
+            .get("roots")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        Ok(format!("Client has {count} root(s)"))
+    }
+
+    /// Asks for a confirmation; the answer round carries `requestState`.
+    #[mcp_tool]
+    async fn test_input_required_result_request_state(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let answer = ask(&context, "confirm", confirm("Please confirm to continue")).await?;
+        Ok(format!("state-ok: confirmed={}", answer["content"]["ok"]))
+    }
+
+    /// Asks three questions at once: elicitation, sampling and roots.
+    #[mcp_tool]
+    async fn test_input_required_result_multiple_inputs(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let (name, capital, roots) = tokio::join!(
+            ask_name(&context),
+            ask(
+                &context,
+                "capital_question",
+                sampling("What is the capital of France?")
+            ),
+            ask(&context, "client_roots", roots()),
+        );
+        let (name, capital, roots) = (name?, capital?, roots?);
+        Ok(format!(
+            "All inputs received: name={}, answer={}, roots={}",
+            name["name"],
+            text_of(&capital),
+            roots["roots"].as_array().map_or(0, Vec::len)
+        ))
+    }
+
+    /// Asks two questions in two rounds.
+    #[mcp_tool]
+    async fn test_input_required_result_multi_round(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let first = ask(
+            &context,
+            "step1",
+            text_question("What is your name?", "name"),
+        )
+        .await?;
+        let second = ask(
+            &context,
+            "step2",
+            text_question("What is your favorite color?", "color"),
+        )
+        .await?;
+        Ok(format!(
+            "Multi-round complete: name={}, color={}",
+            first["content"]["name"], second["content"]["color"]
+        ))
+    }
+
+    /// Asks for a confirmation; a tampered `requestState` is refused.
+    #[mcp_tool]
+    async fn test_input_required_result_tampered_state(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        ask(&context, "confirm", confirm("Please confirm to continue")).await?;
+        Ok("Confirmed with an intact request state".to_owned())
+    }
+
+    /// Asks only for what the client declared it supports.
+    #[mcp_tool]
+    async fn test_input_required_result_capabilities(
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        let caps = &context.client().capabilities;
+        if caps.elicitation.is_some() {
+            ask_name(&context).await?;
+        } else if caps.sampling.is_some() {
+            ask(
+                &context,
+                "capital_question",
+                sampling("What is the capital of France?"),
+            )
+            .await?;
+        } else if caps.roots.is_some() {
+            ask(&context, "client_roots", roots()).await?;
+        }
+        Ok("Capability-aware input complete".to_owned())
+    }
+}
+
+/// Elicits with `params` and reports the answer as `<label>: action=…, content=…`.
+async fn elicit(context: &RequestContext, label: &str, params: Value) -> Result<String, ToolError> {
+    let answer = context.elicit(wire(params)).await.map_err(input_failed)?;
+    let answer = serde_json::to_value(&answer)?;
+    Ok(format!(
+        "{label}: action={}, content={}",
+        answer["action"].as_str().unwrap_or_default(),
+        answer.get("content").unwrap_or(&Value::Null)
+    ))
+}
+
+/// Asks `request` under `key` and returns the answer as JSON.
+async fn ask(context: &RequestContext, key: &str, request: Value) -> Result<Value, ToolError> {
+    let request: InputRequest = wire(request);
+    let answer: InputResponse = context.ask_as(key, request).await.map_err(input_failed)?;
+    Ok(serde_json::to_value(answer)?)
+}
+
+/// The `user_name` question and its accepted content.
+async fn ask_name(context: &RequestContext) -> Result<Value, ToolError> {
+    let answer = ask(
+        context,
+        "user_name",
+        text_question("What is your name?", "name"),
+    )
+    .await?;
+    Ok(answer.get("content").cloned().unwrap_or(Value::Null))
+}
+
+fn text_question(message: &str, field: &str) -> Value {
+    json!({
+        "method": "elicitation/create",
+        "params": {
+            "message": message,
+            "requestedSchema": {
+                "type": "object",
+                "properties": {field: {"type": "string"}},
+                "required": [field]
+            }
+        }
+    })
+}
+
+fn confirm(message: &str) -> Value {
+    json!({
+        "method": "elicitation/create",
+        "params": {
+            "message": message,
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"ok": {"type": "boolean"}},
+                "required": ["ok"]
+            }
+        }
+    })
+}
+
+fn sampling(question: &str) -> Value {
+    json!({
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": question}}],
+            "maxTokens": 100
+        }
+    })
+}
+
+fn roots() -> Value {
+    json!({"method": "roots/list", "params": {}})
+}
+
+/// The text of a sampling answer.
+fn text_of(answer: &Value) -> String {
+    answer["content"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The JSON Schema 2020-12 tool (SEP-1613), whose schema is served verbatim.
+fn json_schema_tool() -> ToolDef {
+    ToolDef::new("json_schema_2020_12_tool", |call: ToolCall| async move {
+        Ok(CallToolResult::text(format!(
+            "JSON Schema 2020-12 tool called with: {}",
+            Value::Object(call.arguments().clone())
+        )))
+    })
+    .description("Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)")
+    .input_schema(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+            }
+        },
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    }))
+}
+
+fn text_resource(
+    uri: &'static str,
+    name: &str,
+    description: &str,
+    text: &'static str,
+) -> ResourceDef {
+    ResourceDef::new(uri, name, move |_read: ResourceRead| async move {
+        Ok(ReadResourceResult::text(uri, Some("text/plain"), text))
+    })
+    .description(description)
+    .mime_type("text/plain")
+}
+
+// Resources and prompts use the builder until `#[mcp_resource]` and
+// `#[mcp_prompt]` exist.
+fn resources() -> Result<(Vec<ResourceDef>, ResourceTemplateDef), Box<dyn std::error::Error>> {
+    let binary = ResourceDef::new(
+        "test://static-binary",
+        "static-binary",
+        |_read: ResourceRead| async move {
+            Ok(wire(json!({
+                "contents": [{"uri": "test://static-binary", "mimeType": "image/png", "blob": PNG}]
+            })))
+        },
+    )
+    .description("A static binary resource (a PNG image)")
+    .mime_type("image/png");
+    let template = ResourceTemplateDef::new(
+        "test://template/{id}/data",
+        "template",
+        |read: ResourceRead| async move {
+            let id = read.variables.get("id").cloned().unwrap_or_default();
+            let body =
+                json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
+            Ok(ReadResourceResult::text(
+                read.uri,
+                Some("application/json"),
+                body.to_string(),
+            ))
+        },
+    )?
+    .description("A resource template with an id parameter")
+    .mime_type("application/json");
+    Ok((
+        vec![
+            text_resource(
+                "test://static-text",
+                "static-text",
+                "A static text resource",
+                "This is the content of the static text resource.",
+            ),
+            binary,
+            text_resource(
+                "test://watched-resource",
+                "watched-resource",
+                "A resource clients may subscribe to",
+                "Watched resource content",
+            ),
+        ],
+        template,
+    ))
+}
+
+fn user_text(text: String) -> Value {
+    json!({"role": "user", "content": {"type": "text", "text": text}})
+}
+
+fn prompt_result(messages: Vec<Value>) -> Result<GetPromptResult, ErrorObject> {
+    Ok(wire(json!({ "messages": messages })))
+}
+
+fn prompts() -> Vec<PromptDef> {
+    let simple = PromptDef::new("test_simple_prompt", |_request: PromptRequest| async {
+        prompt_result(vec![user_text(
+            "This is a simple prompt for testing.".into(),
+        )])
+    })
+    .description("A simple prompt without arguments");
+    let with_arguments = PromptDef::new(
+        "test_prompt_with_arguments",
+        |request: PromptRequest| async move {
+            let arg = |name: &str| request.arguments.get(name).cloned().unwrap_or_default();
+            prompt_result(vec![user_text(format!(
+                "Prompt with arguments: arg1='{}', arg2='{}'",
+                arg("arg1"),
+                arg("arg2")
+            ))])
+        },
+    )
+    .description("A prompt with required arguments")
+    .argument("arg1", Some("First test argument"), true)
+    .argument("arg2", Some("Second test argument"), true)
+    .completion(|request: CompletionRequest| async move {
+        let values: Vec<String> = ["testValue1", "testValue2"]
+            .into_iter()
+            .filter(|v| v.starts_with(&request.value))
+            .map(str::to_owned)
+            .collect();
+        Completion {
+            total: Some(values.len() as u64),
+            has_more: Some(false),
+            values,
+        }
+    });
+    let embedded = PromptDef::new(
+        "test_prompt_with_embedded_resource",
+        |request: PromptRequest| async move {
+            let uri = request
+                .arguments
+                .get("resourceUri")
+                .cloned()
+                .unwrap_or_default();
+            prompt_result(vec![
+                json!({"role": "user", "content": {"type": "resource", "resource": {
+                    "uri": uri,
+                    "mimeType": "text/plain",
+                    "text": "Embedded resource content for testing."
+                }}}),
+                user_text("Please process the embedded resource above.".into()),
+            ])
+        },
+    )
+    .description("A prompt with an embedded resource")
+    .argument("resourceUri", Some("URI of the resource to embed"), true);
+    let image = PromptDef::new("test_prompt_with_image", |_request: PromptRequest| async {
+        prompt_result(vec![
+            json!({"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}}),
+            user_text("Please analyze the image above.".into()),
+        ])
+    })
+    .description("A prompt with an image");
+    let input_required = PromptDef::new(
+        "test_input_required_result_prompt",
+        |request: PromptRequest| async move {
+            let question = json!({
+                "method": "elicitation/create",
+                "params": {
+                    "message": "What context should the prompt use?",
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": {"context": {"type": "string"}},
+                        "required": ["context"]
+                    }
+                }
+            });
+            let answer = match request.context.ask_as("user_context", wire(question)).await {
+                Ok(answer) => serde_json::to_value(answer).unwrap_or_default(),
+                Err(InputError::Pending) => return prompt_result(Vec::new()),
+                Err(error) => return Err(ErrorObject::invalid_params(error.to_string())),
+            };
+            prompt_result(vec![user_text(format!(
+                "Prompt with user context: {}",
+                answer["content"]["context"]
+            ))])
+        },
+    )
+    .description("A prompt that asks the user for context first (SEP-2322)");
+    vec![simple, with_arguments, embedded, image, input_required]
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    mcp_examples::init_logging();
+    let changes = ListChanges::new();
+    let tools = std::sync::Arc::new(Conformance {
+        changes: changes.clone(),
+    });
+    let (resources, template) = resources()?;
+    let mut builder = Server::builder(mcp_runtime::server_info!())
+        .register(tools.mcp_definitions())
+        .tool(json_schema_tool())
+        .resource_template(template)
+        .list_changes(changes);
+    for resource in resources {
+        builder = builder.resource(resource);
+    }
+    for prompt in prompts() {
+        builder = builder.prompt(prompt);
+    }
+    mcp_examples::serve(builder.build()?).await
+}

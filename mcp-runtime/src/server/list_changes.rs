@@ -1,0 +1,98 @@
+//! Announcing that the server's lists or resources changed while it runs.
+//!
+//! A [`ListChanges`] handle is given to the builder
+//! ([`ServerBuilder::list_changes`](super::ServerBuilder::list_changes)) and
+//! kept by whatever changes the lists (a tool, a file watcher). Every
+//! announcement reaches the open `subscriptions/listen` streams (2026-07-28)
+//! whose filter asked for it.
+
+use tokio::sync::broadcast;
+
+/// How many announcements a slow listener may fall behind before it misses
+/// some (it then gets the newest ones; list changes are idempotent hints).
+const BACKLOG: usize = 64;
+
+/// One announcement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListChange {
+    /// `notifications/tools/list_changed`.
+    Tools,
+    /// `notifications/prompts/list_changed`.
+    Prompts,
+    /// `notifications/resources/list_changed`.
+    Resources,
+    /// `notifications/resources/updated` for this URI.
+    ResourceUpdated(String),
+}
+
+/// The channel list changes travel on; cheap to clone, and clones share it.
+#[derive(Debug, Clone)]
+pub struct ListChanges {
+    sender: broadcast::Sender<ListChange>,
+}
+
+impl Default for ListChanges {
+    fn default() -> Self {
+        ListChanges {
+            sender: broadcast::channel(BACKLOG).0,
+        }
+    }
+}
+
+impl ListChanges {
+    /// A channel nobody listens to yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Announces that the tool list changed.
+    pub fn tools_changed(&self) {
+        self.announce(ListChange::Tools);
+    }
+
+    /// Announces that the prompt list changed.
+    pub fn prompts_changed(&self) {
+        self.announce(ListChange::Prompts);
+    }
+
+    /// Announces that the resource list changed.
+    pub fn resources_changed(&self) {
+        self.announce(ListChange::Resources);
+    }
+
+    /// Announces that the resource at `uri` changed.
+    pub fn resource_updated(&self, uri: impl Into<String>) {
+        self.announce(ListChange::ResourceUpdated(uri.into()));
+    }
+
+    fn announce(&self, change: ListChange) {
+        // No receiver means no open subscription: nothing to tell.
+        let _ = self.sender.send(change);
+    }
+
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ListChange> {
+        self.sender.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn announcements_reach_every_subscriber() {
+        let changes = ListChanges::new();
+        changes.tools_changed(); // before anyone listens: dropped
+        let mut a = changes.subscribe();
+        let mut b = changes.clone().subscribe();
+        changes.prompts_changed();
+        changes.resource_updated("test://x");
+        for rx in [&mut a, &mut b] {
+            assert_eq!(rx.recv().await.unwrap(), ListChange::Prompts);
+            assert_eq!(
+                rx.recv().await.unwrap(),
+                ListChange::ResourceUpdated("test://x".into())
+            );
+        }
+    }
+}
