@@ -5,7 +5,7 @@
 //! to the caller waiting for its id and each progress notification to the
 //! listener registered for its token.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -13,11 +13,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::{mpsc, oneshot};
 
 use super::{ClientError, InputHandler};
-use crate::jsonrpc::{
-    ErrorObject, Incoming, Request, RequestId, decode, error_frame, notification_frame,
-    result_frame,
-};
-use crate::protocol::{InputRequest, ProgressNotificationParams, ProgressToken};
+use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode, notification_frame};
+use crate::protocol::{ProgressNotificationParams, ProgressToken};
 
 type Outcome = Result<Value, ErrorObject>;
 
@@ -91,35 +88,6 @@ impl LineConnection {
             .send(frame)
             .await
             .map_err(|_| ClientError::Closed)
-    }
-}
-
-/// Answers `ping`, and elicitation, sampling and roots requests through the
-/// input handler; anything else is -32601.
-async fn answer_server_request(request: Request, answers: Option<&dyn InputHandler>) -> Vec<u8> {
-    let Request { id, method, params } = request;
-    if method == "ping" {
-        return result_frame(&id, &serde_json::json!({}));
-    }
-    let params = params.unwrap_or_else(|| serde_json::json!({}));
-    let envelope = serde_json::json!({ "method": method, "params": params });
-    let question = serde_json::from_value::<InputRequest>(envelope);
-    let (Some(handler), Ok(question)) = (answers, question) else {
-        return error_frame(Some(&id), &ErrorObject::method_not_found(&method));
-    };
-    let key = "request".to_owned();
-    match handler
-        .respond(BTreeMap::from([(key.clone(), question)]))
-        .await
-    {
-        Ok(mut responses) => match responses.remove(&key) {
-            Some(answer) => result_frame(&id, &answer),
-            None => error_frame(
-                Some(&id),
-                &ErrorObject::internal("the input handler gave no answer"),
-            ),
-        },
-        Err(error) => error_frame(Some(&id), &ErrorObject::internal(error)),
     }
 }
 
@@ -208,7 +176,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
                 // their own task so that responses keep flowing meanwhile.
                 let (frames, answers) = (frames.clone(), answers.clone());
                 tokio::spawn(async move {
-                    let frame = answer_server_request(request, answers.as_deref()).await;
+                    let frame = super::server_requests::answer(request, answers.as_deref()).await;
                     let _ = frames.send(frame).await;
                 });
             }

@@ -2,7 +2,8 @@
 //! the answer is either one JSON body or an SSE stream of notifications
 //! ending with the response.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use base64::Engine;
 use bytes::Bytes;
@@ -15,8 +16,8 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::ClientError;
 use super::sse::SseDecoder;
+use super::{ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 
@@ -27,6 +28,7 @@ const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 /// What the HTTP headers of one message must say about its body.
 pub(crate) struct MessageHeaders<'a> {
@@ -36,6 +38,8 @@ pub(crate) struct MessageHeaders<'a> {
     pub(crate) name: Option<&'a str>,
     /// The protocol version in force, once negotiated.
     pub(crate) protocol_version: Option<&'a str>,
+    /// `Mcp-Param-*` headers mirrored from annotated tool arguments.
+    pub(crate) params: Vec<(HeaderName, HeaderValue)>,
 }
 
 pub(crate) struct HttpLink {
@@ -43,10 +47,26 @@ pub(crate) struct HttpLink {
     url: Uri,
     /// The legacy era's session, minted by `initialize`.
     session: Mutex<Option<HeaderValue>>,
+    /// Answers requests a legacy server sends on a response stream.
+    answers: Option<Arc<dyn InputHandler>>,
 }
 
+/// How often a response stream that ends early is resumed.
+const MAX_RESUMPTIONS: usize = 5;
+
+/// The wait before resuming when the server set no `retry`.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+
+type Progress = Option<(
+    ProgressToken,
+    mpsc::UnboundedSender<ProgressNotificationParams>,
+)>;
+
 impl HttpLink {
-    pub(crate) fn new(url: &str) -> Result<Self, ClientError> {
+    pub(crate) fn new(
+        url: &str,
+        answers: Option<Arc<dyn InputHandler>>,
+    ) -> Result<Self, ClientError> {
         let url: Uri = url
             .parse()
             .map_err(|e| ClientError::Negotiation(format!("invalid URL {url}: {e}")))?;
@@ -62,6 +82,7 @@ impl HttpLink {
             client,
             url,
             session: Mutex::new(None),
+            answers,
         })
     }
 
@@ -91,20 +112,29 @@ impl HttpLink {
             .to_ascii_lowercase();
         let mut body = response.into_body();
         if content_type.starts_with("text/event-stream") {
+            // A stream that ends before the response is resumed with GET and
+            // Last-Event-ID after the server's `retry` delay (SEP-1699).
             let mut decoder = SseDecoder::default();
-            while let Some(frame) = body.frame().await {
-                let frame = frame.map_err(|e| ClientError::Io(std::io::Error::other(e)))?;
-                let Some(chunk) = frame.data_ref() else {
-                    continue;
-                };
-                let events = decoder
-                    .feed(chunk, MAX_MESSAGE_BYTES)
-                    .map_err(ClientError::InvalidResponse)?;
-                for event in events {
-                    if let Some(outcome) = route(&event, id, progress.as_ref()) {
-                        return Ok(outcome);
-                    }
+            let mut last_event_id = None;
+            for _ in 0..=MAX_RESUMPTIONS {
+                let read = self.read_stream(
+                    body,
+                    &mut decoder,
+                    &mut last_event_id,
+                    id,
+                    &progress,
+                    &headers,
+                );
+                if let Some(outcome) = read.await? {
+                    return Ok(outcome);
                 }
+                let Some(last) = last_event_id.clone() else {
+                    return Err(ClientError::Closed);
+                };
+                let wait = decoder.retry.map_or(DEFAULT_RETRY, Duration::from_millis);
+                tokio::time::sleep(wait).await;
+                body = self.resume(&last, &headers).await?;
+                decoder.restart();
             }
             return Err(ClientError::Closed);
         }
@@ -118,6 +148,85 @@ impl HttpLink {
             "HTTP {status} ({content_type}): {}",
             String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
         )))
+    }
+
+    /// Reads an event stream until the response to `id` arrives (`Some`) or
+    /// the stream ends (`None`), answering server requests on the way.
+    async fn read_stream(
+        &self,
+        mut body: hyper::body::Incoming,
+        decoder: &mut SseDecoder,
+        last_event_id: &mut Option<String>,
+        id: &RequestId,
+        progress: &Progress,
+        headers: &MessageHeaders<'_>,
+    ) -> Result<Option<Result<Value, ErrorObject>>, ClientError> {
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| ClientError::Io(std::io::Error::other(e)))?;
+            let Some(chunk) = frame.data_ref() else {
+                continue;
+            };
+            let events = decoder
+                .feed(chunk, MAX_MESSAGE_BYTES)
+                .map_err(ClientError::InvalidResponse)?;
+            for event in events {
+                if event.id.is_some() {
+                    *last_event_id = event.id;
+                }
+                if let Ok(Incoming::Request(request)) = decode(&event.data) {
+                    let answer = server_requests::answer(request, self.answers.as_deref()).await;
+                    let reply_headers = MessageHeaders {
+                        method: "",
+                        name: None,
+                        params: Vec::new(),
+                        ..*headers
+                    };
+                    self.notify(answer, reply_headers).await?;
+                } else if let Some(outcome) = route(&event.data, id, progress.as_ref()) {
+                    return Ok(Some(outcome));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Reopens a response stream from `last_event_id` with GET.
+    async fn resume(
+        &self,
+        last_event_id: &str,
+        headers: &MessageHeaders<'_>,
+    ) -> Result<hyper::body::Incoming, ClientError> {
+        let mut request = hyper::Request::builder()
+            .method(Method::GET)
+            .uri(self.url.clone())
+            .header(ACCEPT, "text/event-stream")
+            .header(LAST_EVENT_ID, header_value(last_event_id));
+        if let Some(version) = headers.protocol_version {
+            request = request.header(PROTOCOL_VERSION, header_value(version));
+        }
+        if let Some(session) = self
+            .session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+        {
+            request = request.header(SESSION_ID, session);
+        }
+        let request = request
+            .body(Full::new(Bytes::new()))
+            .map_err(|e| ClientError::InvalidArguments(e.to_string()))?;
+        let response = self
+            .client
+            .request(request)
+            .await
+            .map_err(|e| ClientError::Io(std::io::Error::other(e)))?;
+        if response.status() != StatusCode::OK {
+            return Err(ClientError::InvalidResponse(format!(
+                "resuming the event stream answered HTTP {}",
+                response.status()
+            )));
+        }
+        Ok(response.into_body())
     }
 
     /// POSTs a notification; the server answers 202 Accepted.
@@ -144,13 +253,19 @@ impl HttpLink {
             .method(Method::POST)
             .uri(self.url.clone())
             .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream")
-            .header(MCP_METHOD, header_value(headers.method));
+            .header(ACCEPT, "application/json, text/event-stream");
+        // A response to a server request has no method of its own.
+        if !headers.method.is_empty() {
+            request = request.header(MCP_METHOD, header_value(headers.method));
+        }
         if let Some(name) = headers.name {
             request = request.header(MCP_NAME, header_value(name));
         }
         if let Some(version) = headers.protocol_version {
             request = request.header(PROTOCOL_VERSION, header_value(version));
+        }
+        for (name, value) in &headers.params {
+            request = request.header(name, value.clone());
         }
         if let Some(session) = self
             .session

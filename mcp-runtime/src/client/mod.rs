@@ -19,6 +19,8 @@ mod fingerprint;
 mod http;
 mod link;
 mod negotiate;
+mod param_headers;
+mod server_requests;
 mod sse;
 mod version_retry;
 
@@ -120,6 +122,8 @@ pub struct Client {
 struct Inner {
     link: Link,
     next_id: AtomicI64,
+    /// The `x-mcp-header` annotations of listed tools, by tool name.
+    tool_headers: std::sync::Mutex<std::collections::HashMap<String, param_headers::ParamHeaders>>,
     options: ConnectOptions,
     server: ServerDescription,
     /// Keeps a spawned server alive exactly as long as the client.
@@ -171,7 +175,10 @@ impl Client {
         options: ConnectOptions,
     ) -> Result<Client, ClientError> {
         Self::connect(
-            Link::Http(Box::new(http::HttpLink::new(url)?)),
+            Link::Http(Box::new(http::HttpLink::new(
+                url,
+                options.input_handler.clone(),
+            )?)),
             options,
             None,
         )
@@ -209,6 +216,7 @@ impl Client {
         let mut inner = Inner {
             link,
             next_id: AtomicI64::new(1),
+            tool_headers: Default::default(),
             options,
             server: ServerDescription {
                 era: Era::Legacy,
@@ -267,12 +275,35 @@ impl Client {
             tools.extend(page.tools);
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
-                None => return Ok(tools),
+                None => return Ok(self.usable_tools(tools)),
             }
         }
         Err(ClientError::InvalidResponse(
             "tools/list returned more than 1,000 pages".into(),
         ))
+    }
+
+    /// Keeps the tools whose `x-mcp-header` annotations are valid (the spec
+    /// tells clients to skip the others) and remembers the annotations.
+    fn usable_tools(&self, tools: Vec<Tool>) -> Vec<Tool> {
+        let mut annotations = self
+            .inner
+            .tool_headers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        tools
+            .into_iter()
+            .filter(|tool| match param_headers::read(&tool.input_schema) {
+                Ok(headers) => {
+                    annotations.insert(tool.name.clone(), headers);
+                    true
+                }
+                Err(why) => {
+                    tracing::warn!(tool = %tool.name, %why, "tool skipped");
+                    false
+                }
+            })
+            .collect()
     }
 
     /// Calls a tool with JSON arguments and returns its raw result, which may
@@ -393,8 +424,25 @@ impl Inner {
             method,
             name: None,
             protocol_version: (!version.is_empty()).then_some(version),
+            params: Vec::new(),
         };
         self.link.notify(frame, headers).await
+    }
+
+    /// The `Mcp-Param-*` headers for a call of `tool`.
+    fn param_headers(
+        &self,
+        tool: &str,
+        params: &Map<String, Value>,
+    ) -> Vec<(hyper::header::HeaderName, hyper::header::HeaderValue)> {
+        let annotations = self.tool_headers.lock().unwrap_or_else(|p| p.into_inner());
+        match (
+            annotations.get(tool),
+            params.get("arguments").and_then(Value::as_object),
+        ) {
+            (Some(annotations), Some(arguments)) => param_headers::for_call(annotations, arguments),
+            _ => Vec::new(),
+        }
     }
 
     fn next_id(&self) -> RequestId {
@@ -477,10 +525,15 @@ impl Inner {
             Era::Modern => crate::protocol::LATEST_PROTOCOL_VERSION,
             Era::Legacy => self.server.protocol_version.as_str(),
         };
+        let params_headers = match (method, target.and_then(Value::as_str)) {
+            ("tools/call", Some(tool)) => self.param_headers(tool, &params),
+            _ => Vec::new(),
+        };
         let headers = http::MessageHeaders {
             method,
             name: target.and_then(Value::as_str),
             protocol_version: (!version.is_empty()).then_some(version),
+            params: params_headers,
         };
         let answer = self.link.request(id, frame, headers, progress);
         match tokio::time::timeout(self.options.request_timeout, answer).await {

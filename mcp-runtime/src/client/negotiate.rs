@@ -106,6 +106,7 @@ async fn initialize(inner: &Inner) -> Result<ServerDescription, ClientError> {
         method: "notifications/initialized",
         name: None,
         protocol_version: Some(&result.protocol_version),
+        params: Vec::new(),
     };
     inner.link.notify(frame, headers).await?;
     Ok(ServerDescription {

@@ -1,17 +1,36 @@
 //! Reading a `text/event-stream` body: the `data` of each event, in order.
 
-/// Accumulates bytes and yields the data of complete events.
+/// One event: its data and the id it carried, if any.
+#[derive(Debug, PartialEq)]
+pub(crate) struct SseEvent {
+    pub(crate) id: Option<String>,
+    pub(crate) data: Vec<u8>,
+}
+
+/// Accumulates bytes and yields complete events; remembers the last
+/// `retry` the server asked for.
 #[derive(Default)]
 pub(crate) struct SseDecoder {
     buffer: Vec<u8>,
     data: Vec<u8>,
     has_data: bool,
+    id: Option<String>,
+    /// The reconnection delay the server set, in milliseconds.
+    pub(crate) retry: Option<u64>,
 }
 
 impl SseDecoder {
+    /// Forgets a partial event (its stream ended) but keeps `retry`.
+    pub(crate) fn restart(&mut self) {
+        *self = SseDecoder {
+            retry: self.retry,
+            ..SseDecoder::default()
+        };
+    }
+
     /// Feeds a chunk; returns the data of every event it completed. Fails
     /// when a line or an event grows beyond `limit` bytes.
-    pub(crate) fn feed(&mut self, chunk: &[u8], limit: usize) -> Result<Vec<Vec<u8>>, String> {
+    pub(crate) fn feed(&mut self, chunk: &[u8], limit: usize) -> Result<Vec<SseEvent>, String> {
         self.buffer.extend_from_slice(chunk);
         let mut events = Vec::new();
         let mut start = 0;
@@ -22,8 +41,12 @@ impl SseDecoder {
                 line = stripped;
             }
             if line.is_empty() {
-                if self.has_data {
-                    events.push(std::mem::take(&mut self.data));
+                let id = self.id.take();
+                if self.has_data || id.is_some() {
+                    events.push(SseEvent {
+                        id,
+                        data: std::mem::take(&mut self.data),
+                    });
                     self.has_data = false;
                 }
                 continue;
@@ -36,7 +59,11 @@ impl SseDecoder {
                 ),
                 None => (line, &b""[..]),
             };
-            if field == b"data" {
+            if field == b"id" {
+                self.id = Some(String::from_utf8_lossy(value).into_owned());
+            } else if field == b"retry" {
+                self.retry = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
+            } else if field == b"data" {
                 if self.has_data {
                     self.data.push(b'\n');
                 }
@@ -70,7 +97,26 @@ mod tests {
         ] {
             events.extend(decoder.feed(chunk, 1024).unwrap());
         }
-        assert_eq!(events, [b"{\"a\":1}".to_vec(), b"x\ny".to_vec()]);
+        let data: Vec<_> = events.iter().map(|e| e.data.clone()).collect();
+        assert_eq!(data, [b"{\"a\":1}".to_vec(), b"x\ny".to_vec()]);
+        assert_eq!(events[0].id.as_deref(), Some("1"));
+        assert_eq!(events[1].id, None);
+    }
+
+    #[test]
+    fn an_event_with_only_an_id_and_retry_counts() {
+        let mut decoder = SseDecoder::default();
+        let events = decoder
+            .feed(b"id: event-1\nretry: 500\ndata: \n\n", 1024)
+            .unwrap();
+        assert_eq!(
+            events,
+            [SseEvent {
+                id: Some("event-1".into()),
+                data: Vec::new()
+            }]
+        );
+        assert_eq!(decoder.retry, Some(500));
     }
 
     #[test]
