@@ -96,7 +96,10 @@ impl LineConnection {
 
 /// Answers `ping`, and elicitation, sampling and roots requests through the
 /// input handler; anything else is -32601.
-async fn answer_server_request(request: Request, answers: Option<&dyn InputHandler>) -> Vec<u8> {
+pub(crate) async fn answer_server_request(
+    request: Request,
+    answers: Option<&dyn InputHandler>,
+) -> Vec<u8> {
     let Request { id, method, params } = request;
     if method == "ping" {
         return result_frame(&id, &serde_json::json!({}));

@@ -1,8 +1,10 @@
 //! The Streamable HTTP link: every message is a POST to the MCP endpoint;
 //! the answer is either one JSON body or an SSE stream of notifications
-//! ending with the response.
+//! ending with the response. In the legacy era the stream may also carry
+//! the server's own requests (elicitation, sampling, roots), which are
+//! answered through the input handler by POSTing the response.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use base64::Engine;
 use bytes::Bytes;
@@ -15,9 +17,10 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::ClientError;
+use super::connection::answer_server_request;
 use super::sse::SseDecoder;
-use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
+use super::{ClientError, InputHandler};
+use crate::jsonrpc::{ErrorObject, Incoming, Request, RequestId, decode};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 
 /// The largest response body or SSE event accepted.
@@ -30,7 +33,7 @@ const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 /// What the HTTP headers of one message must say about its body.
 pub(crate) struct MessageHeaders<'a> {
-    /// The JSON-RPC method.
+    /// The JSON-RPC method; empty for a response, which has none.
     pub(crate) method: &'a str,
     /// `params.name` or `params.uri` for the methods that name a target.
     pub(crate) name: Option<&'a str>,
@@ -43,10 +46,15 @@ pub(crate) struct HttpLink {
     url: Uri,
     /// The legacy era's session, minted by `initialize`.
     session: Mutex<Option<HeaderValue>>,
+    /// Answers the server's requests (legacy era).
+    answers: Option<Arc<dyn InputHandler>>,
 }
 
 impl HttpLink {
-    pub(crate) fn new(url: &str) -> Result<Self, ClientError> {
+    pub(crate) fn new(
+        url: &str,
+        answers: Option<Arc<dyn InputHandler>>,
+    ) -> Result<Self, ClientError> {
         let url: Uri = url
             .parse()
             .map_err(|e| ClientError::Negotiation(format!("invalid URL {url}: {e}")))?;
@@ -62,6 +70,7 @@ impl HttpLink {
             client,
             url,
             session: Mutex::new(None),
+            answers,
         })
     }
 
@@ -101,8 +110,12 @@ impl HttpLink {
                     .feed(chunk, MAX_MESSAGE_BYTES)
                     .map_err(ClientError::InvalidResponse)?;
                 for event in events {
-                    if let Some(outcome) = route(&event, id, progress.as_ref()) {
-                        return Ok(outcome);
+                    match route(&event, id, progress.as_ref()) {
+                        Routed::Outcome(outcome) => return Ok(outcome),
+                        Routed::Question(question) => {
+                            self.answer(question, headers.protocol_version).await?
+                        }
+                        Routed::Nothing => {}
                     }
                 }
             }
@@ -110,7 +123,7 @@ impl HttpLink {
         }
         let bytes = read_limited(body).await?;
         if content_type.starts_with("application/json") {
-            if let Some(outcome) = route(&bytes, id, progress.as_ref()) {
+            if let Routed::Outcome(outcome) = route(&bytes, id, progress.as_ref()) {
                 return Ok(outcome);
             }
         }
@@ -120,7 +133,23 @@ impl HttpLink {
         )))
     }
 
-    /// POSTs a notification; the server answers 202 Accepted.
+    /// Answers a request the server sent on a response stream (legacy era)
+    /// with a POST of its response.
+    async fn answer(
+        &self,
+        question: Request,
+        protocol_version: Option<&str>,
+    ) -> Result<(), ClientError> {
+        let frame = answer_server_request(question, self.answers.as_deref()).await;
+        let headers = MessageHeaders {
+            method: "",
+            name: None,
+            protocol_version,
+        };
+        self.notify(frame, headers).await
+    }
+
+    /// POSTs a notification (or a response); the server answers 202 Accepted.
     pub(crate) async fn notify(
         &self,
         frame: Vec<u8>,
@@ -144,8 +173,10 @@ impl HttpLink {
             .method(Method::POST)
             .uri(self.url.clone())
             .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream")
-            .header(MCP_METHOD, header_value(headers.method));
+            .header(ACCEPT, "application/json, text/event-stream");
+        if !headers.method.is_empty() {
+            request = request.header(MCP_METHOD, header_value(headers.method));
+        }
         if let Some(name) = headers.name {
             request = request.header(MCP_NAME, header_value(name));
         }
@@ -170,8 +201,18 @@ impl HttpLink {
     }
 }
 
+/// What a message on a response stream means for the request waiting on it.
+enum Routed {
+    /// The response to the request.
+    Outcome(Result<Value, ErrorObject>),
+    /// A request from the server, to answer before the response can come.
+    Question(Request),
+    /// Nothing for the caller (progress is passed on on the way).
+    Nothing,
+}
+
 /// Handles one message from the server: progress goes to its listener, the
-/// response to request `id` is returned.
+/// response to request `id` and the server's own requests are returned.
 fn route(
     message: &[u8],
     id: &RequestId,
@@ -179,9 +220,10 @@ fn route(
         ProgressToken,
         mpsc::UnboundedSender<ProgressNotificationParams>,
     )>,
-) -> Option<Result<Value, ErrorObject>> {
+) -> Routed {
     match decode(message) {
-        Ok(Incoming::Response(response)) if response.id == *id => Some(response.outcome),
+        Ok(Incoming::Response(response)) if response.id == *id => Routed::Outcome(response.outcome),
+        Ok(Incoming::Request(question)) => Routed::Question(question),
         Ok(Incoming::Notification(notification))
             if notification.method == "notifications/progress" =>
         {
@@ -194,13 +236,13 @@ fn route(
                     let _ = listener.send(update);
                 }
             }
-            None
+            Routed::Nothing
         }
         // An error without id answers this request (e.g. a rejected header).
-        Err(rejected) if rejected.id.is_none() => None,
+        Err(rejected) if rejected.id.is_none() => Routed::Nothing,
         _ => {
             tracing::debug!("message on the response stream ignored");
-            None
+            Routed::Nothing
         }
     }
 }

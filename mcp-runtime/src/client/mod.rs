@@ -170,7 +170,10 @@ impl Client {
         options: ConnectOptions,
     ) -> Result<Client, ClientError> {
         Self::connect(
-            Link::Http(Box::new(http::HttpLink::new(url)?)),
+            Link::Http(Box::new(http::HttpLink::new(
+                url,
+                options.input_handler.clone(),
+            )?)),
             options,
             None,
         )
