@@ -10,6 +10,7 @@
 //! - **2025-11-25 and earlier**: `initialize` mints an `Mcp-Session-Id`;
 //!   later requests must name it (404 once it is unknown or expired), DELETE
 //!   ends it, `notifications/cancelled` reaches its requests in flight.
+//!   [`HttpConfig::stateless_legacy`] serves them without sessions instead.
 //!
 //! Safe by default ([`HttpConfig::default`]): `Host` and `Origin` must be
 //! localhost names (403 otherwise, which defeats DNS rebinding), bodies are
@@ -34,6 +35,7 @@ mod serve;
 mod service;
 mod sessions;
 mod sse;
+mod stateless;
 
 pub use body::McpBody;
 pub use config::HttpConfig;

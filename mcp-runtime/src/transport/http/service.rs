@@ -19,7 +19,7 @@ use super::exchange::{self, Mode};
 use super::media::{self, Accepts};
 use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
-use super::{HttpConfig, guard, metadata, response};
+use super::{HttpConfig, guard, metadata, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::server::{BoxFuture, Server, Session};
@@ -210,6 +210,7 @@ impl Shared {
         }
         let session = match self.session(headers) {
             Ok(Some(session)) => session,
+            Ok(None) if self.config.stateless_legacy => stateless::session(headers),
             Ok(None) => {
                 let error = ErrorObject::invalid_request(format!(
                     "no Mcp-Session-Id header: start a session with `initialize` \
@@ -238,7 +239,7 @@ impl Shared {
     }
 
     /// `initialize` starts a session; its id goes back in `Mcp-Session-Id`
-    /// only when the handshake succeeded.
+    /// only when the handshake succeeded (and never in stateless mode).
     async fn initialize(&self, request: jsonrpc::Request, accepts: Accepts) -> Response<McpBody> {
         let session = Arc::new(Session::new());
         let id = request.id.clone();
@@ -253,7 +254,7 @@ impl Shared {
             Mode::Legacy,
         )
         .await;
-        if session.legacy_client().is_none() {
+        if session.legacy_client().is_none() || self.config.stateless_legacy {
             return response;
         }
         match self.sessions.insert(session) {
