@@ -3,7 +3,9 @@
 //!
 //! - **2026-07-28**: stateless. Each POST carries one JSON-RPC message whose
 //!   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must match
-//!   the body (-32020 and HTTP 400 otherwise). The answer is
+//!   the body (-32020 and HTTP 400 otherwise), and so must the
+//!   `Mcp-Param-*` headers of a `tools/call` whose tool marks properties
+//!   with `x-mcp-header`. The answer is
 //!   `application/json`, or `text/event-stream` when the handler sends
 //!   progress or log notifications before its result. Closing the response
 //!   cancels the request.
@@ -30,6 +32,7 @@ mod exchange;
 mod guard;
 mod media;
 mod metadata;
+mod param_headers;
 mod response;
 mod serve;
 mod service;

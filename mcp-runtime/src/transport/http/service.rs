@@ -19,7 +19,7 @@ use super::exchange::{self, Mode};
 use super::media::{self, Accepts};
 use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
-use super::{HttpConfig, guard, metadata, response, stateless};
+use super::{HttpConfig, guard, metadata, param_headers, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::server::{BoxFuture, Server, Session};
@@ -192,6 +192,9 @@ impl Shared {
             if let Err(error) = metadata::check(headers, &request.method, params) {
                 return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
             }
+            if let Err(error) = self.check_param_headers(headers, &request.method, params) {
+                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+            }
             // Stateless: nothing carries over from one request to the next.
             let session = Arc::new(Session::new());
             let cancellation = self.stop.child_token();
@@ -236,6 +239,24 @@ impl Shared {
             Mode::Legacy,
         )
         .await
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` against its tool's
+    /// `x-mcp-header` properties (an unknown tool is dispatch's to report).
+    fn check_param_headers(
+        &self,
+        headers: &HeaderMap,
+        method: &str,
+        params: &Value,
+    ) -> Result<(), ErrorObject> {
+        let schema = (method == "tools/call")
+            .then(|| params.get("name").and_then(Value::as_str))
+            .flatten()
+            .and_then(|name| self.server.tool_input_schema(name));
+        match schema {
+            Some(schema) => param_headers::check(headers, schema, params.get("arguments")),
+            None => Ok(()),
+        }
     }
 
     /// `initialize` starts a session; its id goes back in `Mcp-Session-Id`
