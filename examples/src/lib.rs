@@ -1,5 +1,27 @@
 //! Example MCP servers. Each binary in `src/bin` is one server; `demo`
 //! generates and uses a typed client.
+//!
+//! Every example takes the same command line:
+//!
+//! - `--http ADDR`: serve Streamable HTTP at `http://ADDR/mcp` (ADDR is
+//!   `IP:PORT`, or a bare port for `127.0.0.1:PORT`; port 0 picks a free
+//!   one) instead of stdio;
+//! - `--state-key-file PATH`: seal the `requestState` of multi-round-trip
+//!   requests with the key in PATH (64 hex digits, surrounding whitespace
+//!   ignored). Give every instance behind a load balancer the same key, so
+//!   that any of them can take the next round. The environment variable
+//!   `MCP_STATE_KEY` (64 hex digits) does the same; the flag wins. Without
+//!   either, each process makes up a random key.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use mcp_runtime::server::{ServerOptions, StateKey};
+
+/// The environment variable that may carry the request state key.
+pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
+
+const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PATH]";
 
 #[allow(missing_docs)] // generated code documents what the server documents
 #[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
@@ -16,13 +38,29 @@ pub fn init_logging() {
         .init();
 }
 
-/// Serves `server` the way the command line asks: `--http ADDR` serves
-/// Streamable HTTP at `http://ADDR/mcp` (ADDR is `IP:PORT`, or a bare port
-/// for `127.0.0.1:PORT`; port 0 picks a free one) until Ctrl-C, printing
-/// `listening on http://IP:PORT/mcp` to stderr once bound; without it, the
-/// server speaks stdio.
+/// The server options the command line asks for: the shared request state
+/// key from `--state-key-file` or `MCP_STATE_KEY`, defaults otherwise.
+pub fn server_options() -> Result<ServerOptions, Box<dyn std::error::Error>> {
+    let args = Args::parse(std::env::args().skip(1))?;
+    let mut options = ServerOptions::default();
+    let key = match args.state_key_file {
+        Some(path) => Some(
+            std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        ),
+        None => std::env::var(STATE_KEY_ENV).ok(),
+    };
+    if let Some(text) = key {
+        options.request_state_key = parse_state_key(&text)?;
+    }
+    Ok(options)
+}
+
+/// Serves `server` the way the command line asks: Streamable HTTP with
+/// `--http ADDR` until Ctrl-C, printing `listening on http://IP:PORT/mcp` to
+/// stderr once bound; stdio otherwise.
 pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
-    match http_addr(std::env::args().skip(1))? {
+    match Args::parse(std::env::args().skip(1))?.http {
         Some(addr) => {
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let config = mcp_runtime::transport::HttpConfig::default();
@@ -41,51 +79,74 @@ pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn st
     Ok(())
 }
 
-/// The address after `--http`, if any.
-fn http_addr(
-    mut args: impl Iterator<Item = String>,
-) -> Result<Option<std::net::SocketAddr>, String> {
-    let usage = "usage: [--http IP:PORT | --http PORT]";
-    let Some(arg) = args.next() else {
-        return Ok(None);
-    };
-    if arg != "--http" {
-        return Err(format!("unknown argument `{arg}`; {usage}"));
+/// The command line of every example.
+#[derive(Debug, Default, PartialEq)]
+struct Args {
+    http: Option<SocketAddr>,
+    state_key_file: Option<PathBuf>,
+}
+
+impl Args {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+        let mut parsed = Args::default();
+        while let Some(arg) = args.next() {
+            let value = args
+                .next()
+                .ok_or_else(|| format!("`{arg}` needs a value; {USAGE}"))?;
+            match arg.as_str() {
+                "--http" => parsed.http = Some(http_addr(&value)?),
+                "--state-key-file" => parsed.state_key_file = Some(value.into()),
+                _ => return Err(format!("unknown argument `{arg}`; {USAGE}")),
+            }
+        }
+        Ok(parsed)
     }
-    let value = args.next().ok_or(usage)?;
-    if let Some(extra) = args.next() {
-        return Err(format!("unexpected argument `{extra}`; {usage}"));
-    }
+}
+
+/// `IP:PORT`, or a bare port on 127.0.0.1.
+fn http_addr(value: &str) -> Result<SocketAddr, String> {
     if let Ok(port) = value.parse::<u16>() {
-        return Ok(Some((std::net::Ipv4Addr::LOCALHOST, port).into()));
+        return Ok((std::net::Ipv4Addr::LOCALHOST, port).into());
     }
     value
         .parse()
-        .map(Some)
-        .map_err(|e| format!("`{value}` is not IP:PORT ({e}); {usage}"))
+        .map_err(|e| format!("`{value}` is not IP:PORT ({e}); {USAGE}"))
+}
+
+/// A state key written as 64 hex digits.
+fn parse_state_key(text: &str) -> Result<StateKey, String> {
+    let mut bytes = [0; 32];
+    hex::decode_to_slice(text.trim(), &mut bytes)
+        .map_err(|e| format!("the request state key must be 64 hex digits: {e}"))?;
+    Ok(StateKey::new(bytes))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::http_addr;
+    use super::{Args, parse_state_key};
 
-    fn parse(args: &[&str]) -> Result<Option<String>, String> {
-        http_addr(args.iter().map(|s| s.to_string())).map(|a| a.map(|a| a.to_string()))
+    fn parse(args: &[&str]) -> Result<Args, String> {
+        Args::parse(args.iter().map(|s| s.to_string()))
     }
 
     #[test]
     fn http_flag() {
-        assert_eq!(parse(&[]), Ok(None));
-        assert_eq!(
-            parse(&["--http", "8080"]),
-            Ok(Some("127.0.0.1:8080".into()))
-        );
-        assert_eq!(
-            parse(&["--http", "0.0.0.0:1"]),
-            Ok(Some("0.0.0.0:1".into()))
-        );
+        assert_eq!(parse(&[]), Ok(Args::default()));
+        let http = |args: &[&str]| parse(args).map(|a| a.http.map(|a| a.to_string()));
+        assert_eq!(http(&["--http", "8080"]), Ok(Some("127.0.0.1:8080".into())));
+        assert_eq!(http(&["--http", "0.0.0.0:1"]), Ok(Some("0.0.0.0:1".into())));
         assert!(parse(&["--http"]).is_err());
         assert!(parse(&["--http", "localhost"]).is_err());
         assert!(parse(&["--stdio"]).is_err());
+    }
+
+    #[test]
+    fn state_key_flag() {
+        let args = parse(&["--state-key-file", "/k", "--http", "1"]).unwrap();
+        assert_eq!(args.state_key_file, Some("/k".into()));
+        assert!(args.http.is_some());
+        assert!(parse_state_key(&format!("{}\n", "ab".repeat(32))).is_ok());
+        assert!(parse_state_key("abcd").is_err());
+        assert!(parse_state_key(&"zz".repeat(32)).is_err());
     }
 }

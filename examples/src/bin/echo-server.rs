@@ -69,6 +69,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
     let server = Server::builder(mcp_runtime::server_info!())
         .instructions("Echoes text and adds integers.")
+        .options(mcp_examples::server_options()?)
         .register(mcp_runtime::definitions![echo, add, sleep])
         .build()?;
     mcp_examples::serve(server).await

@@ -52,9 +52,15 @@ impl HttpFixture {
     /// Starts `program [args] --http 0` and waits (bounded) for its
     /// "listening on URL" line on stderr.
     pub fn start(program: &Path, args: &[&Path]) -> Self {
+        Self::start_with_env(program, args, &[])
+    }
+
+    /// [`start`](Self::start) with extra environment variables.
+    pub fn start_with_env(program: &Path, args: &[&Path], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(program)
             .args(args)
             .args(["--http", "0"])
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -4,6 +4,8 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod interop;
+pub mod nginx;
+pub mod survey;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

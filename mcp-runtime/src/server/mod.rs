@@ -157,6 +157,11 @@ impl Server {
     pub fn info(&self) -> &Implementation {
         &self.inner.info
     }
+
+    /// The input schema of the tool `name`, if there is one.
+    pub(crate) fn tool_input_schema(&self, name: &str) -> Option<&serde_json::Value> {
+        self.inner.tools.get(name).map(|t| &t.def.tool.input_schema)
+    }
 }
 
 /// Collects tools, resources and prompts; [`build`](Self::build) checks them.

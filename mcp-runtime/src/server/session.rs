@@ -32,6 +32,15 @@ impl Session {
         Session::default()
     }
 
+    /// A legacy session that skips the handshake, as if `client` had sent
+    /// `initialize` (stateless HTTP serves each request on one of these).
+    pub(crate) fn preinitialized(client: ClientMeta) -> Self {
+        let session = Session::default();
+        let _ = session.era.set(Era::Legacy);
+        let _ = session.legacy_client.set(Arc::new(client));
+        session
+    }
+
     /// The era of this connection, choosing it on the first request: a
     /// request with the 2026-07-28 `_meta` (or `server/discover`) means
     /// modern, even `initialize` (removed in 2026-07-28, so -32601), and

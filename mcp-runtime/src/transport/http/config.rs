@@ -51,6 +51,20 @@ pub struct HttpConfig {
     /// The most connections served at once (default 1024); further clients
     /// wait in the listen backlog.
     pub max_connections: usize,
+    /// Serve legacy (2025-11-25 and earlier) requests without sessions
+    /// (default `false`), for deployments that cannot keep per-client state
+    /// (several instances without sticky routing, serverless).
+    /// `initialize` is answered but mints no `Mcp-Session-Id`, and every
+    /// request without one is served on its own as if the handshake had
+    /// just happened, at the version its `MCP-Protocol-Version` header names
+    /// (2025-03-26 without one). The trade-offs: no client capabilities are
+    /// known, so a handler cannot send requests to the client (elicitation,
+    /// sampling, roots fail with a missing capability); a
+    /// `notifications/cancelled` reaches no request (closing the connection
+    /// does not cancel either, as in any legacy exchange); `logging/setLevel`
+    /// does not carry over to later requests. The 2026-07-28 era is
+    /// stateless anyway and is not affected.
+    pub stateless_legacy: bool,
     /// How long requests in flight may take to finish after the shutdown
     /// signal before they are cancelled (default 10 s).
     pub shutdown_grace: Duration,
@@ -72,6 +86,7 @@ impl Default for HttpConfig {
             session_idle_timeout: Duration::from_secs(30 * 60),
             max_sessions: 10_000,
             max_connections: 1024,
+            stateless_legacy: false,
             shutdown_grace: Duration::from_secs(10),
         }
     }

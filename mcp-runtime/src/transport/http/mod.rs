@@ -3,13 +3,16 @@
 //!
 //! - **2026-07-28**: stateless. Each POST carries one JSON-RPC message whose
 //!   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must match
-//!   the body (-32020 and HTTP 400 otherwise). The answer is
+//!   the body (-32020 and HTTP 400 otherwise), and so must the
+//!   `Mcp-Param-*` headers of a `tools/call` whose tool marks properties
+//!   with `x-mcp-header`. The answer is
 //!   `application/json`, or `text/event-stream` when the handler sends
 //!   progress or log notifications before its result. Closing the response
 //!   cancels the request.
 //! - **2025-11-25 and earlier**: `initialize` mints an `Mcp-Session-Id`;
 //!   later requests must name it (404 once it is unknown or expired), DELETE
 //!   ends it, `notifications/cancelled` reaches its requests in flight.
+//!   [`HttpConfig::stateless_legacy`] serves them without sessions instead.
 //!
 //! Safe by default ([`HttpConfig::default`]): `Host` and `Origin` must be
 //! localhost names (403 otherwise, which defeats DNS rebinding), bodies are
@@ -29,11 +32,13 @@ mod exchange;
 mod guard;
 mod media;
 mod metadata;
+mod param_headers;
 mod response;
 mod serve;
 mod service;
 mod sessions;
 mod sse;
+mod stateless;
 
 pub use body::McpBody;
 pub use config::HttpConfig;

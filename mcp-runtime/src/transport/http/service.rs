@@ -19,7 +19,7 @@ use super::exchange::{self, Mode};
 use super::media::{self, Accepts};
 use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
-use super::{HttpConfig, guard, metadata, response};
+use super::{HttpConfig, guard, metadata, param_headers, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::server::{BoxFuture, Server, Session};
@@ -192,6 +192,9 @@ impl Shared {
             if let Err(error) = metadata::check(headers, &request.method, params) {
                 return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
             }
+            if let Err(error) = self.check_param_headers(headers, &request.method, params) {
+                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+            }
             // Stateless: nothing carries over from one request to the next.
             let session = Arc::new(Session::new());
             let cancellation = self.stop.child_token();
@@ -215,6 +218,7 @@ impl Shared {
         }
         let session = match self.session(headers) {
             Ok(Some(session)) => session,
+            Ok(None) if self.config.stateless_legacy => stateless::session(headers),
             Ok(None) => {
                 let error = ErrorObject::invalid_request(format!(
                     "no Mcp-Session-Id header: start a session with `initialize` \
@@ -242,8 +246,26 @@ impl Shared {
         .await
     }
 
+    /// The `Mcp-Param-*` headers of a `tools/call` against its tool's
+    /// `x-mcp-header` properties (an unknown tool is dispatch's to report).
+    fn check_param_headers(
+        &self,
+        headers: &HeaderMap,
+        method: &str,
+        params: &Value,
+    ) -> Result<(), ErrorObject> {
+        let schema = (method == "tools/call")
+            .then(|| params.get("name").and_then(Value::as_str))
+            .flatten()
+            .and_then(|name| self.server.tool_input_schema(name));
+        match schema {
+            Some(schema) => param_headers::check(headers, schema, params.get("arguments")),
+            None => Ok(()),
+        }
+    }
+
     /// `initialize` starts a session; its id goes back in `Mcp-Session-Id`
-    /// only when the handshake succeeded.
+    /// only when the handshake succeeded (and never in stateless mode).
     async fn initialize(&self, request: jsonrpc::Request, accepts: Accepts) -> Response<McpBody> {
         let session = Arc::new(Session::new());
         let id = request.id.clone();
@@ -258,7 +280,7 @@ impl Shared {
             Mode::Legacy,
         )
         .await;
-        if session.legacy_client().is_none() {
+        if session.legacy_client().is_none() || self.config.stateless_legacy {
             return response;
         }
         match self.sessions.insert(session) {
