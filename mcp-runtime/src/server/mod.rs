@@ -23,11 +23,14 @@ mod input;
 mod into_result;
 mod listing;
 mod prompt;
+pub(crate) mod prompt_result;
+pub(crate) mod read_result;
 pub(crate) mod register;
 mod request_state;
 mod resource;
 mod session;
 pub(crate) mod signature;
+pub(crate) mod text_param;
 mod tool;
 pub(crate) mod tool_schema;
 
@@ -44,11 +47,14 @@ pub use input::InputError;
 pub use into_result::IntoToolResult;
 pub use mcp_uri_template::{UriTemplate, UriTemplateError};
 pub use prompt::{PromptDef, PromptOutcome, PromptRequest};
-pub use register::{Definitions, Kind, Registrable};
+pub use prompt_result::IntoPromptResult;
+pub use read_result::{IntoReadResult, Json};
+pub use register::{Definition, Definitions, Kind, Registrable};
 pub use request_state::StateKey;
 pub use resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
 pub use session::Session;
 pub use signature::{HeaderValue, ToolParam, ToolReturn};
+pub use text_param::{QueryParam, TextParam, UnboundParam};
 pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 pub use tool_schema::{OutputSchema, SchemaProfile};
 
@@ -144,6 +150,7 @@ impl Server {
             templates: Vec::new(),
             prompts: Vec::new(),
             options: ServerOptions::default(),
+            schema_profile: SchemaProfile::default(),
         }
     }
 
@@ -162,6 +169,8 @@ pub struct ServerBuilder {
     templates: Vec<ResourceTemplateDef>,
     prompts: Vec<PromptDef>,
     options: ServerOptions,
+    /// Set by `schema_profile` (in `register.rs`).
+    schema_profile: SchemaProfile,
 }
 
 impl ServerBuilder {
