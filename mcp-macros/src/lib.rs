@@ -1,9 +1,13 @@
-//! Attribute macros that turn Rust functions into MCP tools. Use them
+//! Attribute macros that turn Rust functions into MCP tools, resources and
+//! prompts. Use them
 //! through `mcp_runtime` (`mcp_runtime::mcp_tool`), which re-exports them:
 //! the generated code refers to `::mcp_runtime::__private` only.
 //!
 //! Layout, after serde_derive: `options` and `docs` read attributes,
-//! `signature` reads a function signature, `expand` writes code, and
+//! `signature` reads a function signature, `tool`, `resource` and `prompt`
+//! read one kind of item and write the code that builds its definition
+//! (`text_params` for the string-valued parameters of the last two),
+//! `expand` writes the registration around them, and
 //! `errors` collects every mistake so that all are reported at once while
 //! the user's item is still emitted.
 
@@ -11,7 +15,11 @@ mod docs;
 mod errors;
 mod expand;
 mod options;
+mod prompt;
+mod resource;
 mod signature;
+mod text_params;
+mod tool;
 
 use proc_macro::TokenStream;
 
@@ -31,12 +39,69 @@ use proc_macro::TokenStream;
 /// header = "...")]`; `#[serde(rename = "...")]` is honoured.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::free_tool(args.into(), input.into()).into()
+    expand::free_item(expand::Kind::Tool, args.into(), input.into()).into()
 }
 
-/// Makes the `#[mcp_tool]` methods of an impl block tools that share the
-/// value as state, and adds `fn mcp_definitions(self: &Arc<Self>) ->
-/// Definitions` for registration.
+/// Makes a function an MCP resource (fixed URI) or resource template.
+///
+/// ```ignore
+/// /// The project's README.
+/// #[mcp_resource("docs://readme", mime_type = "text/markdown")]
+/// fn readme() -> String { ... }
+///
+/// /// A note by title; `None` is "resource not found".
+/// #[mcp_resource("notes://{title}{?rev}")]
+/// async fn note(title: String, rev: Option<u32>) -> Option<String> { ... }
+/// ```
+///
+/// The first argument is the URI or an RFC 6570 URI template (checked at
+/// compile time). Each template variable binds the parameter of the same
+/// name (after `#[mcp(rename = "...")]`), parsed with `FromStr`; a query
+/// variable (`{?name}`) may be absent, so its parameter is an `Option`.
+/// Parameters outside the template must be request context
+/// (`RequestContext`, ...). The return type picks the body: `String` text,
+/// `Vec<u8>` binary (base64 `blob`), `Json<T>` JSON, or see
+/// `IntoReadResult`; `Option` and `Result` of those work too.
+///
+/// Options: `name = "..."` (default: the function's name), `title`,
+/// `description` (default: the doc comment), `mime_type` (default: from the
+/// return type). Register with `mcp_runtime::definitions![name]`.
+#[proc_macro_attribute]
+pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::free_item(expand::Kind::Resource, args.into(), input.into()).into()
+}
+
+/// Makes a function an MCP prompt.
+///
+/// ```ignore
+/// /// Ask for a code review.
+/// ///
+/// /// # Arguments
+/// ///
+/// /// * `code` - The code to review.
+/// #[mcp_prompt]
+/// fn review(code: String, language: Option<String>) -> String { ... }
+/// ```
+///
+/// Parameters are the prompt's arguments (strings on the wire: `String`,
+/// `Option<String>` for an optional one, or any `FromStr` type); context
+/// types are left out. The doc comment is the description (an `# Arguments`
+/// list describes arguments). The return type gives the messages: `String`
+/// is one user message; `PromptMessage`, `Vec<PromptMessage>`,
+/// `GetPromptResult` and `Result` of those work too (see
+/// `IntoPromptResult`).
+///
+/// Options: `name = "..."`, `title = "..."`, `description = "..."`.
+/// Register with `mcp_runtime::definitions![name]`.
+#[proc_macro_attribute]
+pub fn mcp_prompt(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::free_item(expand::Kind::Prompt, args.into(), input.into()).into()
+}
+
+/// Makes the `#[mcp_tool]`, `#[mcp_resource]` and `#[mcp_prompt]` methods
+/// of an impl block tools, resources and prompts that share the value as
+/// state, and adds `fn mcp_definitions(self: &Arc<Self>) -> Definitions`
+/// for registration.
 #[proc_macro_attribute]
 pub fn mcp_server(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::server_impl(args.into(), input.into()).into()

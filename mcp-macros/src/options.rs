@@ -100,7 +100,7 @@ fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
 }
 
 /// An error for an unknown option, suggesting the closest known one.
-fn unknown(meta: &ParseNestedMeta, attribute: &str, known: &[&str]) -> syn::Error {
+pub fn unknown(meta: &ParseNestedMeta, attribute: &str, known: &[&str]) -> syn::Error {
     let given = meta
         .path
         .get_ident()
@@ -177,4 +177,29 @@ impl ParamOptions {
 /// A string literal at `span`.
 pub fn lit(text: &str, span: Span) -> LitStr {
     LitStr::new(text, span)
+}
+
+/// The text-valued options that resources and prompts share with tools.
+#[derive(Default)]
+pub struct Labels {
+    pub name: Option<LitStr>,
+    pub title: Option<LitStr>,
+    pub description: Option<LitStr>,
+}
+
+impl Labels {
+    /// Takes `name`, `title` or `description`; `Ok(false)` for another key.
+    pub fn option(&mut self, meta: &ParseNestedMeta) -> syn::Result<bool> {
+        let slot = if meta.path.is_ident("name") {
+            &mut self.name
+        } else if meta.path.is_ident("title") {
+            &mut self.title
+        } else if meta.path.is_ident("description") {
+            &mut self.description
+        } else {
+            return Ok(false);
+        };
+        *slot = Some(meta.value()?.parse()?);
+        Ok(true)
+    }
 }

@@ -1,10 +1,11 @@
-//! Reads a tool function's signature: receiver, parameters (with their
+//! Reads the signature of a tool, resource or prompt function: receiver, parameters (with their
 //! names as the client sees them) and return type. Strips the parameter
 //! attributes that only the macro understands.
 
 use std::collections::BTreeMap;
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
 use syn::{FnArg, LitStr, Pat, ReceiverKind, ReturnType, Signature, Type};
 
 use crate::docs::doc_lines;
@@ -30,7 +31,7 @@ pub struct Param {
 }
 
 /// The parts of a signature the expansion needs.
-pub struct ToolSignature {
+pub struct FnSignature {
     pub ident: syn::Ident,
     pub is_async: bool,
     pub receiver: Receiver,
@@ -38,22 +39,24 @@ pub struct ToolSignature {
     pub output: Type,
 }
 
-impl ToolSignature {
+impl FnSignature {
     /// Reads `sig`, removing macro-only parameter attributes from it;
-    /// `arguments` are descriptions from the doc comment's `# Arguments`.
+    /// `arguments` are descriptions from the doc comment's `# Arguments`;
+    /// `kind` ("tool", "resource", "prompt") names the item in messages.
     pub fn read(
         sig: &mut Signature,
         arguments: &BTreeMap<String, String>,
+        kind: &str,
         errors: &mut Errors,
     ) -> Self {
         if !sig.generics.params.is_empty() {
             errors.at(
                 &sig.generics,
-                "an MCP tool cannot be generic: its schema is fixed when the server starts; use concrete types",
+                format!("an MCP {kind} cannot be generic: its definition is fixed when the server starts; use concrete types"),
             );
         }
         if let Some(variadic) = &sig.variadic {
-            errors.at(variadic, "an MCP tool cannot be variadic");
+            errors.at(variadic, format!("an MCP {kind} cannot be variadic"));
         }
         let mut receiver = Receiver::None;
         let mut params = Vec::new();
@@ -63,7 +66,7 @@ impl ToolSignature {
                     ReceiverKind::Reference(_, _, None) => receiver = Receiver::SharedRef,
                     _ => errors.at(
                         &*r,
-                        "an MCP tool method takes `&self`: requests run concurrently, so the server value is shared; use interior mutability (`Mutex`, atomics) for state that changes",
+                        format!("an MCP {kind} method takes `&self`: requests run concurrently, so the server value is shared; use interior mutability (`Mutex`, atomics) for state that changes"),
                     ),
                 },
                 FnArg::Typed(typed) => {
@@ -72,14 +75,14 @@ impl ToolSignature {
                     let Pat::Ident(pat) = &*typed.pat else {
                         errors.at(
                             &typed.pat,
-                            "an MCP tool parameter needs a plain name (`text: String`): the name becomes the argument's name",
+                            format!("an MCP {kind} parameter needs a plain name (`text: String`): the name becomes the argument's name"),
                         );
                         continue;
                     };
                     if let Type::Reference(reference) = &*typed.ty {
                         errors.at(
                             reference,
-                            "an MCP tool parameter cannot borrow: arguments are decoded per call, so use an owned type (`String` instead of `&str`, `Vec<T>` instead of `&[T]`)",
+                            format!("an MCP {kind} parameter cannot borrow: arguments are decoded per call, so use an owned type (`String` instead of `&str`, `Vec<T>` instead of `&[T]`)"),
                         );
                         continue;
                     }
@@ -107,7 +110,7 @@ impl ToolSignature {
             ReturnType::Default => syn::parse_quote_spanned!(sig.ident.span()=> ()),
             ReturnType::Type(_, ty) => (**ty).clone(),
         };
-        ToolSignature {
+        FnSignature {
             ident: sig.ident.clone(),
             is_async: sig.asyncness.is_some(),
             receiver,
@@ -129,5 +132,17 @@ fn check_duplicates(params: &[Param], errors: &mut Errors) {
                 ),
             );
         }
+    }
+}
+
+/// For method items: the statement that clones the server value (in
+/// `__mcp_server`) into each request, and `state`, the receiver argument.
+pub fn state_capture(state: Option<TokenStream>) -> (Option<TokenStream>, Option<TokenStream>) {
+    match state {
+        Some(arg) => (
+            Some(quote!(let __mcp_state = ::core::clone::Clone::clone(&__mcp_server);)),
+            Some(arg),
+        ),
+        None => (None, None),
     }
 }

@@ -8,13 +8,20 @@ pub use ::serde_json;
 pub use ::std;
 
 pub use crate::protocol::{Icon, Meta, ToolAnnotations};
+pub use crate::server::prompt_result::prompt_spec;
+pub use crate::server::read_result::read_spec;
 pub use crate::server::register::assert_unique_names;
 pub use crate::server::signature::{
     ContextParam, FallibleStructuredReturn, OptionalParam, Param, ParamSpec, PlainReturn,
     RequiredParam, Ret, ReturnSpec, StructuredReturn, UnsupportedParam, UnsupportedReturn,
     assert_header_value,
 };
+pub use crate::server::text_param::{
+    ContextText, OptionalText, RequiredQueryText, RequiredText, Text, TextSpec, UnboundText,
+    UnsupportedText,
+};
 pub use crate::server::tool_schema::InputSchema;
 pub use crate::server::{
-    Definitions, Kind, Registrable, SchemaProfile, ToolCall, ToolDef, ToolOutcome,
+    Definition, Definitions, Kind, PromptDef, PromptRequest, Registrable, ResourceDef,
+    ResourceRead, ResourceTemplateDef, SchemaProfile, ToolCall, ToolDef, ToolOutcome,
 };

@@ -21,6 +21,6 @@ pub mod reexports {
 #[doc(hidden)]
 pub mod __private;
 
-pub use mcp_macros::{mcp_server, mcp_tool};
+pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 /// Re-exported so that users derive `JsonSchema` without a direct dependency.
 pub use schemars;

@@ -3,8 +3,7 @@
 //! and structured output validates against the output schema.
 
 use mcp_runtime::mcp_tool;
-use mcp_runtime::server::{Definitions, SchemaProfile, ToolError};
-use mcp_runtime::server::{Registrable, RequestContext};
+use mcp_runtime::server::{Definition, RequestContext, SchemaProfile, ToolError};
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,13 +42,13 @@ fn count(text: String, _ctx: RequestContext) -> Result<usize, ToolError> {
 }
 
 fn tools(profile: SchemaProfile) -> Vec<mcp_runtime::protocol::Tool> {
-    let mut definitions = Definitions::new();
-    <distance as Registrable>::register(&mut definitions, profile);
-    <count as Registrable>::register(&mut definitions, profile);
-    definitions
-        .tools()
-        .iter()
-        .map(|t| t.tool().clone())
+    mcp_runtime::definitions![distance, count]
+        .build(profile)
+        .into_iter()
+        .map(|definition| match definition {
+            Definition::Tool(tool) => tool.tool().clone(),
+            _ => unreachable!("only tools here"),
+        })
         .collect()
 }
 
@@ -112,4 +111,37 @@ proptest! {
         let result = distance(Point { x, y }, Point { x: y, y: x }, scale);
         prop_assert!(jsonschema::is_valid(&output, &serde_json::to_value(result).unwrap()));
     }
+}
+
+/// The tools a server built with `profile` (or the default) lists.
+async fn listed(profile: Option<SchemaProfile>) -> Vec<mcp_runtime::protocol::Tool> {
+    let mut builder = mcp_runtime::server::Server::builder(mcp_runtime::server_info!());
+    if let Some(profile) = profile {
+        builder = builder.schema_profile(profile);
+    }
+    let server = builder
+        .register(mcp_runtime::definitions![distance])
+        .build()
+        .unwrap();
+    let (client_out, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, client_in) = tokio::io::duplex(1 << 16);
+    tokio::spawn(server.serve_io(server_in, server_out, Default::default()));
+    let client = mcp_runtime::client::Client::connect_io(client_in, client_out, Default::default())
+        .await
+        .unwrap();
+    client.list_tools().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_server_schema_profile_shapes_registered_tools() {
+    let standard = &listed(None).await[0].input_schema;
+    assert!(standard["$defs"]["Point"].is_object(), "{standard}");
+    assert_eq!(
+        standard["properties"]["scale"]["type"],
+        json!(["integer", "null"])
+    );
+    let compatible = &listed(Some(SchemaProfile::Compatible)).await[0].input_schema;
+    assert!(compatible.get("$defs").is_none(), "{compatible}");
+    assert_eq!(compatible["properties"]["scale"]["type"], "integer");
+    assert_eq!(compatible["properties"]["from"]["type"], "object");
 }

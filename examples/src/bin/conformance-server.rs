@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::mcp_server;
+use mcp_runtime::{mcp_server, mcp_tool};
 use mcp_runtime::protocol::{
     CallToolResult, Completion, ContentBlock, GetPromptResult, InputRequest, InputResponse,
     LoggingLevel, ReadResourceResult,

@@ -25,12 +25,15 @@ mod list_changes;
 mod listen;
 mod listing;
 mod prompt;
+pub(crate) mod prompt_result;
+pub(crate) mod read_result;
 pub(crate) mod register;
 mod request_state;
 mod resource;
 mod session;
 pub(crate) mod signature;
 mod subscribe;
+pub(crate) mod text_param;
 mod tool;
 pub(crate) mod tool_schema;
 
@@ -48,11 +51,14 @@ pub use into_result::IntoToolResult;
 pub use list_changes::{ListChange, ListChanges};
 pub use mcp_uri_template::{UriTemplate, UriTemplateError};
 pub use prompt::{PromptDef, PromptOutcome, PromptRequest};
-pub use register::{Definitions, Kind, Registrable};
+pub use prompt_result::IntoPromptResult;
+pub use read_result::{IntoReadResult, Json};
+pub use register::{Definition, Definitions, Kind, Registrable};
 pub use request_state::StateKey;
 pub use resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
 pub use session::Session;
 pub use signature::{HeaderValue, ToolParam, ToolReturn};
+pub use text_param::{QueryParam, TextParam, UnboundParam};
 pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 pub use tool_schema::{OutputSchema, SchemaProfile};
 
@@ -150,6 +156,7 @@ impl Server {
             prompts: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
+            schema_profile: SchemaProfile::default(),
         }
     }
 
@@ -174,6 +181,8 @@ pub struct ServerBuilder {
     prompts: Vec<PromptDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
+    /// Set by `schema_profile` (in `register.rs`).
+    schema_profile: SchemaProfile,
 }
 
 impl ServerBuilder {

@@ -7,13 +7,27 @@ use super::tool_schema::SchemaProfile;
 use super::{PromptDef, ResourceDef, ResourceTemplateDef, ServerBuilder, ToolDef};
 use crate::protocol::{Icon, Meta};
 
-/// Tools, resources, resource templates and prompts, ready for a server.
+/// One tool, resource, resource template or prompt.
+pub enum Definition {
+    /// A tool.
+    Tool(ToolDef),
+    /// A resource at a fixed URI.
+    Resource(ResourceDef),
+    /// A resource template.
+    ResourceTemplate(ResourceTemplateDef),
+    /// A prompt.
+    Prompt(PromptDef),
+}
+
+/// Builds a definition for the server's [`SchemaProfile`].
+type Deferred = Box<dyn FnOnce(SchemaProfile) -> Definition + Send>;
+
+/// Tools, resources, resource templates and prompts for a server. Macro-built
+/// items are built (schemas generated) when the server registers them, with
+/// the profile set by [`ServerBuilder::schema_profile`].
 #[derive(Default)]
 pub struct Definitions {
-    tools: Vec<ToolDef>,
-    resources: Vec<ResourceDef>,
-    templates: Vec<ResourceTemplateDef>,
-    prompts: Vec<PromptDef>,
+    items: Vec<Deferred>,
 }
 
 impl Definitions {
@@ -22,37 +36,50 @@ impl Definitions {
         Self::default()
     }
 
+    /// Adds a definition built when registered, for the server's profile.
+    pub fn add(&mut self, build: impl FnOnce(SchemaProfile) -> Definition + Send + 'static) {
+        self.items.push(Box::new(build));
+    }
+
     /// Adds a tool.
     pub fn tool(&mut self, tool: ToolDef) {
-        self.tools.push(tool);
+        self.add(move |_| Definition::Tool(tool));
     }
 
     /// Adds a resource at a fixed URI.
     pub fn resource(&mut self, resource: ResourceDef) {
-        self.resources.push(resource);
+        self.add(move |_| Definition::Resource(resource));
     }
 
     /// Adds a resource template.
     pub fn resource_template(&mut self, template: ResourceTemplateDef) {
-        self.templates.push(template);
+        self.add(move |_| Definition::ResourceTemplate(template));
     }
 
     /// Adds a prompt.
     pub fn prompt(&mut self, prompt: PromptDef) {
-        self.prompts.push(prompt);
+        self.add(move |_| Definition::Prompt(prompt));
     }
 
     /// Adds everything from `other`.
     pub fn extend(&mut self, other: Definitions) {
-        self.tools.extend(other.tools);
-        self.resources.extend(other.resources);
-        self.templates.extend(other.templates);
-        self.prompts.extend(other.prompts);
+        self.items.extend(other.items);
     }
 
-    /// The tools, in registration order.
-    pub fn tools(&self) -> &[ToolDef] {
-        &self.tools
+    /// How many definitions there are.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Builds every definition for `profile`, in registration order (what
+    /// [`ServerBuilder::register`] does; useful to inspect schemas in tests).
+    pub fn build(self, profile: SchemaProfile) -> Vec<Definition> {
+        self.items.into_iter().map(|build| build(profile)).collect()
     }
 }
 
@@ -76,12 +103,15 @@ pub trait Registrable {
     const KIND: Kind;
     /// Its name (tools, prompts) or URI (resources).
     const NAME: &'static str;
-    /// Builds the definition (schemas included) and adds it to `definitions`.
-    fn register(definitions: &mut Definitions, profile: SchemaProfile);
+    /// Adds the item to `definitions` (built, schemas included, when a
+    /// server registers it).
+    fn register(definitions: &mut Definitions);
 }
 
 impl ServerBuilder {
-    /// Adds every definition; names are checked by [`build`](Self::build).
+    /// Adds every definition, building macro-built ones for the current
+    /// [`schema_profile`](Self::schema_profile); names are checked by
+    /// [`build`](Self::build).
     ///
     /// ```no_run
     /// use mcp_runtime::mcp_tool;
@@ -98,18 +128,46 @@ impl ServerBuilder {
     ///     .build();
     /// ```
     pub fn register(mut self, definitions: Definitions) -> Self {
-        for tool in definitions.tools {
-            self = self.tool(tool);
+        for definition in definitions.build(self.schema_profile) {
+            self = match definition {
+                Definition::Tool(tool) => self.tool(tool),
+                Definition::Resource(resource) => self.resource(resource),
+                Definition::ResourceTemplate(template) => self.resource_template(template),
+                Definition::Prompt(prompt) => self.prompt(prompt),
+            };
         }
-        for resource in definitions.resources {
-            self = self.resource(resource);
-        }
-        for template in definitions.templates {
-            self = self.resource_template(template);
-        }
-        for prompt in definitions.prompts {
-            self = self.prompt(prompt);
-        }
+        self
+    }
+
+    /// Shapes the schemas of macro-built tools registered after this call
+    /// (with [`register`](Self::register)).
+    ///
+    /// The default is [`SchemaProfile::Standard`]: plain JSON Schema
+    /// 2020-12, which the spec names as the dialect of tool schemas, with
+    /// shared types in `$defs` behind `$ref` and optional parameters typed
+    /// `[T, "null"]` — exactly what the functions accept, and what
+    /// validating clients and the 2026-07-28 era expect. Choose
+    /// [`SchemaProfile::Compatible`] for clients known to reject `$ref` or
+    /// type arrays: definitions are inlined and optional parameters are
+    /// simply left out of `required`.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::mcp_tool;
+    /// use mcp_runtime::server::{SchemaProfile, Server};
+    ///
+    /// /// Echo the text back.
+    /// #[mcp_tool]
+    /// fn echo(text: Option<String>) -> String {
+    ///     text.unwrap_or_default()
+    /// }
+    ///
+    /// let server = Server::builder(mcp_runtime::server_info!())
+    ///     .schema_profile(SchemaProfile::Compatible)
+    ///     .register(mcp_runtime::definitions![echo])
+    ///     .build();
+    /// ```
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.schema_profile = profile;
         self
     }
 }
@@ -128,8 +186,25 @@ impl ToolDef {
     }
 }
 
-/// Collects annotated items into [`Definitions`], checking at compile time
-/// that no two tools (or prompts, or resources) share a name.
+impl ResourceTemplateDef {
+    /// Sets the human-readable title.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.template.title = Some(title.into());
+        self
+    }
+}
+
+impl PromptDef {
+    /// Sets the human-readable title.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.prompt.title = Some(title.into());
+        self
+    }
+}
+
+/// Collects items annotated with `#[mcp_tool]`, `#[mcp_resource]` or
+/// `#[mcp_prompt]` into [`Definitions`], checking at compile time that no
+/// two tools (or prompts, or resources) share a name (or URI).
 ///
 /// ```ignore
 /// Server::builder(server_info!()).register(definitions![echo, add, readme]);
@@ -141,10 +216,7 @@ macro_rules! definitions {
             (<$item as $crate::server::Registrable>::KIND, <$item as $crate::server::Registrable>::NAME)
         ),*]);
         let mut definitions = $crate::server::Definitions::new();
-        $(<$item as $crate::server::Registrable>::register(
-            &mut definitions,
-            $crate::server::SchemaProfile::Standard,
-        );)*
+        $(<$item as $crate::server::Registrable>::register(&mut definitions);)*
         definitions
     }};
 }
@@ -158,7 +230,7 @@ pub const fn assert_unique_names(items: &[(Kind, &str)]) {
         while j < items.len() {
             if items[i].0 as u8 == items[j].0 as u8 && same_str(items[i].1, items[j].1) {
                 panic!(
-                    "two items given to `definitions!` have the same name (or URI): rename one with `#[mcp_tool(name = \"...\")]` / `#[mcp_prompt(name = \"...\")]`, or remove the duplicate"
+                    "two items given to `definitions!` have the same name (or URI): rename one with `#[mcp_tool(name = \"...\")]` / `#[mcp_prompt(name = \"...\")]`, change a resource's URI, or remove the duplicate"
                 );
             }
             j += 1;

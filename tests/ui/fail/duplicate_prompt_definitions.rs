@@ -1,0 +1,17 @@
+use mcp_runtime::mcp_prompt;
+
+/// Review code.
+#[mcp_prompt]
+fn review(code: String) -> String {
+    format!("Review:\n{code}")
+}
+
+/// Review code, strictly.
+#[mcp_prompt(name = "review")]
+fn strict_review(code: String) -> String {
+    format!("Review strictly:\n{code}")
+}
+
+fn main() {
+    let _ = mcp_runtime::definitions![review, strict_review];
+}

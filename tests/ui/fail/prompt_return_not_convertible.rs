@@ -1,0 +1,9 @@
+use mcp_runtime::mcp_prompt;
+
+/// A prompt returning a number.
+#[mcp_prompt]
+fn count(text: String) -> usize {
+    text.len()
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_runtime::mcp_resource;
+
+/// A note in a folder; `folder` has no parameter.
+#[mcp_resource("notes://{folder}/{title}")]
+fn note(title: String) -> String {
+    title
+}
+
+fn main() {}
