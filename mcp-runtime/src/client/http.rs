@@ -174,20 +174,60 @@ impl HttpLink {
                     *last_event_id = event.id;
                 }
                 if let Ok(Incoming::Request(request)) = decode(&event.data) {
-                    let answer = server_requests::answer(request, self.answers.as_deref()).await;
-                    let reply_headers = MessageHeaders {
-                        method: "",
-                        name: None,
-                        params: Vec::new(),
-                        ..*headers
-                    };
-                    self.notify(answer, reply_headers).await?;
+                    self.answer(request, headers.protocol_version.unwrap_or_default())
+                        .await?;
                 } else if let Some(outcome) = route(&event.data, id, progress.as_ref()) {
                     return Ok(Some(outcome));
                 }
             }
         }
         Ok(None)
+    }
+
+    /// Opens the session's standalone GET stream, on which a legacy server
+    /// sends requests not tied to one of ours; `None` when it offers none.
+    pub(crate) async fn open_listener(
+        &self,
+        protocol_version: &str,
+    ) -> Result<Option<hyper::body::Incoming>, ClientError> {
+        let Some(session) = self
+            .session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+        else {
+            return Ok(None);
+        };
+        let request = hyper::Request::builder()
+            .method(Method::GET)
+            .uri(self.url.clone())
+            .header(ACCEPT, "text/event-stream")
+            .header(PROTOCOL_VERSION, header_value(protocol_version))
+            .header(SESSION_ID, session)
+            .body(Full::new(Bytes::new()))
+            .map_err(|e| ClientError::InvalidArguments(e.to_string()))?;
+        let response = self
+            .client
+            .request(request)
+            .await
+            .map_err(|e| ClientError::Io(std::io::Error::other(e)))?;
+        Ok((response.status() == StatusCode::OK).then(|| response.into_body()))
+    }
+
+    /// Answers a server request and POSTs the answer back.
+    pub(crate) async fn answer(
+        &self,
+        request: crate::jsonrpc::Request,
+        protocol_version: &str,
+    ) -> Result<(), ClientError> {
+        let answer = server_requests::answer(request, self.answers.as_deref()).await;
+        let headers = MessageHeaders {
+            method: "",
+            name: None,
+            protocol_version: Some(protocol_version),
+            params: Vec::new(),
+        };
+        self.notify(answer, headers).await
     }
 
     /// Reopens a response stream from `last_event_id` with GET.

@@ -228,9 +228,11 @@ impl Client {
             _child: child,
         };
         inner.server = negotiate::negotiate(&inner).await?;
-        Ok(Client {
-            inner: Arc::new(inner),
-        })
+        let inner = Arc::new(inner);
+        if inner.server.era == Era::Legacy && matches!(inner.link, Link::Http(_)) {
+            tokio::spawn(listen(Arc::downgrade(&inner)));
+        }
+        Ok(Client { inner })
     }
 
     /// What the server declared when we connected.
@@ -539,6 +541,48 @@ impl Inner {
         match tokio::time::timeout(self.options.request_timeout, answer).await {
             Ok(outcome) => outcome?.map_err(ClientError::Protocol),
             Err(_) => Err(ClientError::Timeout),
+        }
+    }
+}
+
+/// Reads a legacy HTTP session's GET stream for as long as the client lives,
+/// answering the server's requests; holds the client only while answering.
+async fn listen(client: std::sync::Weak<Inner>) {
+    use http_body_util::BodyExt;
+
+    let opened = {
+        let Some(inner) = client.upgrade() else {
+            return;
+        };
+        let Link::Http(http) = &inner.link else {
+            return;
+        };
+        http.open_listener(&inner.server.protocol_version).await
+    };
+    let Ok(Some(mut body)) = opened else { return };
+    let mut decoder = sse::SseDecoder::default();
+    while let Some(Ok(frame)) = body.frame().await {
+        let Some(chunk) = frame.data_ref() else {
+            continue;
+        };
+        let Ok(events) = decoder.feed(chunk, 64 * 1024 * 1024) else {
+            return;
+        };
+        for event in events {
+            let Ok(crate::jsonrpc::Incoming::Request(request)) =
+                crate::jsonrpc::decode(&event.data)
+            else {
+                continue;
+            };
+            let Some(inner) = client.upgrade() else {
+                return;
+            };
+            let Link::Http(http) = &inner.link else {
+                return;
+            };
+            if let Err(error) = http.answer(request, &inner.server.protocol_version).await {
+                tracing::warn!(%error, "could not answer the server's request");
+            }
         }
     }
 }
