@@ -14,7 +14,6 @@
 use std::time::Duration;
 
 use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::{mcp_server, mcp_tool};
 use mcp_runtime::protocol::{
     CallToolResult, Completion, ContentBlock, GetPromptResult, InputRequest, InputResponse,
     LoggingLevel, ReadResourceResult,
@@ -23,6 +22,7 @@ use mcp_runtime::server::{
     CompletionRequest, InputError, ListChanges, PromptDef, PromptRequest, RequestContext,
     ResourceDef, ResourceRead, ResourceTemplateDef, Server, ToolCall, ToolDef, ToolError,
 };
+use mcp_runtime::{mcp_server, mcp_tool};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 

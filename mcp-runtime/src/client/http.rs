@@ -94,16 +94,32 @@ impl HttpLink {
         id: &RequestId,
         frame: Vec<u8>,
         headers: MessageHeaders<'_>,
-        progress: Option<(
-            ProgressToken,
-            mpsc::UnboundedSender<ProgressNotificationParams>,
-        )>,
+        progress: Progress,
     ) -> Result<Result<Value, ErrorObject>, ClientError> {
         let response = self.post(frame, &headers).await?;
-        let status = response.status();
         if let Some(session) = response.headers().get(&SESSION_ID) {
             *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some(session.clone());
         }
+        self.read_response(response, id, &headers, progress).await
+    }
+
+    /// The legacy session id, once `initialize` minted one.
+    fn session_id(&self) -> Option<HeaderValue> {
+        self.session
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Reads the answer to request `id` from a JSON body or an event stream.
+    async fn read_response(
+        &self,
+        response: hyper::Response<hyper::body::Incoming>,
+        id: &RequestId,
+        headers: &MessageHeaders<'_>,
+        progress: Progress,
+    ) -> Result<Result<Value, ErrorObject>, ClientError> {
+        let status = response.status();
         let content_type = response
             .headers()
             .get(CONTENT_TYPE)
@@ -123,7 +139,7 @@ impl HttpLink {
                     &mut last_event_id,
                     id,
                     &progress,
-                    &headers,
+                    headers,
                 );
                 if let Some(outcome) = read.await? {
                     return Ok(outcome);
@@ -133,7 +149,7 @@ impl HttpLink {
                 };
                 let wait = decoder.retry.map_or(DEFAULT_RETRY, Duration::from_millis);
                 tokio::time::sleep(wait).await;
-                body = self.resume(&last, &headers).await?;
+                body = self.resume(&last, headers).await?;
                 decoder.restart();
             }
             return Err(ClientError::Closed);
@@ -190,12 +206,7 @@ impl HttpLink {
         &self,
         protocol_version: &str,
     ) -> Result<Option<hyper::body::Incoming>, ClientError> {
-        let Some(session) = self
-            .session
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-        else {
+        let Some(session) = self.session_id() else {
             return Ok(None);
         };
         let request = hyper::Request::builder()
@@ -244,12 +255,7 @@ impl HttpLink {
         if let Some(version) = headers.protocol_version {
             request = request.header(PROTOCOL_VERSION, header_value(version));
         }
-        if let Some(session) = self
-            .session
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-        {
+        if let Some(session) = self.session_id() {
             request = request.header(SESSION_ID, session);
         }
         let request = request
@@ -307,12 +313,7 @@ impl HttpLink {
         for (name, value) in &headers.params {
             request = request.header(name, value.clone());
         }
-        if let Some(session) = self
-            .session
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-        {
+        if let Some(session) = self.session_id() {
             request = request.header(SESSION_ID, session);
         }
         let request = request
