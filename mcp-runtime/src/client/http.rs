@@ -96,11 +96,19 @@ impl HttpLink {
         headers: MessageHeaders<'_>,
         progress: Progress,
     ) -> Result<Result<Value, ErrorObject>, ClientError> {
+        let mut guard = CancelOnDrop {
+            link: self,
+            id,
+            protocol_version: headers.protocol_version,
+            answered: false,
+        };
         let response = self.post(frame, &headers).await?;
         if let Some(session) = response.headers().get(&SESSION_ID) {
             *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some(session.clone());
         }
-        self.read_response(response, id, &headers, progress).await
+        let outcome = self.read_response(response, id, &headers, progress).await;
+        guard.answered = true;
+        outcome
     }
 
     /// The legacy session id, once `initialize` minted one.
@@ -295,6 +303,19 @@ impl HttpLink {
         frame: Vec<u8>,
         headers: &MessageHeaders<'_>,
     ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError> {
+        let request = self.post_request(frame, headers)?;
+        self.client
+            .request(request)
+            .await
+            .map_err(|e| ClientError::Io(std::io::Error::other(e)))
+    }
+
+    /// A POST of `frame` with the headers the spec asks for.
+    fn post_request(
+        &self,
+        frame: Vec<u8>,
+        headers: &MessageHeaders<'_>,
+    ) -> Result<hyper::Request<Full<Bytes>>, ClientError> {
         let mut request = hyper::Request::builder()
             .method(Method::POST)
             .uri(self.url.clone())
@@ -316,13 +337,44 @@ impl HttpLink {
         if let Some(session) = self.session_id() {
             request = request.header(SESSION_ID, session);
         }
-        let request = request
+        request
             .body(Full::new(Bytes::from(frame)))
-            .map_err(|e| ClientError::InvalidArguments(e.to_string()))?;
-        self.client
-            .request(request)
-            .await
-            .map_err(|e| ClientError::Io(std::io::Error::other(e)))
+            .map_err(|e| ClientError::InvalidArguments(e.to_string()))
+    }
+}
+
+/// In a legacy session, a request given up before its answer is cancelled
+/// with `notifications/cancelled` (closing the stream does not cancel in
+/// that era; in 2026-07-28 it does, and nothing is sent).
+struct CancelOnDrop<'a> {
+    link: &'a HttpLink,
+    id: &'a RequestId,
+    protocol_version: Option<&'a str>,
+    answered: bool,
+}
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        if self.answered || self.link.session_id().is_none() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let params = serde_json::json!({ "requestId": self.id, "reason": "the caller gave up" });
+        let frame = crate::jsonrpc::notification_frame("notifications/cancelled", Some(&params));
+        let headers = MessageHeaders {
+            method: "notifications/cancelled",
+            name: None,
+            protocol_version: self.protocol_version,
+            params: Vec::new(),
+        };
+        if let Ok(request) = self.link.post_request(frame, &headers) {
+            let client = self.link.client.clone();
+            runtime.spawn(async move {
+                let _ = client.request(request).await;
+            });
+        }
     }
 }
 
