@@ -247,14 +247,18 @@ impl RequestContext {
             InputRequest::ListRoots(r) => ("roots/list", serde_json::to_value(&r.params)),
         };
         let params = params.map_err(|e| InputError::Rejected(e.to_string()))?;
+        if !self.peer.carries_requests() {
+            return Err(InputError::NoAnswer);
+        }
         let replies = &self.session.replies;
         let (id, answer) = replies.expect();
+        // Forgets the question however this future ends, cancellation included.
+        let _forget = Forget { replies, id: &id };
         let params = (!params.is_null()).then_some(params);
         self.peer
             .send(request_frame(&id, method, params.as_ref()))
             .await;
         let outcome = tokio::time::timeout(ANSWER_TIMEOUT, answer).await;
-        replies.forget(&id);
         let result = match outcome {
             Ok(Ok(Ok(result))) => result,
             Ok(Ok(Err(error))) => return Err(InputError::Rejected(error.message)),
@@ -270,6 +274,18 @@ impl RequestContext {
             }
         };
         parsed.map_err(|e| InputError::Rejected(format!("unreadable answer: {e}")))
+    }
+}
+
+/// Removes a question from the waiting list when dropped.
+struct Forget<'a> {
+    replies: &'a Replies,
+    id: &'a RequestId,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.replies.forget(self.id);
     }
 }
 

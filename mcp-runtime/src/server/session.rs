@@ -120,9 +120,11 @@ impl Session {
         self.lock_in_flight().remove(id);
     }
 
-    /// Fires the token of request `id`, if it is still in flight.
+    /// Fires the token of request `id`, if it is still in flight. The entry
+    /// stays until the request's task calls [`finish`](Self::finish), so a
+    /// client reusing the id meanwhile is refused rather than confused with it.
     pub(crate) fn cancel(&self, id: &RequestId) {
-        if let Some(token) = self.lock_in_flight().remove(id) {
+        if let Some(token) = self.lock_in_flight().get(id) {
             token.cancel();
         }
     }
@@ -147,4 +149,23 @@ fn carries_modern_meta(params: Option<&Value>) -> bool {
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(META_PROTOCOL_VERSION))
         .is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cancelled_id_stays_taken_until_its_task_finishes() {
+        let session = Session::new();
+        let id = RequestId::Int(5);
+        let first = session.begin(&id).unwrap();
+        session.cancel(&id);
+        assert!(first.is_cancelled());
+        assert!(session.begin(&id).is_none(), "reuse while the first still runs is refused");
+        session.finish(&id);
+        let second = session.begin(&id).unwrap();
+        session.cancel(&id);
+        assert!(second.is_cancelled(), "the reused id is cancellable");
+    }
 }

@@ -30,6 +30,10 @@ pub struct StdioConfig {
     /// Replies that may wait for the writer before handlers are slowed down
     /// (default 1024).
     pub write_queue: usize,
+    /// Requests that may run at once (default 1024). Beyond it the server
+    /// stops reading until one finishes, so a client that sends without
+    /// reading cannot make it buffer without bound.
+    pub max_in_flight: usize,
 }
 
 impl Default for StdioConfig {
@@ -38,6 +42,7 @@ impl Default for StdioConfig {
             max_line_bytes: 16 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(5),
             write_queue: 1024,
+            max_in_flight: 1024,
         }
     }
 }
@@ -73,6 +78,7 @@ impl Server {
         let writer = tokio::spawn(write_frames(output, queue));
         let peer = Peer::new(frames);
         let session = Arc::new(Session::new());
+        let permits = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
         let tasks = TaskTracker::new();
         let mut lines = LineReader::new(
             BufReader::with_capacity(64 * 1024, input),
@@ -112,7 +118,11 @@ impl Server {
                         cancellation,
                     );
                     if session.era_decided() {
-                        tasks.spawn(served);
+                        let permit = permits.clone().acquire_owned().await;
+                        tasks.spawn(async move {
+                            served.await;
+                            drop(permit);
+                        });
                     } else {
                         // Until the era is known (and for `initialize`),
                         // requests run in order so that a pipelined client's

@@ -47,7 +47,12 @@ pub(super) async fn run(
 ) -> Response<McpBody> {
     let guard = (mode == Mode::Modern).then(|| cancellation.clone().drop_guard());
     let (frames_tx, mut frames) = mpsc::channel(PEER_QUEUE);
-    let mut handler = spawn_handler(server, session, request, Peer::new(frames_tx), cancellation);
+    // A client that accepts no event stream cannot receive our questions.
+    let peer = match accepts.sse {
+        true => Peer::new(frames_tx),
+        false => Peer::without_requests(frames_tx),
+    };
+    let mut handler = spawn_handler(server, session, request, peer, cancellation);
     let outcome = loop {
         tokio::select! {
             biased;
