@@ -162,7 +162,10 @@ mod tests {
         let first = session.begin(&id).unwrap();
         session.cancel(&id);
         assert!(first.is_cancelled());
-        assert!(session.begin(&id).is_none(), "reuse while the first still runs is refused");
+        assert!(
+            session.begin(&id).is_none(),
+            "reuse while the first still runs is refused"
+        );
         session.finish(&id);
         let second = session.begin(&id).unwrap();
         session.cancel(&id);
