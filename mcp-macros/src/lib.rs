@@ -65,7 +65,10 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 ///
 /// Options: `name = "..."` (default: the function's name), `title`,
 /// `description` (default: the doc comment), `mime_type` (default: from the
-/// return type). Register with `mcp_runtime::definitions![name]`.
+/// return type), and for a template `complete = path`: a function
+/// `fn(CompletionRequest) -> Completion` (or `async fn`) answering
+/// `completion/complete` for its variables. Register with
+/// `mcp_runtime::definitions![name]`.
 #[proc_macro_attribute]
 pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::free_item(expand::Kind::Resource, args.into(), input.into()).into()
@@ -91,7 +94,9 @@ pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
 /// `GetPromptResult` and `Result` of those work too (see
 /// `IntoPromptResult`).
 ///
-/// Options: `name = "..."`, `title = "..."`, `description = "..."`.
+/// Options: `name = "..."`, `title = "..."`, `description = "..."`,
+/// `complete = path`: a function `fn(CompletionRequest) -> Completion` (or
+/// `async fn`) answering `completion/complete` for the arguments.
 /// Register with `mcp_runtime::definitions![name]`.
 #[proc_macro_attribute]
 pub fn mcp_prompt(args: TokenStream, input: TokenStream) -> TokenStream {

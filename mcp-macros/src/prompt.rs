@@ -14,7 +14,7 @@ use crate::options::{Labels, lit, unknown};
 use crate::signature::{FnSignature, state_capture};
 use crate::text_params::{self, Rungs, labels, option_str};
 
-const OPTIONS: &[&str] = &["name", "title", "description"];
+const OPTIONS: &[&str] = &["name", "title", "description", "complete"];
 
 /// A prompt read from its function.
 pub struct Prompt {
@@ -22,6 +22,8 @@ pub struct Prompt {
     pub name: LitStr,
     labels: Labels,
     description: Option<String>,
+    /// `complete = path`: the completion function of the arguments.
+    complete: Option<syn::Path>,
     /// The function's signature.
     pub signature: FnSignature,
 }
@@ -35,8 +37,12 @@ impl Prompt {
         errors: &mut Errors,
     ) -> Self {
         let mut labels = Labels::default();
+        let mut complete = None;
         let parser = syn::meta::parser(|meta: ParseNestedMeta| {
             if labels.option(&meta)? {
+                Ok(())
+            } else if meta.path.is_ident("complete") {
+                complete = Some(meta.value()?.parse()?);
                 Ok(())
             } else {
                 Err(unknown(&meta, "#[mcp_prompt]", OPTIONS))
@@ -74,6 +80,7 @@ impl Prompt {
             name,
             labels,
             description,
+            complete,
             signature,
         }
     }
@@ -109,6 +116,7 @@ impl Prompt {
         let (clone_state, state_arg) = state_capture(state);
         let name = &self.name;
         let setters = labels(self.description.as_deref(), self.labels.title.as_ref());
+        let complete = completion(self.complete.as_ref());
         quote! {{
             #(#specs)*
             #prompt_spec
@@ -121,7 +129,17 @@ impl Prompt {
             });
             #(#arguments)*
             #setters
+            #complete
             #private::Definition::Prompt(__mcp_def)
         }}
     }
+}
+
+/// `__mcp_def = __mcp_def.completion(...)` for `complete = path`, spanned
+/// on the path so that a wrong signature is reported there.
+pub fn completion(path: Option<&syn::Path>) -> Option<TokenStream> {
+    let path = path?;
+    Some(quote_spanned! {path.span()=>
+        __mcp_def = __mcp_def.completion(::mcp_runtime::__private::completer(#path));
+    })
 }

@@ -16,7 +16,14 @@ use crate::options::{Labels, lit, unknown};
 use crate::signature::{FnSignature, state_capture};
 use crate::text_params::{self, Rungs, labels};
 
-const OPTIONS: &[&str] = &["uri", "name", "title", "description", "mime_type"];
+const OPTIONS: &[&str] = &[
+    "uri",
+    "name",
+    "title",
+    "description",
+    "mime_type",
+    "complete",
+];
 
 /// What `#[mcp_resource(...)]` says.
 #[derive(Default)]
@@ -24,6 +31,7 @@ struct ResourceOptions {
     uri: Option<LitStr>,
     labels: Labels,
     mime_type: Option<LitStr>,
+    complete: Option<syn::Path>,
 }
 
 impl ResourceOptions {
@@ -54,6 +62,8 @@ impl ResourceOptions {
             self.uri = Some(meta.value()?.parse()?);
         } else if meta.path.is_ident("mime_type") {
             self.mime_type = Some(meta.value()?.parse()?);
+        } else if meta.path.is_ident("complete") {
+            self.complete = Some(meta.value()?.parse()?);
         } else {
             return Err(unknown(&meta, "#[mcp_resource]", OPTIONS));
         }
@@ -98,6 +108,12 @@ impl Resource {
             .flatten();
         if let Some(template) = &template {
             check_variables(template, &uri, &signature, errors);
+            if let (Some(complete), None) = (&options.complete, template.variables().next()) {
+                errors.at(
+                    complete,
+                    "`complete` applies to resource templates only: this URI has no `{variable}` to complete; remove it",
+                );
+            }
         }
         for param in &signature.params {
             if let Some(header) = &param.header {
@@ -187,6 +203,9 @@ impl Resource {
                 quote!(Resource),
             )
         };
+        let complete = is_template
+            .then(|| crate::prompt::completion(self.options.complete.as_ref()))
+            .flatten();
         let setters = labels(
             self.description.as_deref(),
             self.options.labels.title.as_ref(),
@@ -200,6 +219,7 @@ impl Resource {
                 __mcp_def = __mcp_def.mime_type(mime);
             }
             #setters
+            #complete
             #private::Definition::#variant(__mcp_def)
         }}
     }

@@ -8,6 +8,7 @@ pub use ::serde_json;
 pub use ::std;
 
 pub use crate::protocol::{Icon, Meta, ToolAnnotations};
+pub use crate::server::completion::completer;
 pub use crate::server::prompt_result::prompt_spec;
 pub use crate::server::read_result::read_spec;
 pub use crate::server::register::assert_unique_names;

@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex};
 
 use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
 use mcp_runtime::protocol::{
-    ClientCapabilities, ElicitRequestParams, ElicitValue, InputRequest, InputRequests,
+    ClientCapabilities, Completion, ElicitRequestParams, ElicitValue, InputRequest, InputRequests,
     InputResponse, InputResponses, PromptMessage,
 };
-use mcp_runtime::server::{BoxFuture, Era, Json, RequestContext, Server, ToolError};
+use mcp_runtime::server::{
+    BoxFuture, CompletionRequest, Era, Json, RequestContext, Server, ToolError,
+};
 use mcp_runtime::transport::StdioConfig;
 use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 use serde::Serialize;
@@ -23,7 +25,11 @@ struct Notes {
 #[mcp_server]
 impl Notes {
     /// A note by title.
-    #[mcp_resource("notes://{title}{?upper}", mime_type = "text/markdown")]
+    #[mcp_resource(
+        "notes://{title}{?upper}",
+        mime_type = "text/markdown",
+        complete = complete_title
+    )]
     fn note(&self, title: String, upper: Option<bool>) -> Option<String> {
         let text = self.notes.lock().unwrap().get(&title).cloned()?;
         Some(if upper == Some(true) {
@@ -39,12 +45,39 @@ impl Notes {
     ///
     /// * `title` - The note's title.
     /// * `style` - How to summarize.
-    #[mcp_prompt(title = "Summarize a note")]
+    #[mcp_prompt(title = "Summarize a note", complete = complete_style)]
     fn summarize(&self, title: String, style: Option<String>) -> Result<String, String> {
         let notes = self.notes.lock().unwrap();
         let text = notes.get(&title).ok_or(format!("no note `{title}`"))?;
         let style = style.as_deref().unwrap_or("briefly");
         Ok(format!("Summarize {style}:\n{text}"))
+    }
+}
+
+/// Completes a note title (an async completion function).
+async fn complete_title(request: CompletionRequest) -> Completion {
+    completion(["todo", "today"], &request)
+}
+
+/// Completes the summary style (a sync completion function); the title is
+/// completed too, from the context arguments' point of view.
+fn complete_style(request: CompletionRequest) -> Completion {
+    match request.argument.as_str() {
+        "style" => completion(["briefly", "in bullets"], &request),
+        _ => completion(["todo"], &request),
+    }
+}
+
+fn completion<const N: usize>(values: [&str; N], request: &CompletionRequest) -> Completion {
+    let values: Vec<String> = values
+        .into_iter()
+        .filter(|v| v.starts_with(&request.value))
+        .map(str::to_owned)
+        .collect();
+    Completion {
+        total: Some(values.len() as u64),
+        has_more: Some(false),
+        values,
     }
 }
 
@@ -264,5 +297,52 @@ async fn a_macro_tool_elicits_in_both_eras() {
         let result = client.call_tool("greet", &json!({})).await.unwrap();
         assert_eq!(result.is_error, None, "{era:?}: {result:?}");
         assert_eq!(result.content[0].as_text(), Some("Hello, Ada!"), "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn macro_prompts_and_templates_complete_their_arguments() {
+    for (choice, era) in ERAS {
+        let client = connect(choice).await;
+        let complete = |reference: Value, name: &str, value: &str| {
+            let params = json!({"ref": reference, "argument": {"name": name, "value": value}});
+            let client = &client;
+            async move {
+                client
+                    .request::<_, Value>("completion/complete", &params)
+                    .await
+                    .unwrap()
+            }
+        };
+        let style = complete(
+            json!({"type": "ref/prompt", "name": "summarize"}),
+            "style",
+            "in",
+        )
+        .await;
+        assert_eq!(
+            style["completion"],
+            json!({"values": ["in bullets"], "total": 1, "hasMore": false}),
+            "{era:?}"
+        );
+        let title = complete(
+            json!({"type": "ref/resource", "uri": "notes://{title}{?upper}"}),
+            "title",
+            "to",
+        )
+        .await;
+        assert_eq!(
+            title["completion"]["values"],
+            json!(["todo", "today"]),
+            "{era:?}"
+        );
+        // A prompt without `complete` answers with no values.
+        let none = complete(
+            json!({"type": "ref/prompt", "name": "count-down"}),
+            "from",
+            "1",
+        )
+        .await;
+        assert_eq!(none["completion"]["values"], json!([]), "{era:?}");
     }
 }

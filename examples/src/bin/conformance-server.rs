@@ -6,23 +6,23 @@
 //! and point the suite at `http://127.0.0.1:3001/mcp`; without `--http` it
 //! serves stdio. `.ci/conformance.sh` runs both suite versions against it.
 //!
-//! Tools use `#[mcp_tool]`; resources and prompts use the builder API
-//! (`ResourceDef`, `PromptDef`) until `#[mcp_resource]` and `#[mcp_prompt]`
-//! land. The JSON Schema 2020-12 tool is built with `ToolDef` because its
-//! schema must be served verbatim.
+//! Tools use `#[mcp_tool]`, resources `#[mcp_resource]` and prompts
+//! `#[mcp_prompt]` (with `complete = ...` for argument completion). Only the
+//! JSON Schema 2020-12 tool is built with `ToolDef`, because its hand-written
+//! schema must be served verbatim rather than derived from a signature.
 
 use std::time::Duration;
 
 use mcp_runtime::jsonrpc::ErrorObject;
 use mcp_runtime::protocol::{
-    CallToolResult, Completion, ContentBlock, GetPromptResult, InputRequest, InputResponse,
-    LoggingLevel, ReadResourceResult,
+    CallToolResult, Completion, ContentBlock, InputRequest, InputResponse, LoggingLevel,
+    PromptMessage, ResourceContents,
 };
 use mcp_runtime::server::{
-    CompletionRequest, InputError, ListChanges, PromptDef, PromptRequest, RequestContext,
-    ResourceDef, ResourceRead, ResourceTemplateDef, Server, ToolCall, ToolDef, ToolError,
+    CompletionRequest, InputError, Json, ListChanges, RequestContext, Server, ToolCall, ToolDef,
+    ToolError,
 };
-use mcp_runtime::{mcp_server, mcp_tool};
+use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -462,6 +462,127 @@ impl Conformance {
         }
         Ok("Capability-aware input complete".to_owned())
     }
+
+    // Resources, in the order `resources/list` shows them (the modern
+    // `caching` scenario reads the first one, so `static-text` leads).
+
+    /// A static text resource
+    #[mcp_resource("test://static-text", name = "static-text")]
+    fn static_text() -> &'static str {
+        "This is the content of the static text resource."
+    }
+
+    /// A static binary resource (a PNG image)
+    #[mcp_resource(
+        "test://static-binary",
+        name = "static-binary",
+        mime_type = "image/png"
+    )]
+    fn static_binary() -> ResourceContents {
+        wire(json!({"uri": "test://static-binary", "mimeType": "image/png", "blob": PNG}))
+    }
+
+    /// A resource clients may subscribe to
+    #[mcp_resource("test://watched-resource", name = "watched-resource")]
+    fn watched_resource() -> &'static str {
+        "Watched resource content"
+    }
+
+    /// A resource template with an id parameter
+    #[mcp_resource("test://template/{id}/data", name = "template")]
+    fn template(id: String) -> Json<Value> {
+        Json(json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}))
+    }
+
+    /// A simple prompt without arguments
+    #[mcp_prompt]
+    fn test_simple_prompt() -> &'static str {
+        "This is a simple prompt for testing."
+    }
+
+    /// A prompt with required arguments
+    ///
+    /// # Arguments
+    ///
+    /// * `arg1` - First test argument
+    /// * `arg2` - Second test argument
+    #[mcp_prompt(complete = complete_test_values)]
+    fn test_prompt_with_arguments(arg1: String, arg2: String) -> String {
+        format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+    }
+
+    /// A prompt with an embedded resource
+    ///
+    /// # Arguments
+    ///
+    /// * `resource_uri` - URI of the resource to embed
+    #[mcp_prompt]
+    fn test_prompt_with_embedded_resource(
+        #[mcp(rename = "resourceUri")] resource_uri: String,
+    ) -> Vec<PromptMessage> {
+        vec![
+            wire(
+                json!({"role": "user", "content": {"type": "resource", "resource": {
+                    "uri": resource_uri,
+                    "mimeType": "text/plain",
+                    "text": "Embedded resource content for testing."
+                }}}),
+            ),
+            PromptMessage::user("Please process the embedded resource above."),
+        ]
+    }
+
+    /// A prompt with an image
+    #[mcp_prompt]
+    fn test_prompt_with_image() -> Vec<PromptMessage> {
+        vec![
+            wire(
+                json!({"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}}),
+            ),
+            PromptMessage::user("Please analyze the image above."),
+        ]
+    }
+
+    /// A prompt that asks the user for context first (SEP-2322)
+    #[mcp_prompt]
+    async fn test_input_required_result_prompt(
+        context: RequestContext,
+    ) -> Result<Vec<PromptMessage>, ErrorObject> {
+        let question = json!({
+            "method": "elicitation/create",
+            "params": {
+                "message": "What context should the prompt use?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"context": {"type": "string"}},
+                    "required": ["context"]
+                }
+            }
+        });
+        let answer = match context.ask_as("user_context", wire(question)).await {
+            Ok(answer) => serde_json::to_value(answer).unwrap_or_default(),
+            Err(InputError::Pending) => return Ok(Vec::new()),
+            Err(error) => return Err(ErrorObject::invalid_params(error.to_string())),
+        };
+        Ok(vec![PromptMessage::user(format!(
+            "Prompt with user context: {}",
+            answer["content"]["context"]
+        ))])
+    }
+}
+
+/// Completes `test_prompt_with_arguments`' arguments from the suite's values.
+fn complete_test_values(request: CompletionRequest) -> Completion {
+    let values: Vec<String> = ["testValue1", "testValue2"]
+        .into_iter()
+        .filter(|v| v.starts_with(&request.value))
+        .map(str::to_owned)
+        .collect();
+    Completion {
+        total: Some(values.len() as u64),
+        has_more: Some(false),
+        values,
+    }
 }
 
 /// Elicits with `params` and reports the answer as `<label>: action=…, content=…`.
@@ -543,7 +664,10 @@ fn text_of(answer: &Value) -> String {
         .to_owned()
 }
 
-/// The JSON Schema 2020-12 tool (SEP-1613), whose schema is served verbatim.
+/// The JSON Schema 2020-12 tool (SEP-1613). It stays on `ToolDef` on
+/// purpose: its hand-written schema (`$anchor`, `allOf`/`anyOf`,
+/// `if`/`then`/`else`) must be served verbatim, which a schema derived from
+/// a signature cannot do.
 fn json_schema_tool() -> ToolDef {
     ToolDef::new("json_schema_2020_12_tool", |call: ToolCall| async move {
         Ok(CallToolResult::text(format!(
@@ -577,166 +701,6 @@ fn json_schema_tool() -> ToolDef {
     }))
 }
 
-fn text_resource(
-    uri: &'static str,
-    name: &str,
-    description: &str,
-    text: &'static str,
-) -> ResourceDef {
-    ResourceDef::new(uri, name, move |_read: ResourceRead| async move {
-        Ok(ReadResourceResult::text(uri, Some("text/plain"), text))
-    })
-    .description(description)
-    .mime_type("text/plain")
-}
-
-// Resources and prompts use the builder until `#[mcp_resource]` and
-// `#[mcp_prompt]` exist.
-fn resources() -> Result<(Vec<ResourceDef>, ResourceTemplateDef), Box<dyn std::error::Error>> {
-    let binary = ResourceDef::new(
-        "test://static-binary",
-        "static-binary",
-        |_read: ResourceRead| async move {
-            Ok(wire(json!({
-                "contents": [{"uri": "test://static-binary", "mimeType": "image/png", "blob": PNG}]
-            })))
-        },
-    )
-    .description("A static binary resource (a PNG image)")
-    .mime_type("image/png");
-    let template = ResourceTemplateDef::new(
-        "test://template/{id}/data",
-        "template",
-        |read: ResourceRead| async move {
-            let id = read.variables.get("id").cloned().unwrap_or_default();
-            let body =
-                json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
-            Ok(ReadResourceResult::text(
-                read.uri,
-                Some("application/json"),
-                body.to_string(),
-            ))
-        },
-    )?
-    .description("A resource template with an id parameter")
-    .mime_type("application/json");
-    Ok((
-        vec![
-            text_resource(
-                "test://static-text",
-                "static-text",
-                "A static text resource",
-                "This is the content of the static text resource.",
-            ),
-            binary,
-            text_resource(
-                "test://watched-resource",
-                "watched-resource",
-                "A resource clients may subscribe to",
-                "Watched resource content",
-            ),
-        ],
-        template,
-    ))
-}
-
-fn user_text(text: String) -> Value {
-    json!({"role": "user", "content": {"type": "text", "text": text}})
-}
-
-fn prompt_result(messages: Vec<Value>) -> Result<GetPromptResult, ErrorObject> {
-    Ok(wire(json!({ "messages": messages })))
-}
-
-fn prompts() -> Vec<PromptDef> {
-    let simple = PromptDef::new("test_simple_prompt", |_request: PromptRequest| async {
-        prompt_result(vec![user_text(
-            "This is a simple prompt for testing.".into(),
-        )])
-    })
-    .description("A simple prompt without arguments");
-    let with_arguments = PromptDef::new(
-        "test_prompt_with_arguments",
-        |request: PromptRequest| async move {
-            let arg = |name: &str| request.arguments.get(name).cloned().unwrap_or_default();
-            prompt_result(vec![user_text(format!(
-                "Prompt with arguments: arg1='{}', arg2='{}'",
-                arg("arg1"),
-                arg("arg2")
-            ))])
-        },
-    )
-    .description("A prompt with required arguments")
-    .argument("arg1", Some("First test argument"), true)
-    .argument("arg2", Some("Second test argument"), true)
-    .completion(|request: CompletionRequest| async move {
-        let values: Vec<String> = ["testValue1", "testValue2"]
-            .into_iter()
-            .filter(|v| v.starts_with(&request.value))
-            .map(str::to_owned)
-            .collect();
-        Completion {
-            total: Some(values.len() as u64),
-            has_more: Some(false),
-            values,
-        }
-    });
-    let embedded = PromptDef::new(
-        "test_prompt_with_embedded_resource",
-        |request: PromptRequest| async move {
-            let uri = request
-                .arguments
-                .get("resourceUri")
-                .cloned()
-                .unwrap_or_default();
-            prompt_result(vec![
-                json!({"role": "user", "content": {"type": "resource", "resource": {
-                    "uri": uri,
-                    "mimeType": "text/plain",
-                    "text": "Embedded resource content for testing."
-                }}}),
-                user_text("Please process the embedded resource above.".into()),
-            ])
-        },
-    )
-    .description("A prompt with an embedded resource")
-    .argument("resourceUri", Some("URI of the resource to embed"), true);
-    let image = PromptDef::new("test_prompt_with_image", |_request: PromptRequest| async {
-        prompt_result(vec![
-            json!({"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}}),
-            user_text("Please analyze the image above.".into()),
-        ])
-    })
-    .description("A prompt with an image");
-    let input_required = PromptDef::new(
-        "test_input_required_result_prompt",
-        |request: PromptRequest| async move {
-            let question = json!({
-                "method": "elicitation/create",
-                "params": {
-                    "message": "What context should the prompt use?",
-                    "requestedSchema": {
-                        "type": "object",
-                        "properties": {"context": {"type": "string"}},
-                        "required": ["context"]
-                    }
-                }
-            });
-            let answer = match request.context.ask_as("user_context", wire(question)).await {
-                Ok(answer) => serde_json::to_value(answer).unwrap_or_default(),
-                Err(InputError::Pending) => return prompt_result(Vec::new()),
-                Err(error) => return Err(ErrorObject::invalid_params(error.to_string())),
-            };
-            prompt_result(vec![user_text(format!(
-                "Prompt with user context: {}",
-                answer["content"]["context"]
-            ))])
-        },
-    )
-    .description("A prompt that asks the user for context first (SEP-2322)");
-    vec![simple, with_arguments, embedded, image, input_required]
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
@@ -744,17 +708,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = std::sync::Arc::new(Conformance {
         changes: changes.clone(),
     });
-    let (resources, template) = resources()?;
-    let mut builder = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_runtime::server_info!())
         .register(tools.mcp_definitions())
         .tool(json_schema_tool())
-        .resource_template(template)
         .list_changes(changes);
-    for resource in resources {
-        builder = builder.resource(resource);
-    }
-    for prompt in prompts() {
-        builder = builder.prompt(prompt);
-    }
-    mcp_examples::serve(builder.build()?).await
+    mcp_examples::serve(server.build()?).await
 }

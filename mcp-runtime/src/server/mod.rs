@@ -14,7 +14,7 @@
 //! # }
 //! ```
 
-mod completion;
+pub(crate) mod completion;
 mod context;
 mod dispatch;
 mod extract;
@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-pub use completion::CompletionRequest;
+pub use completion::{CompletionRequest, CompletionReturn};
 pub use context::{ClientMeta, Era, RequestContext};
 pub use extract::{FromRequestContext, Progress};
 pub use handler::BoxFuture;

@@ -1,0 +1,15 @@
+use mcp_runtime::mcp_resource;
+use mcp_runtime::protocol::Completion;
+use mcp_runtime::server::CompletionRequest;
+
+fn complete(_request: CompletionRequest) -> Completion {
+    Completion::default()
+}
+
+/// The readme.
+#[mcp_resource("docs://readme", complete = complete)]
+fn readme() -> &'static str {
+    "Read me"
+}
+
+fn main() {}
