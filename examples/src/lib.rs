@@ -27,6 +27,21 @@ const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PAT
 #[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
 pub mod echo_client;
 
+/// Typed clients mcp-codegen generated from third-party servers: the
+/// reference servers `@modelcontextprotocol/server-everything` and
+/// `@modelcontextprotocol/server-filesystem` (npm), and
+/// `tests/interop/py_rich_server.py` (Python SDK). Byte-identical to what
+/// mcp-codegen emits; see tests/codegen_e2e.rs.
+#[allow(missing_docs)]
+pub mod generated {
+    #[rustfmt::skip]
+    pub mod everything_client;
+    #[rustfmt::skip]
+    pub mod filesystem_client;
+    #[rustfmt::skip]
+    pub mod py_rich_client;
+}
+
 /// Sends `tracing` output to stderr (stdout carries only protocol messages),
 /// filtered by `RUST_LOG` (default `warn`).
 pub fn init_logging() {

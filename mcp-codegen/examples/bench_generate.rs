@@ -1,0 +1,65 @@
+//! Benchmark (not a test): generates a client for N tools (default 2,000)
+//! made by cycling through the tools of the snapshot corpus
+//! (`tests/corpus/*.json`, skipping `invalid.json`), each renamed `NAME_i`.
+//!
+//! `cargo run --release -p mcp-codegen --example bench_generate [-- N [REPS]]`
+//!
+//! Prints the best and median wall time of REPS (default 5) runs and the time
+//! per tool; see the mcp-codegen README for the numbers.
+
+use std::time::{Duration, Instant};
+
+use mcp_codegen::Options;
+use mcp_runtime::protocol::Tool;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().map_or(2_000, |a| a.parse().expect("N"));
+    let reps: usize = args.next().map_or(5, |a| a.parse().expect("REPS"));
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap() != "invalid.json")
+        .collect();
+    files.sort();
+    let options = Options::default();
+    let mut base: Vec<Tool> = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let tools = mcp_codegen::parse_tools(&text).unwrap();
+        // Keep only tools that generate on their own (the corpus has some
+        // deliberately rejected ones).
+        base.extend(
+            tools
+                .into_iter()
+                .filter(|t| mcp_codegen::generate(std::slice::from_ref(t), &options).is_ok()),
+        );
+    }
+    let tools: Vec<Tool> = (0..n)
+        .map(|i| {
+            let mut tool = base[i % base.len()].clone();
+            tool.name = format!("{}_{i}", tool.name);
+            tool
+        })
+        .collect();
+    let mut times: Vec<Duration> = Vec::new();
+    let mut bytes = 0;
+    for _ in 0..reps {
+        let start = Instant::now();
+        let generated = mcp_codegen::generate(&tools, &options).expect("generate");
+        times.push(start.elapsed());
+        bytes = generated.code.len();
+    }
+    times.sort();
+    let best = times[0];
+    let median = times[times.len() / 2];
+    println!(
+        "{n} tools ({} distinct schemas), {reps} runs: best {:.1} ms, median {:.1} ms, {:.1} µs/tool (median), {} KiB of code",
+        base.len(),
+        best.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e3,
+        median.as_secs_f64() * 1e6 / n as f64,
+        bytes / 1024
+    );
+}
