@@ -223,14 +223,19 @@ impl Server {
                 Ok(result_frame(id, &page))
             }
             "tools/call" => {
-                let params: CallToolRequestParams = parse(params)?;
-                let arguments = Value::Object(params.arguments.clone().unwrap_or_default());
+                let mut params: CallToolRequestParams = parse(params)?;
+                // Only 2026-07-28 rounds need the arguments again (for the
+                // requestState digest); legacy calls skip the copy.
+                let arguments = match era {
+                    Era::Modern => Value::Object(params.arguments.clone().unwrap_or_default()),
+                    Era::Legacy => Value::Null,
+                };
                 let rounds = Rounds::new(
                     method,
                     &params.name,
                     arguments,
-                    params.input_responses.clone(),
-                    params.request_state.clone(),
+                    params.input_responses.take(),
+                    params.request_state.take(),
                 );
                 self.with_input(era, id, rounds, context, |context| async move {
                     let mut result = self.call_tool(params, context).await?;
