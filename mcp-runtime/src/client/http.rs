@@ -2,6 +2,7 @@
 //! the answer is either one JSON body or an SSE stream of notifications
 //! ending with the response.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -14,7 +15,7 @@ use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::sse::SseDecoder;
 use super::{ClientError, InputHandler, server_requests};
@@ -49,6 +50,9 @@ pub(crate) struct HttpLink {
     session: Mutex<Option<HeaderValue>>,
     /// Answers requests a legacy server sends on a response stream.
     answers: Option<Arc<dyn InputHandler>>,
+    /// Requests in flight, for answers that arrive on the session's GET
+    /// stream instead of the request's own stream.
+    waiting: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ErrorObject>>>>,
 }
 
 /// How often a response stream that ends early is resumed.
@@ -83,6 +87,7 @@ impl HttpLink {
             url,
             session: Mutex::new(None),
             answers,
+            waiting: Mutex::default(),
         })
     }
 
@@ -102,13 +107,29 @@ impl HttpLink {
             protocol_version: headers.protocol_version,
             answered: false,
         };
-        let response = self.post(frame, &headers).await?;
-        if let Some(session) = response.headers().get(&SESSION_ID) {
-            *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some(session.clone());
-        }
-        let outcome = self.read_response(response, id, &headers, progress).await;
+        let (tx, elsewhere) = oneshot::channel();
+        lock(&self.waiting).insert(id.clone(), tx);
+        let exchange = async {
+            let response = self.post(frame, &headers).await?;
+            if let Some(session) = response.headers().get(&SESSION_ID) {
+                *lock(&self.session) = Some(session.clone());
+            }
+            self.read_response(response, id, &headers, progress).await
+        };
+        let outcome = tokio::select! {
+            outcome = exchange => outcome,
+            Ok(outcome) = elsewhere => Ok(outcome),
+        };
+        lock(&self.waiting).remove(id);
         guard.answered = true;
         outcome
+    }
+
+    /// Delivers a response that arrived on the session's GET stream.
+    pub(crate) fn deliver(&self, response: crate::jsonrpc::Response) {
+        if let Some(waiter) = lock(&self.waiting).remove(&response.id) {
+            let _ = waiter.send(response.outcome);
+        }
     }
 
     /// The legacy session id, once `initialize` minted one.
@@ -376,6 +397,12 @@ impl Drop for CancelOnDrop<'_> {
             });
         }
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Handles one message from the server: progress goes to its listener, the

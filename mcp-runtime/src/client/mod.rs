@@ -569,19 +569,23 @@ async fn listen(client: std::sync::Weak<Inner>) {
             return;
         };
         for event in events {
-            let Ok(crate::jsonrpc::Incoming::Request(request)) =
-                crate::jsonrpc::decode(&event.data)
-            else {
-                continue;
-            };
+            let message = crate::jsonrpc::decode(&event.data);
             let Some(inner) = client.upgrade() else {
                 return;
             };
             let Link::Http(http) = &inner.link else {
                 return;
             };
-            if let Err(error) = http.answer(request, &inner.server.protocol_version).await {
-                tracing::warn!(%error, "could not answer the server's request");
+            match message {
+                Ok(crate::jsonrpc::Incoming::Request(request)) => {
+                    if let Err(error) = http.answer(request, &inner.server.protocol_version).await {
+                        tracing::warn!(%error, "could not answer the server's request");
+                    }
+                }
+                // A server may answer one of our requests here (after a
+                // stream it closed was resumed on this stream).
+                Ok(crate::jsonrpc::Incoming::Response(response)) => http.deliver(response),
+                _ => {}
             }
         }
     }
