@@ -229,8 +229,12 @@ impl Client {
         };
         inner.server = negotiate::negotiate(&inner).await?;
         let inner = Arc::new(inner);
-        if inner.server.era == Era::Legacy && matches!(inner.link, Link::Http(_)) {
-            tokio::spawn(listen(Arc::downgrade(&inner)));
+        if let (Era::Legacy, Link::Http(http)) = (inner.server.era, &inner.link) {
+            // Opened before the first call, so that nothing the server sends
+            // there can be missed.
+            if let Ok(Some(stream)) = http.open_listener(&inner.server.protocol_version).await {
+                tokio::spawn(listen(Arc::downgrade(&inner), stream));
+            }
         }
         Ok(Client { inner })
     }
@@ -547,19 +551,9 @@ impl Inner {
 
 /// Reads a legacy HTTP session's GET stream for as long as the client lives,
 /// answering the server's requests; holds the client only while answering.
-async fn listen(client: std::sync::Weak<Inner>) {
+async fn listen(client: std::sync::Weak<Inner>, mut body: hyper::body::Incoming) {
     use http_body_util::BodyExt;
 
-    let opened = {
-        let Some(inner) = client.upgrade() else {
-            return;
-        };
-        let Link::Http(http) = &inner.link else {
-            return;
-        };
-        http.open_listener(&inner.server.protocol_version).await
-    };
-    let Ok(Some(mut body)) = opened else { return };
     let mut decoder = sse::SseDecoder::default();
     while let Some(Ok(frame)) = body.frame().await {
         let Some(chunk) = frame.data_ref() else {
