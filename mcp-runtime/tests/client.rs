@@ -237,3 +237,43 @@ async fn futures_join_all<F: std::future::Future<Output = i64> + Send + 'static>
     }
     out
 }
+
+#[tokio::test]
+async fn an_unreadable_line_from_the_server_does_not_close_the_connection() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    // A hand-written legacy server: answers initialize, then sends a line of
+    // invalid UTF-8 before answering the next request.
+    let (client_out, server_in) = tokio::io::duplex(1 << 16);
+    let (mut server_out, client_in) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let mut requests = BufReader::new(server_in).lines();
+        while let Ok(Some(line)) = requests.next_line().await {
+            let request: serde_json::Value = serde_json::from_str(&line).unwrap();
+            let Some(id) = request.get("id").cloned() else {
+                continue;
+            };
+            let result = match request["method"].as_str() {
+                Some("initialize") => json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                    "serverInfo": {"name": "raw", "version": "1"}}),
+                _ => {
+                    server_out.write_all(b"\xff\xfe not utf-8\n").await.unwrap();
+                    json!({"tools": []})
+                }
+            };
+            let reply = json!({"jsonrpc": "2.0", "id": id, "result": result});
+            server_out
+                .write_all(format!("{reply}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+    });
+    let options = ConnectOptions {
+        era: EraChoice::Legacy,
+        ..ConnectOptions::default()
+    };
+    let client = Client::connect_io(client_in, client_out, options)
+        .await
+        .unwrap();
+    assert!(client.list_tools().await.unwrap().is_empty());
+}

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
+};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{ClientError, InputHandler};
@@ -141,15 +143,38 @@ async fn write_lines<W: AsyncWrite + Unpin>(output: W, mut queue: mpsc::Receiver
     }
 }
 
+/// The longest message accepted from a server.
+const MAX_LINE_BYTES: u64 = 64 * 1024 * 1024;
+
 async fn read_lines<R: AsyncRead + Unpin>(
     input: R,
     waiters: Arc<Mutex<Waiters>>,
     frames: mpsc::Sender<Vec<u8>>,
     answers: Option<Arc<dyn InputHandler>>,
 ) {
-    let mut lines = BufReader::new(input).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        match decode(line.as_bytes()) {
+    let mut input = BufReader::new(input);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // Bytes, not `lines()`: a non-UTF-8 line is one unreadable message
+        // (logged below), not the end of the connection; and a server that
+        // never sends a newline cannot make us buffer without bound.
+        let read = (&mut input)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .await;
+        match read {
+            Ok(0) | Err(_) => break,
+            Ok(_) if line.len() as u64 > MAX_LINE_BYTES => {
+                tracing::warn!("a message from the server exceeds {MAX_LINE_BYTES} bytes; closing");
+                break;
+            }
+            Ok(_) => {}
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match decode(&line) {
             Ok(Incoming::Response(response)) => {
                 if let Some(waiter) = lock(&waiters).responses.remove(&response.id) {
                     let _ = waiter.send(response.outcome);
