@@ -9,7 +9,8 @@
 use tokio::sync::broadcast;
 
 /// How many announcements a slow listener may fall behind before it misses
-/// some (it then gets the newest ones; list changes are idempotent hints).
+/// some; it is then sent one of every notification it subscribed to (list
+/// changes are idempotent hints), so it never stays stale.
 const BACKLOG: usize = 64;
 
 /// One announcement.

@@ -41,15 +41,15 @@ impl Server {
                 () = context.cancelled() => break,
                 change = receiver.recv() => change,
             };
-            let change = match change {
-                Ok(change) => change,
+            let frames = match change {
+                Ok(change) => notification(&filter, &change, &tag).into_iter().collect(),
                 Err(RecvError::Lagged(missed)) => {
-                    tracing::debug!(missed, "a slow subscription missed announcements");
-                    continue;
+                    tracing::debug!(missed, "a slow subscription fell behind; resending all");
+                    catch_up(&filter, &tag)
                 }
                 Err(RecvError::Closed) => break,
             };
-            if let Some(frame) = notification(&filter, &change, &tag) {
+            for frame in frames {
                 context.peer.send(frame).await;
             }
         }
@@ -99,6 +99,27 @@ fn tag(id: &RequestId) -> Map<String, Value> {
         serde_json::to_value(id).unwrap_or_default(),
     );
     meta
+}
+
+/// What a listener that fell behind is sent instead of the announcements it
+/// missed (which are gone): one of every notification its filter asks for.
+/// Each is a hint to re-read, so an extra one costs a fetch while a missing
+/// one would leave the client stale.
+fn catch_up(filter: &SubscriptionFilter, tag: &Map<String, Value>) -> Vec<Vec<u8>> {
+    let updates = filter
+        .resource_subscriptions
+        .iter()
+        .flatten()
+        .map(|uri| ListChange::ResourceUpdated(uri.clone()));
+    [
+        ListChange::Tools,
+        ListChange::Prompts,
+        ListChange::Resources,
+    ]
+    .into_iter()
+    .chain(updates)
+    .filter_map(|change| notification(filter, &change, tag))
+    .collect()
 }
 
 /// The notification for `change`, when `filter` asked for it.
@@ -173,5 +194,39 @@ mod tests {
             .unwrap(),
         );
         assert_eq!(updated["params"]["uri"], "test://a");
+    }
+
+    #[test]
+    fn a_lagging_listener_is_sent_everything_its_filter_asks_for() {
+        let tag = tag(&RequestId::from(3));
+        let filter = SubscriptionFilter {
+            tools_list_changed: Some(true),
+            resource_subscriptions: Some(vec!["test://a".into(), "test://b".into()]),
+            ..Default::default()
+        };
+        let sent: Vec<(String, Value)> = catch_up(&filter, &tag)
+            .into_iter()
+            .map(decode)
+            .map(|n| {
+                (
+                    n["method"].as_str().unwrap().to_owned(),
+                    n["params"]["uri"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sent,
+            [
+                ("notifications/tools/list_changed".to_owned(), Value::Null),
+                (
+                    "notifications/resources/updated".to_owned(),
+                    json!("test://a")
+                ),
+                (
+                    "notifications/resources/updated".to_owned(),
+                    json!("test://b")
+                ),
+            ]
+        );
     }
 }
