@@ -61,6 +61,13 @@ impl Conformance {
         "This is a simple text response for testing."
     }
 
+    /// Echoes a region that HTTP clients also send in the `Mcp-Param-Region`
+    /// header (SEP-2243 custom headers, which the server checks).
+    #[mcp_tool]
+    fn test_custom_header(#[mcp(header = "Region")] region: String) -> String {
+        format!("Region: {region}")
+    }
+
     /// Returns a PNG image.
     #[mcp_tool]
     fn test_image_content() -> CallToolResult {
