@@ -1,8 +1,91 @@
 //! The Model Context Protocol runtime: typed protocol messages for both eras
 //! (2026-07-28 and 2024-11-05 through 2025-11-25), a concurrent JSON-RPC
-//! engine, the server registry and router, the stdio transport, and a client.
+//! engine, the server registry and router, the stdio and Streamable HTTP
+//! transports, and a client.
 //!
-//! Start with [`server::Server::builder`].
+//! # A server
+//!
+//! Write ordinary functions and annotate them. Parameters become the input
+//! schema (JSON Schema 2020-12), the doc comment the description, and a
+//! return type that is `Serialize + JsonSchema` the output schema with
+//! `structuredContent`; an `Err` becomes a tool result with `isError: true`.
+//! Mistakes that can be known when compiling (a duplicate name, a parameter
+//! type without a schema, a bad URI template) are compile errors.
+//!
+//! ```no_run
+//! use mcp_runtime::mcp_tool;
+//! use mcp_runtime::server::{Server, ToolError};
+//! use schemars::JsonSchema;
+//! use serde::Serialize;
+//!
+//! /// Echo the text back unchanged.
+//! ///
+//! /// # Arguments
+//! ///
+//! /// * `text` - The text to echo.
+//! #[mcp_tool]
+//! fn echo(text: String) -> String {
+//!     text
+//! }
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct Sum {
+//!     sum: i64,
+//! }
+//!
+//! /// Add two integers.
+//! #[mcp_tool(read_only)]
+//! fn add(a: i64, b: i64) -> Result<Sum, ToolError> {
+//!     let sum = a.checked_add(b).ok_or_else(|| ToolError::new("overflow"))?;
+//!     Ok(Sum { sum })
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let server = Server::builder(mcp_runtime::server_info!())
+//!         .register(mcp_runtime::definitions![echo, add])
+//!         .build()?;
+//!     // Or `server.serve_http("127.0.0.1:8080").await?` for Streamable HTTP at `/mcp`.
+//!     server.serve_stdio().await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The same server answers clients of both protocol eras; nothing in the
+//! code above depends on which one connects. Resources and prompts work the
+//! same way with [`mcp_resource`] and [`mcp_prompt`]; methods that share
+//! state go in an `impl` block marked [`mcp_server`]. A handler that needs
+//! the request itself (to report progress, notice cancellation, or ask the
+//! client a question with [`server::RequestContext::elicit`]) takes a
+//! [`server::RequestContext`] parameter, which is left out of the schema.
+//!
+//! # A client
+//!
+//! [`client::Client`] connects over stdio (spawning the server) or HTTP and
+//! agrees on an era by itself. For a typed client, generate one from the live
+//! server with `mcp-codegen generate --url http://127.0.0.1:8080/mcp -o
+//! src/client.rs`: each tool becomes a method whose arguments are a struct, so
+//! a wrong call is a compile error.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use mcp_runtime::client::Client;
+//! use serde_json::json;
+//!
+//! let client = Client::connect_http("http://127.0.0.1:8080/mcp").await?;
+//! let result = client.call_tool("add", &json!({"a": 2, "b": 40})).await?;
+//! println!("{:?}", result.structured_content);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Where to look next
+//!
+//! - [`server::ServerBuilder`]: registration and [`server::ServerOptions`]
+//!   (page size, cache hints, the key that seals multi-round state).
+//! - [`transport::http::HttpConfig`]: limits and allow-lists of the HTTP
+//!   transport (127.0.0.1 and strict `Host`/`Origin` checks by default).
+//! - [`transport::stdio::StdioConfig`]: line and concurrency limits of stdio.
 
 mod canonical;
 pub mod client;
