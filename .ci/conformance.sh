@@ -93,6 +93,26 @@ for scenario in tools_call request-metadata sep-2322-client-request-state http-s
     run "client $modern_suite $scenario (2026-07-28)" \
         "${modern[@]}" client --command "$client" --scenario "$scenario" --spec-version 2026-07-28
 done
+# The same suite's scenarios at the older revisions they apply to
+# (`list --client --spec-version V`), legacy wire.
+for run_at in initialize@2025-06-18 initialize@2025-11-25 tools_call@2025-06-18 \
+    tools_call@2025-11-25 elicitation-sep1034-client-defaults@2025-11-25 sse-retry@2025-11-25 \
+    json-schema-2020-12-preservation@2025-11-25; do
+    scenario=${run_at%@*} version=${run_at#*@}
+    run "client $modern_suite $scenario ($version)" \
+        "${modern[@]}" client --command "$client" --scenario "$scenario" --spec-version "$version"
+done
+# The Skills extension (SEP-2640): extension scenarios are off the spec
+# timeline, so the suite runs them at 2025-11-25 unless forced; the
+# extension is written against 2026-07-28, so they run at both.
+for scenario in sep-2640-client-no-prefetch sep-2640-client-verify-digest \
+    sep-2640-client-verify-size sep-2640-client-verify-frontmatter; do
+    run "client $modern_suite $scenario" \
+        "${modern[@]}" client --command "$client" --scenario "$scenario"
+    run "client $modern_suite $scenario (2026-07-28)" \
+        "${modern[@]}" client --command "$client" --scenario "$scenario" \
+        --spec-version 2026-07-28 --force
+done
 
 if [ ${#failed[@]} -gt 0 ]; then
     echo "conformance: ${#failed[@]} run(s) failed:"

@@ -5,7 +5,9 @@
 //! `MCP_CONFORMANCE_SCENARIO`. `MCP_CONFORMANCE_PROTOCOL_VERSION` (suite
 //! 0.2) picks the era: `2026-07-28` is stateless, anything else (or unset)
 //! the `initialize` handshake. `MCP_CONFORMANCE_CONTEXT` carries
-//! scenario data (the tool calls of `http-custom-headers`).
+//! scenario data (the tool calls of `http-custom-headers`). The suite runs
+//! the `sep-2640-*` (Skills extension) scenarios at 2025-11-25 unless told
+//! otherwise; their mock server answers both handshakes.
 //!
 //! Exits 0 when the scenario's steps ran, 1 with a message on stderr
 //! otherwise; the suite judges the traffic.
@@ -16,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
 use mcp_runtime::protocol::{
     ClientCapabilities, Implementation, InputRequest, InputRequests, InputResponses,
-    LATEST_PROTOCOL_VERSION,
+    LATEST_PROTOCOL_VERSION, SKILLS_EXTENSION,
 };
 use mcp_runtime::server::BoxFuture;
 use serde_json::{Map, Value, json};
@@ -115,10 +117,7 @@ async fn run() -> Result<(), Failure> {
             "mcp-toolkit-conformance-client",
             env!("CARGO_PKG_VERSION"),
         ),
-        capabilities: serde_json::from_value::<ClientCapabilities>(json!({
-            "elicitation": {},
-            "sampling": {}
-        }))?,
+        capabilities: capabilities(&scenario)?,
         input_handler: Some(Arc::new(answers)),
         ..ConnectOptions::default()
     };
@@ -153,6 +152,13 @@ async fn run() -> Result<(), Failure> {
                 client.call_tool(tool, &json!({})).await?;
             }
         }
+        "sep-2640-client-no-prefetch" => {
+            // Listing is all a host does until a skill is needed.
+            client.list_skills().await?;
+        }
+        "sep-2640-client-verify-digest"
+        | "sep-2640-client-verify-size"
+        | "sep-2640-client-verify-frontmatter" => load_first_skill(&client).await?,
         "http-standard-headers" => standard_headers(&client).await?,
         "http-custom-headers" => custom_headers(&client).await?,
         "http-invalid-tool-headers" => {
@@ -175,6 +181,37 @@ async fn run() -> Result<(), Failure> {
                 .await?;
         }
         other => return Err(format!("unknown scenario `{other}`").into()),
+    }
+    Ok(())
+}
+
+/// What the client declares: elicitation and sampling, and for the Skills
+/// scenarios the extension too (extensions are declared by both sides).
+fn capabilities(scenario: &str) -> Result<ClientCapabilities, Failure> {
+    let mut capabilities = json!({"elicitation": {}, "sampling": {}});
+    if scenario.starts_with("sep-2640-") {
+        capabilities["extensions"] = json!({ SKILLS_EXTENSION: {} });
+    }
+    Ok(serde_json::from_value(capabilities)?)
+}
+
+/// Loads the first listed skill as a host would when it is needed: reads
+/// its `SKILL.md`, verified against the entry, then each supporting file.
+/// A skill that fails verification is rejected (reported on stderr) and
+/// none of its files are read.
+async fn load_first_skill(client: &Client) -> Result<(), Failure> {
+    let skills = client.list_skills().await?;
+    let entry = skills.first().ok_or("the server lists no skill")?;
+    let skill = match client.load_skill(entry).await {
+        Ok(skill) => skill,
+        Err(error) if error.is_verification_failure() => {
+            eprintln!("conformance-client: skill rejected: {error}");
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    };
+    for file in skill.supporting_files() {
+        client.read_skill_file(&skill, &file.uri).await?;
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ mod link;
 mod negotiate;
 mod param_headers;
 mod server_requests;
+mod skills;
 mod sse;
 mod version_retry;
 
@@ -36,6 +37,7 @@ use tokio::sync::mpsc;
 
 pub use error::{ClientError, DriftError, ToolCallError};
 pub use fingerprint::tool_fingerprint;
+pub use skills::{LoadedSkill, SkillError, SkillFile};
 
 use crate::jsonrpc::{RequestId, notification_frame, request_frame};
 use crate::protocol::{
