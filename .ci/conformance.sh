@@ -82,6 +82,13 @@ run() { # run LABEL COMMAND...: shows the summary, records a failure
 run "server $legacy_suite --suite all" "${legacy[@]}" server --url "$url" --suite all
 run "server $modern_suite --requirements 2026-07-28" \
     "${modern[@]}" server --url "$url" --requirements 2026-07-28
+# The suite's exit status counts only the scenarios 2026-07-28 scores; the
+# others it runs (the tasks extension, pending scenarios) must pass too.
+not_scored_failing=$(sed -n 's/^Not scored for [^:]*: [0-9]* scenario(s) run, \([0-9]*\) failing.*/\1/p' "$work/run.log")
+if [ "${not_scored_failing:-0}" != 0 ]; then
+    echo "conformance: $not_scored_failing not-scored server scenario(s) failed (marked ✗ above)"
+    failed+=("server $modern_suite --requirements 2026-07-28: not-scored scenarios")
+fi
 
 for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
     run "client $legacy_suite $scenario" \

@@ -34,7 +34,9 @@ use proc_macro::TokenStream;
 ///
 /// Options: `name = "..."`, `title = "..."`, `description = "..."`,
 /// `read_only`, `destructive`, `idempotent`, `open_world` (each optionally
-/// `= false`), `icons = ["https://..."]`, `meta(key = value, ...)`.
+/// `= false`), `icons = ["https://..."]`, `meta(key = value, ...)`,
+/// `task_support = "optional"` or `"required"` (the call may run as a task
+/// of the 2026-07-28 tasks extension; see `ToolDef::task_support`).
 /// Parameter options: `#[mcp(rename = "...", description = "...",
 /// header = "...")]`; `#[serde(rename = "...")]` is honoured.
 #[proc_macro_attribute]

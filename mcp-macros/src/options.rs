@@ -16,6 +16,7 @@ const TOOL_OPTIONS: &[&str] = &[
     "open_world",
     "icons",
     "meta",
+    "task_support",
 ];
 
 const PARAM_OPTIONS: &[&str] = &["rename", "description", "header"];
@@ -32,6 +33,9 @@ pub struct ToolOptions {
     pub open_world: Option<bool>,
     pub icons: Vec<LitStr>,
     pub meta: Vec<(LitStr, Lit)>,
+    /// `task_support = "forbidden" | "optional" | "required"`, as the
+    /// variant name of `TaskSupport`.
+    pub task_support: Option<syn::Ident>,
 }
 
 impl ToolOptions {
@@ -66,6 +70,21 @@ impl ToolOptions {
                         other => return Err(icon_error(other)),
                     }
                 }
+            }
+            Some("task_support") => {
+                let value: LitStr = meta.value()?.parse()?;
+                let variant = match value.value().as_str() {
+                    "forbidden" => "Forbidden",
+                    "optional" => "Optional",
+                    "required" => "Required",
+                    _ => {
+                        return Err(syn::Error::new(
+                            value.span(),
+                            "`task_support` is \"forbidden\", \"optional\" or \"required\"",
+                        ));
+                    }
+                };
+                self.task_support = Some(syn::Ident::new(variant, value.span()));
             }
             Some("meta") => meta.parse_nested_meta(|entry| {
                 let key = entry

@@ -136,7 +136,7 @@ impl Tool {
         }}
     }
 
-    /// Description, title, annotations, icons and `_meta`.
+    /// Description, title, annotations, icons, task support and `_meta`.
     fn setters(&self) -> TokenStream {
         let private = quote!(::mcp_runtime::__private);
         let options = &self.options;
@@ -173,6 +173,11 @@ impl Tool {
                     sizes: ::core::option::Option::None,
                     theme: ::core::option::Option::None,
                 }),*]);
+            });
+        }
+        if let Some(variant) = &options.task_support {
+            out.extend(quote! {
+                __mcp_def = __mcp_def.task_support(#private::TaskSupport::#variant);
             });
         }
         if !options.meta.is_empty() {

@@ -7,7 +7,7 @@ pub use ::schemars;
 pub use ::serde_json;
 pub use ::std;
 
-pub use crate::protocol::{Icon, Meta, ToolAnnotations};
+pub use crate::protocol::{Icon, Meta, TaskSupport, ToolAnnotations};
 pub use crate::server::completion::completer;
 pub use crate::server::prompt_result::prompt_spec;
 pub use crate::server::read_result::read_spec;

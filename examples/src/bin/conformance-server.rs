@@ -6,6 +6,11 @@
 //! and point the suite at `http://127.0.0.1:3001/mcp`; without `--http` it
 //! serves stdio. `.ci/conformance.sh` runs both suite versions against it.
 //!
+//! The `greet`, `slow_compute`, `failing_job`, `protocol_error_job`,
+//! `confirm_delete`, `multi_input` and `test_tool_with_task` tools serve the
+//! tasks extension scenarios (`tasks-*`, SEP-2663): they opt in with
+//! `#[mcp_tool(task_support = ...)]`.
+//!
 //! Tools use `#[mcp_tool]`, resources `#[mcp_resource]` and prompts
 //! `#[mcp_prompt]` (with `complete = ...` for argument completion). Only the
 //! JSON Schema 2020-12 tool is built with `ToolDef`, because its hand-written
@@ -59,13 +64,6 @@ impl Conformance {
     #[mcp_tool]
     fn test_simple_text() -> &'static str {
         "This is a simple text response for testing."
-    }
-
-    /// Echoes a region that HTTP clients also send in the `Mcp-Param-Region`
-    /// header (SEP-2243 custom headers, which the server checks).
-    #[mcp_tool]
-    fn test_custom_header(#[mcp(header = "Region")] region: String) -> String {
-        format!("Region: {region}")
     }
 
     /// Returns a PNG image.
@@ -470,6 +468,110 @@ impl Conformance {
         Ok("Capability-aware input complete".to_owned())
     }
 
+    /// Mirrors `region` into the `Mcp-Param-Region` header (SEP-2243), so
+    /// that the suite can check how the server validates custom headers.
+    ///
+    /// # Arguments
+    /// * `region` - Any text; the request's `Mcp-Param-Region` header must
+    ///   carry it.
+    #[mcp_tool]
+    fn test_header_echo(#[mcp(header = "Region")] region: String) -> String {
+        format!("Region: {region}")
+    }
+
+    // Tasks (io.modelcontextprotocol/tasks): the fixtures of the tasks-*
+    // scenarios.
+
+    /// Greets `name` at once (never a task).
+    #[mcp_tool]
+    fn greet(name: String) -> String {
+        format!("Hello, {name}!")
+    }
+
+    /// Works for `seconds` (at most an hour), then reports the work; runs
+    /// as a task for clients that support tasks.
+    ///
+    /// # Arguments
+    /// * `seconds` - How long to work.
+    /// * `label` - A name for the computation, echoed in the result.
+    #[mcp_tool(task_support = "optional")]
+    async fn slow_compute(seconds: f64, label: Option<String>) -> String {
+        tokio::time::sleep(Duration::from_secs_f64(seconds.clamp(0.0, 3600.0))).await;
+        format!(
+            "Computed {} in {seconds} s",
+            label.as_deref().unwrap_or("the answer")
+        )
+    }
+
+    /// Works for a second, then fails with a tool error; runs only as a
+    /// task.
+    #[mcp_tool(task_support = "required")]
+    async fn failing_job() -> Result<String, ToolError> {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        Err(ToolError::new("The job failed after one second of work"))
+    }
+
+    /// Works for a second, then panics: the call ends with a JSON-RPC
+    /// internal error (a task's `failed` status).
+    #[mcp_tool(task_support = "optional")]
+    async fn protocol_error_job() -> String {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        panic!("protocol_error_job fails on purpose")
+    }
+
+    /// Asks the user to confirm deleting `filename` from within its task,
+    /// then reports the decision (nothing is deleted).
+    #[mcp_tool(task_support = "optional")]
+    async fn confirm_delete(
+        filename: String,
+        context: RequestContext,
+    ) -> Result<String, ToolError> {
+        context.start_task().await;
+        let answer = ask(
+            &context,
+            "confirm_delete",
+            confirm_field(&format!("Delete {filename}?"), "confirm"),
+        )
+        .await?;
+        match answer["content"]["confirm"].as_bool() {
+            Some(true) => Ok(format!("Deleted {filename}")),
+            _ => Ok(format!("Kept {filename}")),
+        }
+    }
+
+    /// Asks two questions at once from within its task (a name and a
+    /// confirmation), then reports both answers.
+    #[mcp_tool(task_support = "optional")]
+    async fn multi_input(context: RequestContext) -> Result<String, ToolError> {
+        context.start_task().await;
+        let (name, confirmed) = tokio::join!(
+            ask(
+                &context,
+                "name",
+                text_question("What is your name?", "name")
+            ),
+            ask(&context, "confirm", confirm_field("Proceed?", "confirm")),
+        );
+        let (name, confirmed) = (name?, confirmed?);
+        Ok(format!(
+            "Received name={} confirm={}",
+            name["content"]["name"], confirmed["content"]["confirm"]
+        ))
+    }
+
+    /// Asks the user's name before it starts (an `input_required` round),
+    /// then greets them from a task; runs only as a task.
+    #[mcp_tool(task_support = "required")]
+    async fn test_tool_with_task(context: RequestContext) -> Result<String, ToolError> {
+        let answer = ask_name(&context).await?;
+        context.start_task().await;
+        let name = answer
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("stranger");
+        Ok(format!("Hello, {name}, from a task!"))
+    }
+
     // Resources, in the order `resources/list` shows them (the modern
     // `caching` scenario reads the first one, so `static-text` leads).
 
@@ -636,14 +738,19 @@ fn text_question(message: &str, field: &str) -> Value {
 }
 
 fn confirm(message: &str) -> Value {
+    confirm_field(message, "ok")
+}
+
+/// An elicitation for one boolean `field`.
+fn confirm_field(message: &str, field: &str) -> Value {
     json!({
         "method": "elicitation/create",
         "params": {
             "message": message,
             "requestedSchema": {
                 "type": "object",
-                "properties": {"ok": {"type": "boolean"}},
-                "required": ["ok"]
+                "properties": {field: {"type": "boolean"}},
+                "required": [field]
             }
         }
     })

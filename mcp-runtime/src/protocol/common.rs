@@ -116,6 +116,9 @@ pub enum ResultType {
     Complete,
     /// The request needs more input; the result is an `InputRequiredResult`.
     InputRequired,
+    /// The request runs as a task; the result is a `CreateTaskResult`
+    /// (the `io.modelcontextprotocol/tasks` extension).
+    Task,
 }
 
 /// Intended cache scope of a cacheable result (like HTTP `Cache-Control`).

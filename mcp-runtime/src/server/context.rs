@@ -131,7 +131,16 @@ impl RequestContext {
 
     /// Sends `notifications/progress` when the client asked for progress;
     /// does nothing otherwise. `progress` should increase with every call.
+    ///
+    /// In a task the message, if any, becomes the task's `statusMessage`
+    /// instead: the tasks extension has no progress notifications.
     pub async fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(task) = self.input.task() {
+            if let Some(message) = message {
+                task.set_status_message(message);
+            }
+            return;
+        }
         let Some(token) = &self.progress_token else {
             return;
         };
@@ -150,11 +159,15 @@ impl RequestContext {
     }
 
     /// Sends a `notifications/message` log entry when the client asked for
-    /// messages at `level` or more severe; does nothing otherwise.
+    /// messages at `level` or more severe; does nothing otherwise, and
+    /// nothing in a task (the tasks extension has no channel for it).
     pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: Value) {
         let Some(threshold) = self.log_level else {
             return;
         };
+        if self.input.task().is_some() {
+            return;
+        }
         if severity(level) < severity(threshold) || self.is_cancelled() {
             return;
         }

@@ -20,6 +20,7 @@ use super::prompt::PromptRequest;
 use super::request_state::{self, StateKey};
 use super::resource::ResourceRead;
 use super::session::Session;
+use super::task::Plan;
 use super::tool::ToolCall;
 use crate::jsonrpc::{ErrorObject, Notification, Request, RequestId, error_frame, result_frame};
 use crate::protocol::{
@@ -32,7 +33,7 @@ use crate::protocol::{
     ReadResourceRequestParams, ResultType, SetLevelRequestParams,
 };
 
-type Reply = Result<Vec<u8>, ErrorObject>;
+pub(crate) type Reply = Result<Vec<u8>, ErrorObject>;
 
 /// Where a request came from and how to reach back to it.
 struct Channel {
@@ -158,6 +159,9 @@ impl Server {
         if method == "server/discover" {
             return Ok(result_frame(id, &self.inner.discover));
         }
+        if let "tasks/get" | "tasks/update" | "tasks/cancel" = method {
+            return self.task_method(id, method, params, &client);
+        }
         let context = self.context(id, Arc::new(client), log_level, meta, channel);
         if method == "subscriptions/listen" {
             return self.listen(id, parse(params)?, context).await;
@@ -224,6 +228,7 @@ impl Server {
             }
             "tools/call" => {
                 let mut params: CallToolRequestParams = parse(params)?;
+                let plan = self.plan_tool_call(&params.name, context.client())?;
                 // Only 2026-07-28 rounds need the arguments again (for the
                 // requestState digest); legacy calls skip the copy.
                 let arguments = match era {
@@ -237,6 +242,11 @@ impl Server {
                     params.input_responses.take(),
                     params.request_state.take(),
                 );
+                if let Plan::Task { required } = plan {
+                    return self
+                        .call_tool_as_task(id, rounds, params, context, required)
+                        .await;
+                }
                 self.with_input(era, id, rounds, context, |context| async move {
                     let mut result = self.call_tool(params, context).await?;
                     if era == Era::Modern {
@@ -334,20 +344,49 @@ impl Server {
         F: FnOnce(RequestContext) -> Fut,
         Fut: std::future::Future<Output = Result<T, ErrorObject>>,
     {
-        let options = &self.inner.options;
-        let input = match era {
-            Era::Modern => Arc::new(rounds.answers(&options.request_state_key)?),
-            Era::Legacy => Arc::default(),
-        };
+        let input = self.open_rounds(era, &rounds)?;
         context.input = input.clone();
         let outcome = run(context).await;
+        match self.input_reply(id, &rounds, &input) {
+            Some(reply) => reply,
+            None => outcome.map(|result| result_frame(id, &result)),
+        }
+    }
+
+    /// The answers a request brings from its earlier rounds (2026-07-28;
+    /// legacy questions are answered while the handler waits).
+    pub(crate) fn open_rounds(
+        &self,
+        era: Era,
+        rounds: &Rounds,
+    ) -> Result<Arc<InputState>, ErrorObject> {
+        match era {
+            Era::Modern => Ok(Arc::new(
+                rounds.answers(&self.inner.options.request_state_key)?,
+            )),
+            Era::Legacy => Ok(Arc::default()),
+        }
+    }
+
+    /// How a request ends when its handler asked the client something:
+    /// -32021 for a capability the client lacks, an `input_required`
+    /// result for open questions; `None` when it asked nothing new.
+    pub(crate) fn input_reply(
+        &self,
+        id: &RequestId,
+        rounds: &Rounds,
+        input: &InputState,
+    ) -> Option<Reply> {
         if let Some(required) = input.missing_capability() {
-            return Err(ErrorObject::missing_required_client_capability(required));
+            return Some(Err(ErrorObject::missing_required_client_capability(
+                required,
+            )));
         }
         let questions = input.take_questions();
         if questions.is_empty() {
-            return outcome.map(|result| result_frame(id, &result));
+            return None;
         }
+        let options = &self.inner.options;
         let state = request_state::seal(
             &options.request_state_key,
             rounds.method,
@@ -361,7 +400,7 @@ impl Server {
             request_state: Some(state),
             meta: None,
         };
-        Ok(result_frame(id, &result))
+        Some(Ok(result_frame(id, &result)))
     }
 
     fn initialize(&self, session: &Session, id: &RequestId, params: Option<Value>) -> Reply {
@@ -389,7 +428,7 @@ impl Server {
         Ok(result_frame(id, &result))
     }
 
-    async fn call_tool(
+    pub(crate) async fn call_tool(
         &self,
         params: CallToolRequestParams,
         context: RequestContext,
@@ -511,7 +550,7 @@ impl Server {
 }
 
 /// What identifies a multi-round request, and the answers its retry carries.
-struct Rounds {
+pub(crate) struct Rounds {
     method: &'static str,
     target: String,
     arguments: Value,
@@ -613,7 +652,7 @@ fn negotiate_legacy_version(requested: &str) -> &'static str {
 }
 
 /// Parses method parameters; absent parameters read as `{}`.
-fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
+pub(crate) fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
     serde_json::from_value(params.unwrap_or_else(|| Value::Object(Map::new())))
         .map_err(ErrorObject::invalid_params)
 }

@@ -11,14 +11,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use super::context::{Era, RequestContext};
+use super::task::TaskSlot;
 use crate::jsonrpc::{ErrorObject, RequestId, Response, request_frame};
 use crate::protocol::{
     CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult, ElicitRequest,
@@ -64,6 +65,8 @@ pub(crate) struct InputState {
     next_key: AtomicUsize,
     questions: Mutex<InputRequests>,
     missing_capability: Mutex<Option<&'static str>>,
+    /// Set when the request became a task: new questions go to the task.
+    task: OnceLock<Arc<TaskSlot>>,
 }
 
 impl InputState {
@@ -87,6 +90,16 @@ impl InputState {
     /// The questions still open (2026-07-28).
     pub(crate) fn take_questions(&self) -> InputRequests {
         std::mem::take(&mut *lock(&self.questions))
+    }
+
+    /// From now on, questions are the task's (`tasks/update` answers them).
+    pub(crate) fn attach_task(&self, task: Arc<TaskSlot>) {
+        let _ = self.task.set(task);
+    }
+
+    /// The task the request became, if it did.
+    pub(crate) fn task(&self) -> Option<&TaskSlot> {
+        self.task.get().map(|task| &**task)
     }
 }
 
@@ -226,9 +239,11 @@ impl RequestContext {
             )
         });
         match self.client.era {
-            Era::Modern => match self.input.answers.get(&key) {
-                Some(answer) => Ok(answer.clone()),
-                None => {
+            Era::Modern => match (self.input.answers.get(&key), self.input.task()) {
+                (Some(answer), _) => Ok(answer.clone()),
+                // A task waits for `tasks/update` to answer.
+                (None, Some(task)) => task.ask(key, request).await,
+                (None, None) => {
                     lock(&self.input.questions).insert(key, request);
                     Err(InputError::Pending)
                 }

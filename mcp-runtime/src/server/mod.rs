@@ -33,6 +33,7 @@ mod resource;
 mod session;
 pub(crate) mod signature;
 mod subscribe;
+mod task;
 pub(crate) mod text_param;
 mod tool;
 pub(crate) mod tool_schema;
@@ -60,12 +61,18 @@ pub use session::Session;
 pub use signature::{HeaderValue, ToolParam, ToolReturn};
 pub use text_param::{QueryParam, TextParam, UnboundParam};
 pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
+
+/// Whether a tool may run as a task; see [`ToolDef::task_support`].
+pub use crate::protocol::TaskSupport;
 pub use tool_schema::{OutputSchema, SchemaProfile};
 
 pub(crate) use context::Peer;
 use listing::Listing;
+use task::TaskStore;
 
-use crate::protocol::{CacheScope, DiscoverResult, Implementation, ServerCapabilities};
+use crate::protocol::{
+    CacheScope, DiscoverResult, Implementation, ServerCapabilities, TASKS_EXTENSION,
+};
 use crate::schema::CompiledSchema;
 
 /// The name and version of the crate that invokes it, as an
@@ -102,6 +109,17 @@ pub struct ServerOptions {
     pub request_state_key: StateKey,
     /// How long a client may take to answer a round (default 10 minutes).
     pub request_state_ttl: std::time::Duration,
+    /// The most tasks the server holds at once, running or ended (default
+    /// 1000); a call that would create one more fails with -32603. Ended
+    /// tasks count until their TTL is over.
+    pub max_tasks: usize,
+    /// How long a task and its result are kept from its creation, as the
+    /// tasks' `ttlMs` (default 1 hour, at most a year). A task still running
+    /// then is stopped.
+    pub task_ttl: std::time::Duration,
+    /// The `pollIntervalMs` suggested to clients polling tasks (default 1
+    /// second).
+    pub task_poll_interval: std::time::Duration,
 }
 
 impl Default for ServerOptions {
@@ -114,6 +132,9 @@ impl Default for ServerOptions {
             read_cache_scope: CacheScope::Private,
             request_state_key: StateKey::random(),
             request_state_ttl: std::time::Duration::from_secs(600),
+            max_tasks: 1000,
+            task_ttl: std::time::Duration::from_secs(3600),
+            task_poll_interval: std::time::Duration::from_secs(1),
         }
     }
 }
@@ -141,6 +162,8 @@ pub(crate) struct Registry {
     prompts: Listing<PromptDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
+    /// Present when some tool may run as a task.
+    tasks: Option<Arc<TaskStore>>,
 }
 
 impl Server {
@@ -246,10 +269,27 @@ impl ServerBuilder {
             !self.prompts.is_empty(),
             has_completions,
         )?;
-        let discover_capabilities = match &self.list_changes {
+        let tasks = tools
+            .iter()
+            .any(|t| t.def.task_support != TaskSupport::Forbidden)
+            .then(|| {
+                Arc::new(TaskStore::new(
+                    self.options.max_tasks,
+                    self.options.task_ttl,
+                    self.options.task_poll_interval,
+                ))
+            });
+        let mut discover_capabilities = match &self.list_changes {
             Some(_) => listen::announced(&capabilities),
             None => capabilities.clone(),
         };
+        if tasks.is_some() {
+            // The extension is 2026-07-28's: announced by discover only.
+            discover_capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(TASKS_EXTENSION.to_owned(), Default::default());
+        }
         let discover = dispatch::discover_result(
             &self.info,
             &discover_capabilities,
@@ -286,6 +326,7 @@ impl ServerBuilder {
             discover,
             options: self.options,
             list_changes: self.list_changes,
+            tasks,
         };
         Ok(Server {
             inner: Arc::new(registry),

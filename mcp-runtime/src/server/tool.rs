@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::context::RequestContext;
 use super::handler::{Handler, erase};
-use crate::protocol::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
+use crate::protocol::{CallToolResult, ContentBlock, TaskSupport, Tool, ToolAnnotations};
 
 /// What a tool handler returns: a result, or a failure that the client sees
 /// as a result with `isError: true`.
@@ -18,6 +18,8 @@ pub type ToolOutcome = Result<CallToolResult, ToolError>;
 pub struct ToolDef {
     pub(crate) tool: Tool,
     pub(crate) handler: Handler<ToolCall, ToolOutcome>,
+    /// Set by `task_support` (in `task/mod.rs`).
+    pub(crate) task_support: TaskSupport,
 }
 
 impl ToolDef {
@@ -58,6 +60,7 @@ impl ToolDef {
         ToolDef {
             tool,
             handler: erase(handler),
+            task_support: TaskSupport::Forbidden,
         }
     }
 

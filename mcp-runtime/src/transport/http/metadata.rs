@@ -1,7 +1,10 @@
 //! The 2026-07-28 request metadata headers (`MCP-Protocol-Version`,
 //! `Mcp-Method`, `Mcp-Name`) checked against the body they mirror: a
 //! mismatch is -32020 with HTTP 400, so that a proxy routing on the headers
-//! and the server executing the body cannot disagree.
+//! and the server executing the body cannot disagree. `Mcp-Name` mirrors
+//! `params.name` (`tools/call`, `prompts/get`), `params.uri`
+//! (`resources/read`) and `params.taskId` (`tasks/get`, `tasks/update`,
+//! `tasks/cancel`, SEP-2663).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -39,6 +42,7 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
     let name_key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return Ok(()),
     };
     // A body without the name is malformed; dispatch reports it as -32602.
@@ -180,5 +184,23 @@ mod tests {
         }
         let twice = headers(&[OK[0], OK[1], OK[2], ("mcp-name", "echo")]);
         assert!(check(&twice, "tools/call", &params("echo")).is_err());
+    }
+
+    #[test]
+    fn task_methods_name_their_task() {
+        let task = json!({"taskId": "t-1", "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}});
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let with = |name: &'static str| {
+                let mut map = headers(&[OK[0], ("mcp-name", name)]);
+                map.insert("mcp-method", HeaderValue::from_str(method).unwrap());
+                map
+            };
+            assert_eq!(check(&with("t-1"), method, &task), Ok(()), "{method}");
+            let error = check(&with("t-2"), method, &task).unwrap_err();
+            assert_eq!(error.code, code::HEADER_MISMATCH, "{method}");
+            let mut missing = headers(&[OK[0]]);
+            missing.insert("mcp-method", HeaderValue::from_str(method).unwrap());
+            assert!(check(&missing, method, &task).is_err(), "{method}");
+        }
     }
 }
