@@ -227,28 +227,31 @@ impl Server {
                 Ok(result_frame(id, &page))
             }
             "tools/call" => {
-                let mut params: CallToolRequestParams = parse(params)?;
-                let plan = self.plan_tool_call(&params.name, context.client())?;
-                // Only 2026-07-28 rounds need the arguments again (for the
-                // requestState digest); legacy calls skip the copy.
-                let arguments = match era {
-                    Era::Modern => Value::Object(params.arguments.clone().unwrap_or_default()),
-                    Era::Legacy => Value::Null,
-                };
+                let CallToolRequestParams {
+                    name,
+                    arguments,
+                    input_responses,
+                    request_state,
+                    ..
+                } = parse(params)?;
+                let plan = self.plan_tool_call(&name, context.client())?;
+                // Shared, not copied: a 2026-07-28 round needs the arguments
+                // again for the requestState digest after the handler ran.
+                let arguments = Arc::new(Value::Object(arguments.unwrap_or_default()));
                 let rounds = Rounds::new(
                     method,
-                    &params.name,
-                    arguments,
-                    params.input_responses.take(),
-                    params.request_state.take(),
+                    &name,
+                    Some(arguments.clone()),
+                    input_responses,
+                    request_state,
                 );
                 if let Plan::Task { required } = plan {
                     return self
-                        .call_tool_as_task(id, rounds, params, context, required)
+                        .call_tool_as_task(id, rounds, name, arguments, context, required)
                         .await;
                 }
                 self.with_input(era, id, rounds, context, |context| async move {
-                    let mut result = self.call_tool(params, context).await?;
+                    let mut result = self.call_tool(&name, arguments, context).await?;
                     if era == Era::Modern {
                         result.result_type.get_or_insert(ResultType::Complete);
                     }
@@ -261,7 +264,7 @@ impl Server {
                 let rounds = Rounds::new(
                     method,
                     &params.uri,
-                    Value::Null,
+                    None,
                     params.input_responses,
                     params.request_state,
                 );
@@ -294,11 +297,11 @@ impl Server {
                         params.name
                     )));
                 }
-                let digest_input = serde_json::to_value(&arguments).unwrap_or_default();
+                let digest_input = Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
                 let rounds = Rounds::new(
                     method,
                     &params.name,
-                    digest_input,
+                    Some(digest_input),
                     params.input_responses,
                     params.request_state,
                 );
@@ -430,26 +433,19 @@ impl Server {
 
     pub(crate) async fn call_tool(
         &self,
-        params: CallToolRequestParams,
+        name: &str,
+        arguments: Arc<Value>,
         context: RequestContext,
     ) -> Result<CallToolResult, ErrorObject> {
-        let Some(entry) = self.inner.tools.get(&params.name) else {
-            return Err(ErrorObject::invalid_params(format!(
-                "Unknown tool: {}",
-                params.name
-            )));
+        let Some(entry) = self.inner.tools.get(name) else {
+            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
         };
-        let arguments = Value::Object(params.arguments.unwrap_or_default());
         if let Err(report) = entry.input.check(&arguments) {
             return Ok(CallToolResult::error(format!(
-                "Invalid arguments for tool {}: {report}",
-                params.name
+                "Invalid arguments for tool {name}: {report}"
             )));
         }
-        let Value::Object(arguments) = arguments else {
-            unreachable!("built as an object")
-        };
-        let call = ToolCall { arguments, context };
+        let call = ToolCall::new(arguments, context);
         let result = match catch_panic((entry.def.handler)(call))
             .await
             .map_err(panicked)?
@@ -461,15 +457,13 @@ impl Server {
             if result.is_error != Some(true) {
                 let Some(structured) = &result.structured_content else {
                     return Err(ErrorObject::internal(format!(
-                        "tool {} has an output schema but returned no structuredContent",
-                        params.name
+                        "tool {name} has an output schema but returned no structuredContent"
                     )));
                 };
                 if let Err(report) = output.check(structured) {
-                    tracing::error!(tool = %params.name, %report, "structured output violates the output schema");
+                    tracing::error!(tool = %name, %report, "structured output violates the output schema");
                     return Err(ErrorObject::internal(format!(
-                        "tool {} returned output that violates its output schema: {report}",
-                        params.name
+                        "tool {name} returned output that violates its output schema: {report}"
                     )));
                 }
             }
@@ -553,7 +547,8 @@ impl Server {
 pub(crate) struct Rounds {
     method: &'static str,
     target: String,
-    arguments: Value,
+    /// `None` for a request without arguments (`resources/read`).
+    arguments: Option<Arc<Value>>,
     responses: Option<InputResponses>,
     state: Option<String>,
 }
@@ -562,7 +557,7 @@ impl Rounds {
     fn new(
         method: &str,
         target: &str,
-        arguments: Value,
+        arguments: Option<Arc<Value>>,
         responses: Option<InputResponses>,
         state: Option<String>,
     ) -> Self {
@@ -582,7 +577,8 @@ impl Rounds {
 
     /// Computed only when a round is sealed or opened, never on plain calls.
     fn digest(&self) -> String {
-        request_state::request_digest(self.method, &self.target, &self.arguments)
+        let arguments = self.arguments.as_deref().unwrap_or(&Value::Null);
+        request_state::request_digest(self.method, &self.target, arguments)
     }
 
     /// The answers of earlier rounds (from the verified state) and this one.

@@ -1,6 +1,7 @@
 //! Tools: definitions, the call a handler receives, and result helpers.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -113,19 +114,29 @@ fn empty_object_schema() -> Value {
 
 /// One invocation of a tool: its validated arguments and the request context.
 pub struct ToolCall {
-    pub(crate) arguments: Map<String, Value>,
+    /// Always an object (see [`ToolCall::new`]); shared with the dispatcher,
+    /// which may need the arguments after the handler ran.
+    arguments: Arc<Value>,
     pub(crate) context: RequestContext,
 }
 
 impl ToolCall {
+    /// A call with `arguments`, which the dispatcher builds as a JSON object.
+    pub(crate) fn new(arguments: Arc<Value>, context: RequestContext) -> Self {
+        ToolCall { arguments, context }
+    }
+
     /// The arguments, already validated against the input schema.
     pub fn arguments(&self) -> &Map<String, Value> {
-        &self.arguments
+        match &*self.arguments {
+            Value::Object(arguments) => arguments,
+            _ => unreachable!("the dispatcher passes tool arguments as an object"),
+        }
     }
 
     /// Deserializes all arguments into `T`.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ToolError> {
-        T::deserialize(&self.arguments)
+        T::deserialize(&*self.arguments)
             .map_err(|e| ToolError::new(format!("invalid arguments: {e}")))
     }
 

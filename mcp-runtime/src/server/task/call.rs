@@ -2,6 +2,7 @@
 //! `tasks/cancel` methods.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::task::Poll;
 
 use serde_json::Value;
@@ -10,8 +11,8 @@ use tokio_util::sync::CancellationToken;
 use super::store::Outcome;
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
 use crate::protocol::{
-    CallToolRequestParams, CallToolResult, ResultType, TaskAck, TaskRequestParams, TaskSupport,
-    UpdateTaskRequestParams, declares_tasks, tasks_required_capabilities,
+    CallToolResult, ResultType, TaskAck, TaskRequestParams, TaskSupport, UpdateTaskRequestParams,
+    declares_tasks, tasks_required_capabilities,
 };
 use crate::server::Server;
 use crate::server::context::{ClientMeta, Era, RequestContext};
@@ -63,7 +64,8 @@ impl Server {
         &self,
         id: &RequestId,
         rounds: Rounds,
-        params: CallToolRequestParams,
+        name: String,
+        arguments: Arc<Value>,
         mut context: RequestContext,
         required: bool,
     ) -> Reply {
@@ -77,8 +79,12 @@ impl Server {
         let cancellation = CancellationToken::new();
         context.cancellation = cancellation.clone();
         let server = self.clone();
-        let mut call: BoxFuture<Outcome> =
-            Box::pin(async move { server.call_tool(params, context).await.and_then(complete) });
+        let mut call: BoxFuture<Outcome> = Box::pin(async move {
+            server
+                .call_tool(&name, arguments, context)
+                .await
+                .and_then(complete)
+        });
         let first = poll_once(&mut call).await;
         if let Some(reply) = self.input_reply(id, &rounds, &input) {
             return reply;
