@@ -74,6 +74,7 @@ use crate::protocol::{
     CacheScope, DiscoverResult, Implementation, ServerCapabilities, TASKS_EXTENSION,
 };
 use crate::schema::CompiledSchema;
+use crate::transport::http::param_headers::ParamHeaders;
 
 /// The name and version of the crate that invokes it, as an
 /// [`Implementation`]: servers report the user's crate, not this one.
@@ -149,6 +150,8 @@ pub(crate) struct ToolEntry {
     def: ToolDef,
     input: CompiledSchema,
     output: Option<CompiledSchema>,
+    /// What the HTTP transport checks against `Mcp-Param-*` headers.
+    param_headers: ParamHeaders,
 }
 
 pub(crate) struct Registry {
@@ -188,9 +191,9 @@ impl Server {
         &self.inner.info
     }
 
-    /// The input schema of the tool `name`, if there is one.
-    pub(crate) fn tool_input_schema(&self, name: &str) -> Option<&serde_json::Value> {
-        self.inner.tools.get(name).map(|t| &t.def.tool.input_schema)
+    /// The `Mcp-Param-*` headers a call of the tool `name` must carry.
+    pub(crate) fn tool_param_headers(&self, name: &str) -> Option<&ParamHeaders> {
+        self.inner.tools.get(name).map(|t| &t.param_headers)
     }
 }
 
@@ -355,7 +358,13 @@ fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
         .map(CompiledSchema::compile)
         .transpose()
         .map_err(|e| BuildError(format!("tool `{name}`: invalid output schema: {e}")))?;
-    Ok(ToolEntry { def, input, output })
+    let param_headers = ParamHeaders::from_schema(&def.tool.input_schema);
+    Ok(ToolEntry {
+        def,
+        input,
+        output,
+        param_headers,
+    })
 }
 
 /// The spec's rule for tool names: 1 to 128 of `A-Za-z0-9_-.`.

@@ -32,7 +32,7 @@ mod exchange;
 mod guard;
 mod media;
 mod metadata;
-mod param_headers;
+pub(crate) mod param_headers;
 mod response;
 mod serve;
 mod service;

@@ -16,30 +16,62 @@ use crate::jsonrpc::ErrorObject;
 /// The property key that names a header.
 const X_MCP_HEADER: &str = "x-mcp-header";
 
-/// Checks the `Mcp-Param-*` headers of a call with `arguments` against the
-/// tool's input `schema`.
-pub(super) fn check(
-    headers: &HeaderMap,
-    schema: &Value,
-    arguments: Option<&Value>,
-) -> Result<(), ErrorObject> {
-    let mut marked = Vec::new();
-    collect(schema, arguments, &mut marked);
-    for (header, property, argument) in marked {
-        let Ok(name) = HeaderName::try_from(format!("mcp-param-{header}")) else {
-            continue; // Not a header name: no client can send it.
-        };
-        let shown = format!("Mcp-Param-{header}");
-        let mut values = headers.get_all(&name).iter();
+/// The `x-mcp-header` properties of one tool's input schema, found once when
+/// the tool is registered so that a call only looks up its own arguments.
+#[derive(Debug, Default)]
+pub(crate) struct ParamHeaders(Vec<Marked>);
+
+/// One property mirrored into a header.
+#[derive(Debug)]
+struct Marked {
+    name: HeaderName,
+    /// `Mcp-Param-NAME` as the schema spells it, for error messages.
+    shown: String,
+    /// The property's place in the arguments, through `properties` only.
+    path: Vec<String>,
+    /// The property's `type`, which says how the header text is read.
+    kind: Option<String>,
+}
+
+impl ParamHeaders {
+    /// Every property of `schema` marked with a header, reached through
+    /// `properties` only. A name that is not a valid header name is left
+    /// out: no client can send it.
+    pub(crate) fn from_schema(schema: &Value) -> Self {
+        let mut marked = Vec::new();
+        collect(schema, &mut Vec::new(), &mut marked);
+        ParamHeaders(marked)
+    }
+
+    /// Checks the `Mcp-Param-*` headers of a call with `arguments`.
+    pub(crate) fn check(
+        &self,
+        headers: &HeaderMap,
+        arguments: Option<&Value>,
+    ) -> Result<(), ErrorObject> {
+        self.0
+            .iter()
+            .try_for_each(|marked| marked.check(headers, arguments))
+    }
+}
+
+impl Marked {
+    fn check(&self, headers: &HeaderMap, arguments: Option<&Value>) -> Result<(), ErrorObject> {
+        let shown = &self.shown;
+        let mut values = headers.get_all(&self.name).iter();
         let (value, repeated) = (values.next(), values.next().is_some());
         if repeated {
             return Err(mismatch(format!(
                 "the {shown} header appears more than once"
             )));
         }
+        let mut argument = arguments;
+        for key in &self.path {
+            argument = argument.and_then(|a| a.get(key));
+        }
         let argument = argument.filter(|a| !a.is_null());
         let (value, argument) = match (value, argument) {
-            (None, None) => continue,
+            (None, None) => return Ok(()),
             (Some(_), None) => {
                 return Err(mismatch(format!(
                     "the {shown} header is present but the argument is absent"
@@ -58,37 +90,45 @@ pub(super) fn check(
                 "the {shown} header is not visible ASCII or not valid Base64"
             )));
         };
-        if !matches(property.get("type"), argument, &decoded) {
+        if !matches(self.kind.as_deref(), argument, &decoded) {
             return Err(mismatch(format!(
                 "the {shown} header value '{decoded}' does not match the argument {argument}"
             )));
         }
+        Ok(())
     }
-    Ok(())
 }
 
-/// Every property marked with a header, reached through `properties` only,
-/// with the argument at the same place.
-fn collect<'a>(
-    schema: &'a Value,
-    arguments: Option<&'a Value>,
-    marked: &mut Vec<(&'a str, &'a Value, Option<&'a Value>)>,
-) {
+/// Finds the marked properties below `schema`, whose place is `path`.
+fn collect(schema: &Value, path: &mut Vec<String>, marked: &mut Vec<Marked>) {
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return;
     };
     for (key, property) in properties {
-        let argument = arguments.and_then(|a| a.get(key));
+        path.push(key.clone());
         match property.get(X_MCP_HEADER).and_then(Value::as_str) {
-            Some(header) => marked.push((header, property, argument)),
-            None => collect(property, argument, marked),
+            Some(header) => {
+                if let Ok(name) = HeaderName::try_from(format!("mcp-param-{header}")) {
+                    marked.push(Marked {
+                        name,
+                        shown: format!("Mcp-Param-{header}"),
+                        path: path.clone(),
+                        kind: property
+                            .get("type")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                    });
+                }
+            }
+            None => collect(property, path, marked),
         }
+        path.pop();
     }
 }
 
 /// Whether the decoded header text is the argument, read as `kind`.
-fn matches(kind: Option<&Value>, argument: &Value, text: &str) -> bool {
-    match (kind.and_then(Value::as_str), argument) {
+fn matches(kind: Option<&str>, argument: &Value, text: &str) -> bool {
+    match (kind, argument) {
         (Some("integer"), Value::Number(number)) => {
             let header = text
                 .split_once('.')
@@ -147,7 +187,9 @@ mod tests {
     }
 
     fn run(pairs: &[(&'static str, &'static str)], arguments: Value) -> Result<(), i64> {
-        check(&headers(pairs), &schema(), Some(&arguments)).map_err(|e| e.code)
+        ParamHeaders::from_schema(&schema())
+            .check(&headers(pairs), Some(&arguments))
+            .map_err(|e| e.code)
     }
 
     #[test]

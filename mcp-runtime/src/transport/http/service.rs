@@ -19,7 +19,7 @@ use super::exchange::{self, Mode};
 use super::media::{self, Accepts};
 use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
-use super::{HttpConfig, guard, metadata, param_headers, response, stateless};
+use super::{HttpConfig, guard, metadata, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::server::{BoxFuture, Server, Session};
@@ -254,12 +254,12 @@ impl Shared {
         method: &str,
         params: &Value,
     ) -> Result<(), ErrorObject> {
-        let schema = (method == "tools/call")
+        let expected = (method == "tools/call")
             .then(|| params.get("name").and_then(Value::as_str))
             .flatten()
-            .and_then(|name| self.server.tool_input_schema(name));
-        match schema {
-            Some(schema) => param_headers::check(headers, schema, params.get("arguments")),
+            .and_then(|name| self.server.tool_param_headers(name));
+        match expected {
+            Some(expected) => expected.check(headers, params.get("arguments")),
             None => Ok(()),
         }
     }
