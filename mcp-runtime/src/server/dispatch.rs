@@ -50,7 +50,7 @@ impl Server {
         request: Request,
         peer: Peer,
         cancellation: CancellationToken,
-    ) -> Vec<u8> {
+    ) -> Answer {
         let Request {
             id,
             method,
@@ -58,7 +58,7 @@ impl Server {
         } = request;
         let era = match session.era_for(&method, params.as_ref()) {
             Ok(era) => era,
-            Err(error) => return error_frame(Some(&id), &error),
+            Err(error) => return Answer::error(&id, &error),
         };
         let meta = take_meta(&mut params);
         let channel = Channel {
@@ -70,7 +70,10 @@ impl Server {
             Era::Legacy => self.legacy(&id, &method, params, meta, channel).await,
             Era::Modern => self.modern(&id, &method, params, meta, channel).await,
         };
-        reply.unwrap_or_else(|error| error_frame(Some(&id), &error))
+        match reply {
+            Ok(frame) => Answer { frame, error: None },
+            Err(error) => Answer::error(&id, &error),
+        }
     }
 
     /// Handles a client notification. `notifications/cancelled` is handled
@@ -540,6 +543,25 @@ impl Server {
             .await
             .map(cap)
             .map_err(panicked)
+    }
+}
+
+/// The response to one request: its frame and, for an error response, the
+/// error code (from which the HTTP transport picks a status without reading
+/// the frame again).
+pub(crate) struct Answer {
+    /// The serialized JSON-RPC response.
+    pub(crate) frame: Vec<u8>,
+    /// The code of an error response; `None` for a result.
+    pub(crate) error: Option<i64>,
+}
+
+impl Answer {
+    fn error(id: &RequestId, error: &ErrorObject) -> Self {
+        Answer {
+            frame: error_frame(Some(id), error),
+            error: Some(error.code),
+        }
     }
 }
 

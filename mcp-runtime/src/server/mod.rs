@@ -67,6 +67,7 @@ pub use crate::protocol::TaskSupport;
 pub use tool_schema::{OutputSchema, SchemaProfile};
 
 pub(crate) use context::Peer;
+pub(crate) use dispatch::Answer;
 use listing::Listing;
 use task::TaskStore;
 

@@ -221,7 +221,7 @@ async fn serve_one(
     let reply = tokio::select! {
         biased;
         () = cancellation.cancelled() => None,
-        frame = server.handle_request(&session, request, peer.clone(), cancellation.clone()) => Some(frame),
+        answer = server.handle_request(&session, request, peer.clone(), cancellation.clone()) => Some(answer.frame),
     };
     session.finish(&id);
     if let Some(frame) = reply {
