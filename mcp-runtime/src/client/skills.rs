@@ -29,18 +29,16 @@
 //! # }
 //! ```
 
-mod frontmatter;
-
 use std::fmt;
 
 use base64::Engine as _;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::{Client, ClientError};
+use crate::frontmatter;
 use crate::protocol::{
     MAX_SKILL_BYTES, MAX_SKILL_FILES, ReadResourceResult, ResourceContents, SKILLS_EXTENSION,
-    Skill, SkillResource, SkillResources,
+    Skill, SkillResource, SkillResources, sha256_digest,
 };
 
 /// Why a skill could not be listed, loaded or read.
@@ -517,15 +515,14 @@ fn verify_bytes(file: &SkillResource, bytes: &[u8]) -> Result<(), SkillError> {
             actual,
         });
     }
-    let digest: String = Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    if parse_digest(&file.digest) != Some(digest.as_str()) {
+    // `check_entry` has made sure the entry's digest is well formed, hence
+    // lowercase: equal digests are equal strings.
+    let actual = sha256_digest(bytes);
+    if actual != file.digest {
         return Err(SkillError::DigestMismatch {
             uri: file.uri.clone(),
             expected: file.digest.clone(),
-            actual: format!("sha256:{digest}"),
+            actual,
         });
     }
     Ok(())
@@ -582,11 +579,7 @@ mod tests {
     const FORMS: &str = "Supporting content.\n";
 
     fn digest(text: &str) -> String {
-        let hex: String = Sha256::digest(text.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        format!("sha256:{hex}")
+        sha256_digest(text.as_bytes())
     }
 
     fn entry() -> Skill {

@@ -18,6 +18,12 @@ pub const RESOURCES_LIST: &str = "resources/list";
 pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
 /// `resources/read`.
 pub const RESOURCES_READ: &str = "resources/read";
+/// `resources/directory/read` (the Skills extension, with `directoryRead`).
+pub const RESOURCES_DIRECTORY_READ: &str = "resources/directory/read";
+/// `skills/list` (the Skills extension).
+pub const SKILLS_LIST: &str = "skills/list";
+/// `skills/get` (the Skills extension).
+pub const SKILLS_GET: &str = "skills/get";
 /// `resources/subscribe` (legacy era).
 pub const RESOURCES_SUBSCRIBE: &str = "resources/subscribe";
 /// `resources/unsubscribe` (legacy era).

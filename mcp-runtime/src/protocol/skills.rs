@@ -4,9 +4,12 @@
 //! A skill is a directory of files served as resources, addressed by the URI
 //! of its `SKILL.md`. Its entry carries the `SKILL.md` frontmatter verbatim
 //! and a manifest of every file with its SHA-256 digest and byte size, which
-//! a host verifies each file against when it reads it.
+//! a host verifies each file against when it reads it. The extension also
+//! defines `resources/directory/read`, which lists a directory resource's
+//! direct children.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sha2::{Digest, Sha256};
 
 use super::JsonObject;
 
@@ -18,6 +21,24 @@ pub const MAX_SKILL_FILES: usize = 512;
 
 /// Total bytes per skill (the sum of every file's `size`) every host must accept.
 pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The prefix of `SKILL.md` frontmatter `metadata` keys reserved for MCP
+/// extensions (none is defined yet).
+pub const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
+
+/// The `mimeType` of a directory resource (`resources/directory/read`).
+pub const DIRECTORY_MIME_TYPE: &str = "inode/directory";
+
+/// The digest of `bytes` as a skill entry carries it: `sha256:` followed by
+/// 64 lowercase hex digits.
+pub(crate) fn sha256_digest(bytes: &[u8]) -> String {
+    let mut digest = String::with_capacity(71);
+    digest.push_str("sha256:");
+    for byte in Sha256::digest(bytes) {
+        digest.push_str(&format!("{byte:02x}"));
+    }
+    digest
+}
 
 /// One file of a skill, with the digest and size of its raw bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,6 +123,23 @@ impl Skill {
     }
 }
 
+/// Parameters of `skills/get`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GetSkillRequestParams {
+    /// URI of the skill's `SKILL.md`.
+    pub uri: String,
+}
+
+/// Parameters of `resources/directory/read`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadResourceDirectoryRequestParams {
+    /// URI of the directory resource (no trailing slash).
+    pub uri: String,
+    /// Where to continue, from an earlier result's `nextCursor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
 #[derive(Deserialize)]
 struct WireSkill {
     uri: String,
@@ -130,6 +168,16 @@ impl TryFrom<WireSkill> for Skill {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn digests_are_lowercase_hex_sha256() {
+        // The SHA-256 test vector of "abc" (FIPS 180-2).
+        assert_eq!(
+            sha256_digest(b"abc"),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(sha256_digest(b"").len(), "sha256:".len() + 64);
+    }
 
     #[test]
     fn an_entry_round_trips_with_files_or_dynamic() {

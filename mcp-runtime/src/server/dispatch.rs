@@ -320,6 +320,10 @@ impl Server {
                 })
                 .await
             }
+            "skills/list" | "skills/get" | "resources/directory/read" => match &registry.skills {
+                Some(skills) => skills.answer(era, id, method, params, options),
+                None => Err(ErrorObject::method_not_found(method)),
+            },
             "completion/complete" => {
                 let completion = self.complete(parse(params)?, context).await?;
                 let result = CompleteResult {

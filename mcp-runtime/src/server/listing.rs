@@ -1,6 +1,7 @@
-//! A named collection (tools, resources, templates, prompts) kept sorted by
-//! name, with each entry's listed JSON serialized once at build time so that
-//! `*/list` only concatenates bytes.
+//! A named collection (tools, resources, templates, prompts, skills, the
+//! children of a skill directory) kept sorted by name, with each entry's
+//! listed JSON serialized once at build time so that `*/list` only
+//! concatenates bytes.
 
 use std::collections::HashMap;
 
@@ -47,6 +48,11 @@ impl<T> Listing<T> {
         self.index.get(key).map(|&i| &self.entries[i])
     }
 
+    /// The listed JSON of the entry `key`, as serialized at build time.
+    pub(crate) fn get_listed(&self, key: &str) -> Option<&RawValue> {
+        self.index.get(key).map(|&i| &*self.listed[i])
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.entries.iter()
     }
@@ -74,6 +80,7 @@ impl<T> Listing<T> {
             member,
             items: &self.listed[start..end],
             next_cursor,
+            complete: false,
             cache: None,
         })
     }
@@ -84,13 +91,23 @@ pub(crate) struct Page<'a> {
     member: &'static str,
     items: &'a [Box<RawValue>],
     next_cursor: Option<String>,
+    /// `resultType: "complete"` (2026-07-28).
+    complete: bool,
     cache: Option<(u64, CacheScope)>,
 }
 
 impl Page<'_> {
     /// Adds the fields the 2026-07-28 era requires on list results.
     pub(crate) fn for_era(mut self, era: Era, ttl_ms: u64, scope: CacheScope) -> Self {
-        self.cache = (era == Era::Modern).then_some((ttl_ms, scope));
+        self.complete = era == Era::Modern;
+        self.cache = self.complete.then_some((ttl_ms, scope));
+        self
+    }
+
+    /// Adds the `resultType` the 2026-07-28 era requires, for results that
+    /// are paginated but carry no cache hints (`resources/directory/read`).
+    pub(crate) fn complete_in(mut self, era: Era) -> Self {
+        self.complete = era == Era::Modern;
         self
     }
 }
@@ -102,8 +119,10 @@ impl Serialize for Page<'_> {
         if let Some(cursor) = &self.next_cursor {
             map.serialize_entry("nextCursor", cursor)?;
         }
-        if let Some((ttl_ms, scope)) = &self.cache {
+        if self.complete {
             map.serialize_entry("resultType", "complete")?;
+        }
+        if let Some((ttl_ms, scope)) = &self.cache {
             map.serialize_entry("ttlMs", ttl_ms)?;
             map.serialize_entry("cacheScope", scope)?;
         }
@@ -170,5 +189,33 @@ mod tests {
                 .unwrap()
                 .for_era(Era::Legacy, 5, CacheScope::Public);
         assert_eq!(serde_json::to_string(&page).unwrap(), r#"{"things":["a"]}"#);
+    }
+
+    #[test]
+    fn pages_without_cache_hints_carry_only_the_result_type() {
+        let list = listing(&["a"]);
+        let modern = list
+            .page("things", None, 10)
+            .unwrap()
+            .complete_in(Era::Modern);
+        assert_eq!(
+            serde_json::to_string(&modern).unwrap(),
+            r#"{"things":["a"],"resultType":"complete"}"#
+        );
+        let legacy = list
+            .page("things", None, 10)
+            .unwrap()
+            .complete_in(Era::Legacy);
+        assert_eq!(
+            serde_json::to_string(&legacy).unwrap(),
+            r#"{"things":["a"]}"#
+        );
+    }
+
+    #[test]
+    fn an_entry_is_found_serialized() {
+        let list = listing(&["b", "a"]);
+        assert_eq!(list.get_listed("b").map(RawValue::get), Some("\"b\""));
+        assert!(list.get_listed("c").is_none());
     }
 }

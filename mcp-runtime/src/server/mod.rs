@@ -1,5 +1,6 @@
-//! The MCP server: a registry of tools, resources and prompts, built once and
-//! shared by every request, and the router that serves both protocol eras.
+//! The MCP server: a registry of tools, resources, prompts and skills, built
+//! once and shared by every request, and the router that serves both
+//! protocol eras.
 //!
 //! ```no_run
 //! use mcp_runtime::protocol::CallToolResult;
@@ -32,6 +33,8 @@ mod request_state;
 mod resource;
 mod session;
 pub(crate) mod signature;
+mod skill;
+mod skill_set;
 mod subscribe;
 mod task;
 pub(crate) mod text_param;
@@ -59,6 +62,7 @@ pub use request_state::StateKey;
 pub use resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
 pub use session::Session;
 pub use signature::{HeaderValue, ToolParam, ToolReturn};
+pub use skill::SkillDef;
 pub use text_param::{QueryParam, TextParam, UnboundParam};
 pub use tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 
@@ -69,10 +73,12 @@ pub use tool_schema::{OutputSchema, SchemaProfile};
 pub(crate) use context::Peer;
 pub(crate) use dispatch::Answer;
 use listing::Listing;
+use skill_set::Skills;
 use task::TaskStore;
 
 use crate::protocol::{
-    CacheScope, DiscoverResult, Implementation, ServerCapabilities, TASKS_EXTENSION,
+    CacheScope, DiscoverResult, Implementation, SKILLS_EXTENSION, ServerCapabilities,
+    TASKS_EXTENSION,
 };
 use crate::schema::CompiledSchema;
 use crate::transport::http::param_headers::ParamHeaders;
@@ -168,6 +174,8 @@ pub(crate) struct Registry {
     list_changes: Option<ListChanges>,
     /// Present when some tool may run as a task.
     tasks: Option<Arc<TaskStore>>,
+    /// Present when the server serves skills.
+    skills: Option<Skills>,
 }
 
 impl Server {
@@ -181,6 +189,7 @@ impl Server {
             resources: Vec::new(),
             templates: Vec::new(),
             prompts: Vec::new(),
+            skills: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
             schema_profile: SchemaProfile::default(),
@@ -206,6 +215,7 @@ pub struct ServerBuilder {
     resources: Vec<ResourceDef>,
     templates: Vec<ResourceTemplateDef>,
     prompts: Vec<PromptDef>,
+    skills: Vec<SkillDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
     /// Set by `schema_profile` (in `register.rs`).
@@ -237,6 +247,17 @@ impl ServerBuilder {
         self
     }
 
+    /// Adds a skill (the `io.modelcontextprotocol/skills` extension). With
+    /// at least one, the server declares the extension (with
+    /// `directoryRead`) and the `resources` capability in both eras, answers
+    /// `skills/list`, `skills/get` and `resources/directory/read`, and
+    /// serves each file as a resource at `skill://<skill-path>/<file-path>`.
+    /// [`build`](Self::build) checks the skill (see [`SkillDef`]).
+    pub fn skill(mut self, skill: SkillDef) -> Self {
+        self.skills.push(skill);
+        self
+    }
+
     /// Sets the instructions clients may show to the model.
     pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
         self.instructions = Some(instructions.into());
@@ -257,22 +278,37 @@ impl ServerBuilder {
         self
     }
 
-    /// Checks every definition (unique names, compilable schemas) and
-    /// freezes the registry.
-    pub fn build(self) -> Result<Server, BuildError> {
+    /// Checks every definition (unique names, compilable schemas, valid
+    /// skills) and freezes the registry: skill entries, digests and listing
+    /// pages are all computed here, once.
+    pub fn build(mut self) -> Result<Server, BuildError> {
         let tools = self
             .tools
             .into_iter()
             .map(compile_tool)
             .collect::<Result<Vec<_>, _>>()?;
+        let skills = if self.skills.is_empty() {
+            None
+        } else {
+            let (skills, files) = Skills::build(self.skills).map_err(BuildError)?;
+            self.resources.extend(files);
+            Some(skills)
+        };
         let has_completions = self.prompts.iter().any(|p| p.completer.is_some())
             || self.templates.iter().any(|t| t.completer.is_some());
-        let capabilities = capabilities(
+        let mut capabilities = capabilities(
             !tools.is_empty(),
             !self.resources.is_empty() || !self.templates.is_empty(),
             !self.prompts.is_empty(),
             has_completions,
         )?;
+        if skills.is_some() {
+            // Declared in both eras: legacy clients see it in `initialize`.
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(SKILLS_EXTENSION.to_owned(), Skills::capability());
+        }
         let tasks = tools
             .iter()
             .any(|t| t.def.task_support != TaskSupport::Forbidden)
@@ -331,6 +367,7 @@ impl ServerBuilder {
             options: self.options,
             list_changes: self.list_changes,
             tasks,
+            skills,
         };
         Ok(Server {
             inner: Arc::new(registry),

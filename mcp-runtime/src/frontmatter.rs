@@ -1,5 +1,7 @@
-//! Reads the YAML frontmatter of a `SKILL.md` into JSON, so that it can be
-//! compared field by field with the frontmatter of the skill's entry.
+//! Reads the YAML frontmatter of a `SKILL.md` into JSON: the server renders
+//! a skill's entry from it, and the client compares it field by field with
+//! the entry it was given. One parser on both sides, so that what a server
+//! built here publishes is exactly what a client built here verifies.
 //!
 //! The Agent Skills format uses a small part of YAML: a mapping of string
 //! fields, with `metadata` a nested mapping. This parser accepts block
@@ -9,13 +11,13 @@
 //! (`null`, booleans, integers, floats). Anything else (flow collections,
 //! anchors, aliases, tags, explicit indentation indicators, tabs for
 //! indentation, duplicate keys) is an error rather than a guess: a skill
-//! whose frontmatter cannot be read exactly is not loaded.
+//! whose frontmatter cannot be read exactly is neither served nor loaded.
 
 use serde_json::{Map, Number, Value};
 
 /// A `SKILL.md` split into its frontmatter and its body.
 #[derive(Debug)]
-pub(super) struct Document {
+pub(crate) struct Document {
     /// The frontmatter fields.
     pub fields: Map<String, Value>,
     /// The byte offset where the Markdown body starts.
@@ -24,7 +26,7 @@ pub(super) struct Document {
 
 /// Why a frontmatter could not be read, with the 1-based line in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Error {
+pub(crate) struct Error {
     pub line: usize,
     pub reason: String,
 }
@@ -45,7 +47,7 @@ fn error<T>(line: usize, reason: impl Into<String>) -> Parsed<T> {
 }
 
 /// Splits `text` at the `---` lines around its frontmatter and parses it.
-pub(super) fn parse(text: &str) -> Parsed<Document> {
+pub(crate) fn parse(text: &str) -> Parsed<Document> {
     let mut lines = text.split_inclusive('\n');
     if lines.next().map(strip_newline) != Some("---") {
         return error(1, "SKILL.md does not begin with a `---` frontmatter line");
