@@ -9,12 +9,28 @@
 //! runs every read and write on Tokio's blocking pool, like `echo-server`);
 //! `--pipes` uses `rmcp::transport::stdio_pipes()`, rmcp's non-blocking Linux
 //! FIFO transport (falls back to `stdio()` when stdin/stdout are not pipes).
+//!
+//! `--http IP:PORT` serves Streamable HTTP at `http://IP:PORT/mcp` instead:
+//! rmcp's `StreamableHttpService` nested in an axum `Router` and run by
+//! `axum::serve`, as rmcp's docs and tests do, with `TCP_NODELAY` on every
+//! accepted connection. By default with rmcp's default configuration
+//! (`legacy_session_mode: true`: `initialize` opens a session, answers are
+//! SSE streams); with `--stateless` too, `legacy_session_mode: false` and
+//! `json_response: true` (no session, plain JSON answers), rmcp's cheapest
+//! documented mode. 2026-07-28 requests are stateless in both.
 
+use std::net::SocketAddr;
+
+use axum::serve::ListenerExt;
 use rmcp::{
     Json, ServerHandler, ServiceExt,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{Implementation, ServerCapabilities, ServerConfig},
     tool, tool_handler, tool_router,
+    transport::{
+        StreamableHttpServerConfig, StreamableHttpService,
+        streamable_http_server::session::local::LocalSessionManager,
+    },
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -78,14 +94,65 @@ impl ServerHandler for EchoServer {
     }
 }
 
+const USAGE: &str = "usage: rmcp-echo [--pipes | --http IP:PORT [--stateless]]";
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let pipes = std::env::args().skip(1).any(|a| a == "--pipes");
+    let (mut pipes, mut http, mut stateless) = (false, None, false);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--pipes" => pipes = true,
+            "--stateless" => stateless = true,
+            "--http" => {
+                let addr = args.next().ok_or(USAGE)?;
+                http = Some(
+                    addr.parse::<SocketAddr>()
+                        .map_err(|e| format!("--http {addr}: {e}"))?,
+                );
+            }
+            _ => return Err(format!("unknown argument {arg:?}; {USAGE}").into()),
+        }
+    }
+    if let Some(addr) = http {
+        return serve_http(addr, stateless).await;
+    }
+    if stateless {
+        return Err(format!("--stateless needs --http; {USAGE}").into());
+    }
     let service = if pipes {
-        EchoServer::new().serve(rmcp::transport::stdio_pipes()).await?
+        EchoServer::new()
+            .serve(rmcp::transport::stdio_pipes())
+            .await?
     } else {
         EchoServer::new().serve(rmcp::transport::stdio()).await?
     };
     service.waiting().await?;
+    Ok(())
+}
+
+/// Serves Streamable HTTP at `http://addr/mcp` until the process is killed.
+async fn serve_http(addr: SocketAddr, stateless: bool) -> Result<(), Box<dyn std::error::Error>> {
+    let mut config = StreamableHttpServerConfig::default();
+    if stateless {
+        config = config
+            .with_legacy_session_mode(false)
+            .with_json_response(true);
+    }
+    // rmcp asks for a factory; cloning one prepared server (rather than
+    // building the tool router per session or stateless request, as rmcp's
+    // examples do) is the cheaper of the two.
+    let prototype = EchoServer::new();
+    let service: StreamableHttpService<EchoServer, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(prototype.clone()), Default::default(), config);
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+    let listener = listener.tap_io(|tcp| {
+        // Without it a response written in pieces (SSE) can wait for the
+        // client's delayed ACK.
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router).await?;
     Ok(())
 }
