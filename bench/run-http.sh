@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares Streamable HTTP tools/call throughput, latency and memory of our
 # echo-server (mcp-runtime) with the same tools written with rmcp 3.x
-# (bench/rmcp-echo), using one load driver (bench/loadgen --url). See
+# (bench/rmcp-echo, binary rmcp-echo-http), using one load driver (bench/loadgen --url). See
 # bench/README.md, section "Streamable HTTP".
 #
 # Environment (all optional):
@@ -44,7 +44,7 @@ if [[ -z "${OURS_BIN:-}" ]]; then
         python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' || echo "$MAIN_DIR/target")
     OURS_BIN="$OURS_TARGET/release/echo-server"
 fi
-RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo"
+RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo-http"
 LOADGEN="$CARGO_TARGET_DIR/release/loadgen"
 for bin in "$OURS_BIN" "$RMCP_BIN" "$LOADGEN"; do
     [[ -x "$bin" ]] || { echo "missing binary: $bin" >&2; exit 1; }
