@@ -89,42 +89,8 @@ for rep in $(seq 1 "$REPS"); do
     done
 done
 
-python3 - "$OUT" <<'EOF'
-import json, statistics, sys
-from collections import defaultdict
-
-rows = [json.loads(l) for l in open(sys.argv[1])]
-runs = defaultdict(list)
-for r in rows:
-    runs[(r["server"], r["concurrency"])].append(r)
-servers = list(dict.fromkeys(r["server"] for r in rows))
-concs = sorted({r["concurrency"] for r in rows})
-med = lambda key, rs: statistics.median(r[key] for r in rs)
-
-print()
-print(f"tool `{rows[0]['tool']}`, median of {len(runs[(servers[0], concs[0])])} runs per cell")
-print()
-print("| server | concurrency | requests | req/s | p50 µs | p99 µs | max µs | peak RSS KiB | server CPU µs/req | threads |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-for c in concs:
-    for s in servers:
-        rs = runs[(s, c)]
-        if not rs:
-            continue
-        print(f"| {s} | {c} | {rs[0]['requests']} | {med('rps', rs):.0f} | {med('p50_us', rs):.1f} | {med('p99_us', rs):.1f} "
-              f"| {med('max_us', rs):.1f} | {med('peak_rss_kib', rs):.0f} | {med('server_cpu_us_per_req', rs):.1f} | {med('server_threads', rs):.0f} |")
-
-if "ours" in servers:
-    print()
-    print("| ours vs | concurrency | throughput ours/them (≥ 5 is the goal) | p99 ours/them (< 1 is better) | peak RSS ours/them (< 1 is better) |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for s in servers:
-        if s == "ours":
-            continue
-        for c in concs:
-            o, t = runs[("ours", c)], runs[(s, c)]
-            if not o or not t:
-                continue
-            print(f"| {s} | {c} | {med('rps', o) / med('rps', t):.2f} | {med('p99_us', o) / med('p99_us', t):.2f} "
-                  f"| {med('peak_rss_kib', o) / med('peak_rss_kib', t):.2f} |")
-EOF
+PAIRS=()
+for s in $SERVERS; do
+    if [[ "$s" != ours ]]; then PAIRS+=("ours:$s"); fi
+done
+python3 "$BENCH_DIR/tables.py" "$OUT" 5 "${PAIRS[@]}"
