@@ -9,36 +9,78 @@ use hyper::{HeaderMap, StatusCode, Uri, header};
 use super::HttpConfig;
 use super::response::Refusal;
 
-/// Accepts the request when its `Host` (or absolute URI) and `Origin` are
-/// allowed.
-pub(super) fn check(uri: &Uri, headers: &HeaderMap, config: &HttpConfig) -> Result<(), Refusal> {
-    if let Some(allowed) = &config.allowed_hosts {
-        if headers.get_all(header::HOST).iter().nth(1).is_some() {
-            return Err(Refusal::new(
-                StatusCode::BAD_REQUEST,
-                "more than one Host header",
-            ));
-        }
-        let host = match headers.get(header::HOST) {
-            Some(value) => value.to_str().ok(),
-            None => uri.authority().map(Authority::as_str),
-        };
-        let Some(host) = host else {
-            return Err(Refusal::new(StatusCode::BAD_REQUEST, "missing Host header"));
-        };
-        if !host_allowed(host, allowed) {
-            return Err(forbidden(format!("Host `{host}` is not allowed")));
-        }
+/// The allow-lists of [`HttpConfig`], parsed once when the service is made.
+#[derive(Debug)]
+pub(super) struct Guard {
+    hosts: Option<Vec<HostPort>>,
+    origins: Option<Vec<OriginEntry>>,
+}
+
+/// An `allowed_origins` entry: `scheme://host[:port]`, or a bare host that
+/// matches the name with any scheme.
+#[derive(Debug)]
+struct OriginEntry {
+    scheme: Option<String>,
+    host: HostPort,
+}
+
+impl Guard {
+    /// Parses the allow-lists; an entry that is not a valid authority can
+    /// match nothing and is left out.
+    pub(super) fn new(config: &HttpConfig) -> Self {
+        let hosts = config
+            .allowed_hosts
+            .as_ref()
+            .map(|allowed| allowed.iter().filter_map(|e| parse_authority(e)).collect());
+        let origins = config.allowed_origins.as_ref().map(|allowed| {
+            allowed
+                .iter()
+                .filter_map(|entry| match entry.split_once("://") {
+                    Some((scheme, authority)) => Some(OriginEntry {
+                        scheme: Some(scheme.to_ascii_lowercase()),
+                        host: parse_authority(authority)?,
+                    }),
+                    None => Some(OriginEntry {
+                        scheme: None,
+                        host: parse_authority(entry)?,
+                    }),
+                })
+                .collect()
+        });
+        Guard { hosts, origins }
     }
-    if let Some(allowed) = &config.allowed_origins {
-        for origin in headers.get_all(header::ORIGIN) {
-            let origin = origin.to_str().unwrap_or("<not ASCII>");
-            if !origin_allowed(origin, allowed) {
-                return Err(forbidden(format!("Origin `{origin}` is not allowed")));
+
+    /// Accepts the request when its `Host` (or absolute URI) and `Origin`
+    /// are allowed.
+    pub(super) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refusal> {
+        if let Some(allowed) = &self.hosts {
+            if headers.get_all(header::HOST).iter().nth(1).is_some() {
+                return Err(Refusal::new(
+                    StatusCode::BAD_REQUEST,
+                    "more than one Host header",
+                ));
+            }
+            let host = match headers.get(header::HOST) {
+                Some(value) => value.to_str().ok(),
+                None => uri.authority().map(Authority::as_str),
+            };
+            let Some(host) = host else {
+                return Err(Refusal::new(StatusCode::BAD_REQUEST, "missing Host header"));
+            };
+            if !host_allowed(host, allowed) {
+                return Err(forbidden(format!("Host `{host}` is not allowed")));
             }
         }
+        if let Some(allowed) = &self.origins {
+            for origin in headers.get_all(header::ORIGIN) {
+                let origin = origin.to_str().unwrap_or("<not ASCII>");
+                if !origin_allowed(origin, allowed) {
+                    return Err(forbidden(format!("Origin `{origin}` is not allowed")));
+                }
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 fn forbidden(reason: String) -> Refusal {
@@ -46,13 +88,13 @@ fn forbidden(reason: String) -> Refusal {
 }
 
 /// `host` is a `Host` value: `name` or `name:port`.
-fn host_allowed(host: &str, allowed: &[String]) -> bool {
-    parse_authority(host).is_some_and(|host| allowed.iter().any(|entry| matches(entry, &host)))
+fn host_allowed(host: &str, allowed: &[HostPort]) -> bool {
+    parse_authority(host).is_some_and(|host| allowed.iter().any(|entry| entry.admits(&host)))
 }
 
 /// `origin` is `scheme://host[:port]`; `null` and anything with a path or
 /// user info are refused.
-fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
+fn origin_allowed(origin: &str, allowed: &[OriginEntry]) -> bool {
     let Ok(uri) = Uri::from_str(origin) else {
         return false;
     };
@@ -65,12 +107,9 @@ fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
     let Some(host) = parse_authority(authority.as_str()) else {
         return false;
     };
-    allowed.iter().any(|entry| match entry.split_once("://") {
-        Some((entry_scheme, entry_authority)) => {
-            entry_scheme.eq_ignore_ascii_case(scheme)
-                && parse_authority(entry_authority).is_some_and(|entry| entry == host)
-        }
-        None => matches(entry, &host),
+    allowed.iter().any(|entry| match &entry.scheme {
+        Some(entry_scheme) => entry_scheme.eq_ignore_ascii_case(scheme) && entry.host == host,
+        None => entry.host.admits(&host),
     })
 }
 
@@ -79,6 +118,13 @@ fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
 struct HostPort {
     name: String,
     port: Option<u16>,
+}
+
+impl HostPort {
+    /// As an allow-list entry: one without a port admits the name on any port.
+    fn admits(&self, host: &HostPort) -> bool {
+        self.name == host.name && (self.port.is_none() || self.port == host.port)
+    }
 }
 
 fn parse_authority(text: &str) -> Option<HostPort> {
@@ -93,19 +139,28 @@ fn parse_authority(text: &str) -> Option<HostPort> {
     })
 }
 
-/// An entry without a port matches the name on any port.
-fn matches(entry: &str, host: &HostPort) -> bool {
-    parse_authority(entry).is_some_and(|entry| {
-        entry.name == host.name && (entry.port.is_none() || entry.port == host.port)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn localhost() -> Vec<String> {
-        HttpConfig::default().allowed_hosts.unwrap()
+    fn guard(allowed: Vec<String>) -> Guard {
+        Guard::new(&HttpConfig {
+            allowed_hosts: Some(allowed.clone()),
+            allowed_origins: Some(allowed),
+            ..HttpConfig::default()
+        })
+    }
+
+    fn localhost() -> Guard {
+        Guard::new(&HttpConfig::default())
+    }
+
+    fn host_allowed(host: &str, guard: &Guard) -> bool {
+        super::host_allowed(host, guard.hosts.as_deref().unwrap())
+    }
+
+    fn origin_allowed(origin: &str, guard: &Guard) -> bool {
+        super::origin_allowed(origin, guard.origins.as_deref().unwrap())
     }
 
     #[test]
@@ -133,7 +188,7 @@ mod tests {
 
     #[test]
     fn entries_with_a_port_match_exactly() {
-        let allowed = vec!["mcp.example.com:443".to_owned()];
+        let allowed = guard(vec!["mcp.example.com:443".to_owned()]);
         assert!(host_allowed("mcp.example.com:443", &allowed));
         assert!(!host_allowed("mcp.example.com:444", &allowed));
         assert!(!host_allowed("mcp.example.com", &allowed));
@@ -158,7 +213,7 @@ mod tests {
         ] {
             assert!(!origin_allowed(origin, &localhost()), "{origin}");
         }
-        let exact = vec!["https://app.example.com".to_owned()];
+        let exact = guard(vec!["https://app.example.com".to_owned()]);
         assert!(origin_allowed("https://APP.example.com", &exact));
         assert!(!origin_allowed("http://app.example.com", &exact));
         assert!(!origin_allowed("https://app.example.com:8443", &exact));

@@ -16,10 +16,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::body::McpBody;
 use super::exchange::{self, Mode};
+use super::guard::Guard;
 use super::media::{self, Accepts};
 use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
-use super::{HttpConfig, guard, metadata, response, stateless};
+use super::{HttpConfig, metadata, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::server::{BoxFuture, Server, Session};
@@ -45,6 +46,8 @@ pub struct McpService {
 struct Shared {
     server: Server,
     config: HttpConfig,
+    /// `config`'s Host and Origin allow-lists, parsed.
+    guard: Guard,
     sessions: Sessions,
     /// Parent of the cancellation token of every 2026-07-28 request.
     stop: CancellationToken,
@@ -57,6 +60,7 @@ impl McpService {
         McpService {
             shared: Arc::new(Shared {
                 server,
+                guard: Guard::new(&config),
                 config,
                 sessions,
                 stop: CancellationToken::new(),
@@ -77,7 +81,7 @@ impl McpService {
         B::Error: Into<Box<dyn StdError + Send + Sync>>,
     {
         let shared = &*self.shared;
-        if let Err(refusal) = guard::check(request.uri(), request.headers(), &shared.config) {
+        if let Err(refusal) = shared.guard.check(request.uri(), request.headers()) {
             tracing::warn!(reason = %refusal.reason, "request refused");
             return refusal.into_response();
         }
