@@ -5,7 +5,7 @@
 //! `cargo run --release -p mcp-codegen --example bench_generate [-- N [REPS]]`
 //!
 //! Prints the best and median wall time of REPS (default 5) runs and the time
-//! per tool; see the mcp-codegen README for the numbers.
+//! per tool; see the "Code generation" section of bench/README.md for the numbers.
 
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,9 @@
 //! line, and wrapped in a ```` ```text ```` fence whenever the text holds a
 //! code block, so rustdoc never runs it as a doctest.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use syn::Attribute;
+
+use crate::syntax::doc;
 
 /// Whether `line` would open or be part of a Markdown code block.
 fn looks_like_code(line: &str) -> bool {
@@ -47,11 +48,17 @@ pub fn safe_lines(lines: &[String]) -> Vec<String> {
 }
 
 /// `#[doc = " line"]` attributes for `lines`.
-pub fn doc_attrs(lines: &[String]) -> TokenStream {
-    let lines = safe_lines(lines)
-        .into_iter()
-        .map(|l| if l.is_empty() { l } else { format!(" {l}") });
-    quote!(#(#[doc = #lines])*)
+pub fn doc_attrs(lines: &[String]) -> Vec<Attribute> {
+    safe_lines(lines)
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                doc("")
+            } else {
+                doc(&format!(" {l}"))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,106 +1,133 @@
-//! IR -> Rust tokens. Every path is absolute (`::std::...`, the runtime's
-//! re-exported serde), so generated names can never shadow what the code
-//! uses; docs become `#[doc = "..."]` string literals made safe by
+//! IR -> syntax tree items. Every path is absolute (`::std::...`, the
+//! runtime's re-exported serde), so generated names can never shadow what
+//! the code uses; docs become `#[doc = "..."]` string literals made safe by
 //! [`crate::docs`].
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use syn::punctuated::Punctuated;
+use syn::{
+    Attribute, Fields, FieldsNamed, FieldsUnnamed, Item, ItemEnum, ItemStruct, ItemType, Path,
+    Type, Variant, VisRestricted, Visibility,
+};
 
 use crate::docs::doc_attrs;
+use crate::error::Error;
 use crate::ir::{Field, Int, Kind, Presence, Ty, TypeDef, Types};
+use crate::naming::unraw;
+use crate::options;
+use crate::syntax::{doc, generic, ident, join, list_attr, parse_tokens, path, tuple, type_path};
 
 /// Name of the helper that keeps `null` apart from an absent field.
 pub const SOME_HELPER: &str = "__mcp_codegen_deserialize_some";
 
-/// Shared emitting context.
+/// Shared emitting context, with the attributes every type repeats built
+/// once.
 pub struct Emitter<'a> {
     /// The named types.
     pub types: &'a Types,
     /// The runtime crate path, e.g. `::mcp_runtime`.
-    pub rt: TokenStream,
+    pub rt: Path,
     /// The visibility of every item and field.
-    pub vis: TokenStream,
+    pub vis: Visibility,
+    /// The runtime's re-exported serde.
+    serde: Path,
+    /// `#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]`.
+    derive: Attribute,
+    /// The same plus `Default`, for structs whose fields are all optional.
+    derive_default: Attribute,
+    /// The same plus `Copy, Eq, Hash`, for fieldless enums.
+    derive_copy: Attribute,
+    /// `#[serde(crate = "...")]`, pointing serde's derives at the re-export.
+    serde_crate: Attribute,
+    /// The serde attribute of an optional field.
+    optional: Attribute,
+    /// The serde attribute of an optional field that keeps `null` apart from
+    /// absent.
+    optional_some: Attribute,
 }
 
-/// Parses an identifier that may be raw (`r#type`).
-pub fn ident(name: &str) -> Ident {
-    match name.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(name, Span::call_site()),
+/// The syntax of a visibility option.
+pub fn visibility(visibility: options::Visibility) -> Visibility {
+    match visibility {
+        options::Visibility::Public => Visibility::Public(Default::default()),
+        options::Visibility::Crate => Visibility::Restricted(VisRestricted {
+            pub_token: Default::default(),
+            paren_token: Default::default(),
+            in_token: None,
+            path: Box::new(path("crate")),
+        }),
+        options::Visibility::Private => Visibility::Inherited,
     }
 }
 
-impl Emitter<'_> {
-    /// The serde crate path inside the runtime's re-exports.
-    pub fn serde(&self) -> TokenStream {
-        let rt = &self.rt;
-        quote!(#rt::reexports::serde)
-    }
-
-    /// The serde crate path as a string, for `#[serde(crate = "...")]`.
-    fn serde_crate_attr(&self) -> TokenStream {
-        let path = self.serde().to_string().replace(' ', "");
-        quote!(#[serde(crate = #path)])
-    }
-
-    /// The tokens of a type expression.
-    pub fn ty(&self, ty: &Ty) -> TokenStream {
-        match ty {
-            Ty::Bool => quote!(bool),
-            Ty::Int(int) => {
-                let name = match int {
-                    Int::I8 => "i8",
-                    Int::I16 => "i16",
-                    Int::I32 => "i32",
-                    Int::I64 => "i64",
-                    Int::U8 => "u8",
-                    Int::U16 => "u16",
-                    Int::U32 => "u32",
-                    Int::U64 => "u64",
-                };
-                let name = Ident::new(name, Span::call_site());
-                quote!(#name)
-            }
-            Ty::F64 => quote!(f64),
-            Ty::String => quote!(::std::string::String),
-            Ty::Unit => quote!(()),
-            Ty::Value => {
-                let rt = &self.rt;
-                quote!(#rt::reexports::serde_json::Value)
-            }
-            Ty::Named(id) => {
-                let name = ident(&self.types.defs[*id].name);
-                quote!(#name)
-            }
-            Ty::Option(inner) => {
-                let inner = self.ty(inner);
-                quote!(::std::option::Option<#inner>)
-            }
-            Ty::Vec(inner) => {
-                let inner = self.ty(inner);
-                quote!(::std::vec::Vec<#inner>)
-            }
-            Ty::Map(inner) => {
-                let inner = self.ty(inner);
-                quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
-            }
-            Ty::Tuple(items) => {
-                let items = items.iter().map(|t| self.ty(t));
-                quote!((#(#items,)*))
-            }
-            Ty::Boxed(inner) => {
-                let inner = self.ty(inner);
-                quote!(::std::boxed::Box<#inner>)
-            }
+impl<'a> Emitter<'a> {
+    /// An emitter for `types` with the runtime at `rt`.
+    pub fn new(types: &'a Types, rt: Path, vis: Visibility) -> Self {
+        let serde = join(&rt, "reexports::serde");
+        let derive = |extra: TokenStream| {
+            list_attr(
+                "derive",
+                quote!(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq, #extra #serde::Serialize, #serde::Deserialize),
+            )
+        };
+        let serde_crate = quote!(#serde).to_string().replace(' ', "");
+        Emitter {
+            types,
+            derive: derive(quote!()),
+            derive_default: derive(quote!(::std::default::Default,)),
+            derive_copy: derive(quote!(
+                ::std::marker::Copy,
+                ::std::cmp::Eq,
+                ::std::hash::Hash,
+            )),
+            serde_crate: list_attr("serde", quote!(crate = #serde_crate)),
+            optional: list_attr(
+                "serde",
+                quote!(
+                    default,
+                    skip_serializing_if = "::std::option::Option::is_none"
+                ),
+            ),
+            optional_some: list_attr(
+                "serde",
+                quote!(default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #SOME_HELPER),
+            ),
+            serde,
+            rt,
+            vis,
         }
     }
 
-    fn derives(&self, extra: TokenStream) -> TokenStream {
-        let serde = self.serde();
-        let serde_crate = self.serde_crate_attr();
-        quote! {
-            #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq, #extra #serde::Serialize, #serde::Deserialize)]
-            #serde_crate
+    /// The type named `name` (a generated type's identifier).
+    pub fn named(&self, name: &str) -> Type {
+        type_path(Path::from(ident(name)))
+    }
+
+    /// A type expression.
+    pub fn ty(&self, ty: &Ty) -> Type {
+        match ty {
+            Ty::Bool => type_path(path("bool")),
+            Ty::Int(int) => type_path(path(match int {
+                Int::I8 => "i8",
+                Int::I16 => "i16",
+                Int::I32 => "i32",
+                Int::I64 => "i64",
+                Int::U8 => "u8",
+                Int::U16 => "u16",
+                Int::U32 => "u32",
+                Int::U64 => "u64",
+            })),
+            Ty::F64 => type_path(path("f64")),
+            Ty::String => string(),
+            Ty::Unit => tuple([]),
+            Ty::Value => type_path(join(&self.rt, "reexports::serde_json::Value")),
+            Ty::Named(id) => self.named(&self.types.defs[*id].name),
+            Ty::Option(inner) => option(self.ty(inner)),
+            Ty::Vec(inner) => generic(path("::std::vec::Vec"), [self.ty(inner)]),
+            Ty::Map(inner) => map(self.ty(inner)),
+            Ty::Tuple(items) => tuple(items.iter().map(|t| self.ty(t))),
+            Ty::Boxed(inner) => generic(path("::std::boxed::Box"), [self.ty(inner)]),
         }
     }
 
@@ -140,10 +167,10 @@ impl Emitter<'_> {
     }
 
     /// The helper that deserializes a present field (even `null`) as `Some`.
-    pub fn some_helper(&self) -> TokenStream {
-        let serde = self.serde();
+    pub fn some_helper(&self) -> Result<Item, Error> {
+        let serde = &self.serde;
         let name = format_ident!("{}", SOME_HELPER);
-        quote! {
+        parse_tokens(quote! {
             fn #name<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
             where
                 D: #serde::Deserializer<'de>,
@@ -151,27 +178,36 @@ impl Emitter<'_> {
             {
                 <T as #serde::Deserialize<'de>>::deserialize(deserializer).map(::std::option::Option::Some)
             }
-        }
+        })
     }
 
-    /// The item(s) of one named type.
-    pub fn def(&self, def: &TypeDef) -> TokenStream {
-        let name = ident(&def.name);
+    /// Appends the item(s) of one named type to `out`.
+    pub fn def(&self, def: &TypeDef, out: &mut Vec<Item>) -> Result<(), Error> {
         let docs = doc_attrs(&def.docs);
-        let vis = &self.vis;
-        match &def.kind {
-            Kind::Alias(ty) => {
-                let ty = self.ty(ty);
-                quote! { #docs #vis type #name = #ty; }
-            }
-            Kind::Newtype(ty) => {
-                let derives = self.derives(quote!());
-                let ty = self.ty(ty);
-                quote! {
-                    #docs #derives
-                    #[serde(transparent)]
-                    #vis struct #name(#vis #ty);
-                }
+        let item = match &def.kind {
+            Kind::Alias(target) => Item::Type(ItemType {
+                attrs: docs,
+                vis: self.vis.clone(),
+                modifiers: Default::default(),
+                type_token: Default::default(),
+                ident: ident(&def.name),
+                generics: Default::default(),
+                eq_token: Default::default(),
+                ty: Box::new(self.ty(target)),
+                semi_token: Default::default(),
+                where_clause_placement: syn::WhereClausePlacement::Early,
+            }),
+            Kind::Newtype(inner) => {
+                let attrs = self.with_derives(docs, &self.derive, [serde("transparent")]);
+                let field = self.field_of(Vec::new(), None, self.ty(inner));
+                self.struct_item(
+                    def,
+                    attrs,
+                    Fields::Unnamed(FieldsUnnamed {
+                        paren_token: Default::default(),
+                        unnamed: Punctuated::from_iter([field]),
+                    }),
+                )
             }
             Kind::Struct {
                 fields,
@@ -179,132 +215,175 @@ impl Emitter<'_> {
                 extra,
             } => {
                 let all_optional = fields.iter().all(|f| f.presence != Presence::Required);
-                let derives = self.derives(if all_optional {
-                    quote!(::std::default::Default,)
+                let derive = if all_optional {
+                    &self.derive_default
                 } else {
-                    quote!()
-                });
-                let deny = deny_unknown.then(|| quote!(#[serde(deny_unknown_fields)]));
-                let fields = fields.iter().map(|f| self.field(f));
-                let extra = extra.as_ref().map(|(field, ty)| {
-                    let field = ident(field);
-                    let ty = self.ty(&Ty::Map(Box::new(ty.clone())));
-                    quote! {
-                        #[doc = " Properties beyond the declared ones."]
-                        #[serde(flatten)]
-                        #vis #field: #ty,
-                    }
-                });
-                quote! {
-                    #docs #derives #deny
-                    #vis struct #name {
-                        #(#fields)*
-                        #extra
-                    }
+                    &self.derive
+                };
+                let deny = deny_unknown.then(|| serde("deny_unknown_fields"));
+                let attrs = self.with_derives(docs, derive, deny);
+                let mut named: Punctuated<syn::Field, syn::Token![,]> =
+                    fields.iter().map(|f| self.field(f)).collect();
+                if let Some((field, value)) = extra {
+                    named.push(self.field_of(
+                        vec![
+                            doc(" Properties beyond the declared ones."),
+                            serde("flatten"),
+                        ],
+                        Some(field),
+                        map(self.ty(value)),
+                    ));
                 }
+                self.struct_item(
+                    def,
+                    attrs,
+                    Fields::Named(FieldsNamed {
+                        brace_token: Default::default(),
+                        named,
+                    }),
+                )
             }
             Kind::StringEnum(variants) => {
-                let derives = self.derives(quote!(
-                    ::std::marker::Copy,
-                    ::std::cmp::Eq,
-                    ::std::hash::Hash,
-                ));
+                let attrs = self.with_derives(docs, &self.derive_copy, []);
                 let variants = variants.iter().map(|(v, wire)| {
-                    let v = ident(v);
-                    quote!(#[serde(rename = #wire)] #v,)
+                    variant(vec![list_attr("serde", quote!(rename = #wire))], v, None)
                 });
-                quote! {
-                    #docs #derives
-                    #vis enum #name { #(#variants)* }
-                }
+                self.enum_item(def, attrs, variants)
             }
-            Kind::IntEnum(variants) => self.int_enum(def, variants),
+            Kind::IntEnum(variants) => return self.int_enum(def, docs, variants, out),
             Kind::Tagged { tag, variants } => {
-                let derives = self.derives(quote!());
+                let attrs =
+                    self.with_derives(docs, &self.derive, [list_attr("serde", quote!(tag = #tag))]);
                 let variants = variants.iter().map(|v| {
-                    let docs = doc_attrs(&v.docs);
-                    let ident = ident(&v.ident);
                     let wire = &v.tag_value;
-                    match v.payload {
-                        Some(id) => {
-                            let payload = ident_of(self.types, id);
-                            quote!(#docs #[serde(rename = #wire)] #ident(#payload),)
-                        }
-                        None => quote!(#docs #[serde(rename = #wire)] #ident,),
-                    }
+                    let mut attrs = doc_attrs(&v.docs);
+                    attrs.push(list_attr("serde", quote!(rename = #wire)));
+                    let payload = v.payload.map(|id| self.named(&self.types.defs[id].name));
+                    variant(attrs, &v.ident, payload)
                 });
-                quote! {
-                    #docs #derives
-                    #[serde(tag = #tag)]
-                    #vis enum #name { #(#variants)* }
-                }
+                self.enum_item(def, attrs, variants)
             }
             Kind::Untagged(variants) => {
-                let derives = self.derives(quote!());
-                let variants = variants.iter().map(|(v, ty)| {
-                    let v = ident(v);
-                    let ty = self.ty(ty);
-                    quote!(#v(#ty),)
-                });
-                quote! {
-                    #docs #derives
-                    #[serde(untagged)]
-                    #vis enum #name { #(#variants)* }
-                }
+                let attrs = self.with_derives(docs, &self.derive, [serde("untagged")]);
+                let variants = variants
+                    .iter()
+                    .map(|(v, t)| variant(Vec::new(), v, Some(self.ty(t))));
+                self.enum_item(def, attrs, variants)
             }
+        };
+        out.push(item);
+        Ok(())
+    }
+
+    /// `docs`, then the derive, the serde crate attribute and `more`.
+    fn with_derives(
+        &self,
+        mut docs: Vec<Attribute>,
+        derive: &Attribute,
+        more: impl IntoIterator<Item = Attribute>,
+    ) -> Vec<Attribute> {
+        docs.push(derive.clone());
+        docs.push(self.serde_crate.clone());
+        docs.extend(more);
+        docs
+    }
+
+    fn struct_item(&self, def: &TypeDef, attrs: Vec<Attribute>, fields: Fields) -> Item {
+        let semi_token = matches!(fields, Fields::Unnamed(_)).then(Default::default);
+        Item::Struct(ItemStruct {
+            attrs,
+            vis: self.vis.clone(),
+            struct_token: Default::default(),
+            ident: ident(&def.name),
+            generics: Default::default(),
+            fields,
+            semi_token,
+        })
+    }
+
+    fn enum_item(
+        &self,
+        def: &TypeDef,
+        attrs: Vec<Attribute>,
+        variants: impl IntoIterator<Item = Variant>,
+    ) -> Item {
+        Item::Enum(ItemEnum {
+            attrs,
+            vis: self.vis.clone(),
+            enum_token: Default::default(),
+            ident: ident(&def.name),
+            generics: Default::default(),
+            brace_token: Default::default(),
+            variants: variants.into_iter().collect(),
+        })
+    }
+
+    /// A field with the items' visibility; named unless `name` is `None`.
+    fn field_of(&self, attrs: Vec<Attribute>, name: Option<&str>, ty: Type) -> syn::Field {
+        syn::Field {
+            attrs,
+            vis: self.vis.clone(),
+            modifiers: Default::default(),
+            colon_token: name.map(|_| Default::default()),
+            ident: name.map(ident),
+            ty,
+            default: None,
         }
     }
 
-    fn field(&self, f: &Field) -> TokenStream {
-        let docs = doc_attrs(&f.docs);
-        let name = ident(&f.ident);
-        let vis = &self.vis;
-        let wire = &f.wire;
-        let rename =
-            (crate::naming::unraw(&f.ident) != f.wire).then(|| quote!(#[serde(rename = #wire)]));
+    fn field(&self, f: &Field) -> syn::Field {
+        let mut attrs = doc_attrs(&f.docs);
+        if unraw(&f.ident) != f.wire {
+            let wire = &f.wire;
+            attrs.push(list_attr("serde", quote!(rename = #wire)));
+        }
         let inner = self.ty(&f.ty);
         let ty = match f.presence {
             Presence::Required => inner,
-            Presence::Optional => quote!(::std::option::Option<#inner>),
-            Presence::OptionalNullable => {
-                quote!(::std::option::Option<::std::option::Option<#inner>>)
-            }
+            Presence::Optional => option(inner),
+            Presence::OptionalNullable => option(option(inner)),
         };
-        let attrs = match (f.presence, self.uses_some_helper(f)) {
-            (Presence::Required, _) => quote!(),
-            (_, false) => {
-                quote!(#[serde(default, skip_serializing_if = "::std::option::Option::is_none")])
-            }
-            (_, true) => {
-                quote!(#[serde(default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #SOME_HELPER)])
-            }
-        };
-        quote! { #docs #rename #attrs #vis #name: #ty, }
+        match (f.presence, self.uses_some_helper(f)) {
+            (Presence::Required, _) => {}
+            (_, false) => attrs.push(self.optional.clone()),
+            (_, true) => attrs.push(self.optional_some.clone()),
+        }
+        self.field_of(attrs, Some(&f.ident), ty)
     }
 
-    fn int_enum(&self, def: &TypeDef, variants: &[(String, i64)]) -> TokenStream {
+    /// The enum of an integer enum, converted through `i64` by the two
+    /// trait impls that follow it (quoted: they are rare and read better so).
+    fn int_enum(
+        &self,
+        def: &TypeDef,
+        docs: Vec<Attribute>,
+        variants: &[(String, i64)],
+        out: &mut Vec<Item>,
+    ) -> Result<(), Error> {
+        let attrs = self.with_derives(
+            docs,
+            &self.derive_copy,
+            [list_attr("serde", quote!(try_from = "i64", into = "i64"))],
+        );
+        out.push(
+            self.enum_item(
+                def,
+                attrs,
+                variants
+                    .iter()
+                    .map(|(v, n)| variant(vec![doc(&format!(" `{n}`"))], v, None)),
+            ),
+        );
         let name = ident(&def.name);
-        let docs = doc_attrs(&def.docs);
-        let vis = &self.vis;
-        let derives = self.derives(quote!(
-            ::std::marker::Copy,
-            ::std::cmp::Eq,
-            ::std::hash::Hash,
-        ));
-        let idents: Vec<Ident> = variants.iter().map(|(v, _)| ident(v)).collect();
-        let values: Vec<i64> = variants.iter().map(|(_, n)| *n).collect();
-        let variant_docs = values.iter().map(|n| format!(" `{n}`"));
-        let expected = values
+        let idents = variants.iter().map(|(v, _)| ident(v));
+        let values = variants.iter().map(|(_, n)| *n);
+        let expected = variants
             .iter()
-            .map(i64::to_string)
+            .map(|(_, n)| n.to_string())
             .collect::<Vec<_>>()
             .join(", ");
         let message = format!("{{}} is not one of {expected}");
-        quote! {
-            #docs #derives
-            #[serde(try_from = "i64", into = "i64")]
-            #vis enum #name { #(#[doc = #variant_docs] #idents,)* }
-
+        out.push(parse_tokens(quote! {
             impl ::std::convert::TryFrom<i64> for #name {
                 type Error = ::std::string::String;
                 fn try_from(value: i64) -> ::std::result::Result<Self, Self::Error> {
@@ -314,16 +393,61 @@ impl Emitter<'_> {
                     }
                 }
             }
-
+        })?);
+        let idents = variants.iter().map(|(v, _)| ident(v));
+        let values = variants.iter().map(|(_, n)| *n);
+        out.push(parse_tokens(quote! {
             impl ::std::convert::From<#name> for i64 {
                 fn from(value: #name) -> i64 {
                     match value { #(#name::#idents => #values,)* }
                 }
             }
-        }
+        })?);
+        Ok(())
     }
 }
 
-fn ident_of(types: &Types, id: usize) -> Ident {
-    ident(&types.defs[id].name)
+/// `::std::string::String`.
+fn string() -> Type {
+    type_path(path("::std::string::String"))
+}
+
+/// `::std::option::Option<inner>`.
+fn option(inner: Type) -> Type {
+    generic(path("::std::option::Option"), [inner])
+}
+
+/// `::std::collections::BTreeMap<::std::string::String, value>`.
+fn map(value: Type) -> Type {
+    generic(path("::std::collections::BTreeMap"), [string(), value])
+}
+
+/// `#[serde(word)]`.
+fn serde(word: &str) -> Attribute {
+    let word = ident(word);
+    list_attr("serde", quote!(#word))
+}
+
+/// A unit variant, or a tuple variant holding `payload`.
+fn variant(attrs: Vec<Attribute>, name: &str, payload: Option<Type>) -> Variant {
+    Variant {
+        attrs,
+        ident: ident(name),
+        fields: match payload {
+            Some(ty) => Fields::Unnamed(FieldsUnnamed {
+                paren_token: Default::default(),
+                unnamed: Punctuated::from_iter([syn::Field {
+                    attrs: Vec::new(),
+                    vis: Visibility::Inherited,
+                    modifiers: Default::default(),
+                    ident: None,
+                    colon_token: None,
+                    ty,
+                    default: None,
+                }]),
+            }),
+            None => Fields::Unit,
+        },
+        discriminant: None,
+    }
 }

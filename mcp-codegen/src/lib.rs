@@ -17,6 +17,7 @@
 //! mcp_codegen::generate_file("tools.json", &out, &options).unwrap();
 //! ```
 
+mod client;
 mod docs;
 pub mod drift;
 mod emit;
@@ -30,6 +31,7 @@ mod naming;
 mod options;
 mod resolve;
 mod source;
+mod syntax;
 
 pub use error::{At, Error};
 pub use fingerprint::canonical_json;

@@ -7,16 +7,16 @@ use serde_json::Value;
 pub(crate) fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
     match value {
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by_key(|(key, _)| *key);
             sink(b"{");
-            for (i, key) in keys.into_iter().enumerate() {
+            for (i, (key, value)) in entries.into_iter().enumerate() {
                 if i > 0 {
                     sink(b",");
                 }
-                sink(Value::String(key.clone()).to_string().as_bytes());
+                write_string(key, sink);
                 sink(b":");
-                write_canonical(&map[key], sink);
+                write_canonical(value, sink);
             }
             sink(b"}");
         }
@@ -30,8 +30,42 @@ pub(crate) fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
             }
             sink(b"]");
         }
+        Value::String(text) => write_string(text, sink),
         scalar => sink(scalar.to_string().as_bytes()),
     }
+}
+
+/// Feeds `text` as a JSON string escaped like serde_json does (only `"`,
+/// `\` and control characters), without the copies that going through a
+/// `Value` costs.
+fn write_string(text: &str, sink: &mut impl FnMut(&[u8])) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = text.as_bytes();
+    sink(b"\"");
+    let mut start = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let escape = match byte {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            0x00..=0x1f => b'u',
+            _ => continue,
+        };
+        sink(&bytes[start..i]);
+        if escape == b'u' {
+            let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
+            sink(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]]);
+        } else {
+            sink(&[b'\\', escape]);
+        }
+        start = i + 1;
+    }
+    sink(&bytes[start..]);
+    sink(b"\"");
 }
 
 #[cfg(test)]
@@ -44,6 +78,15 @@ mod tests {
         let mut out = Vec::new();
         write_canonical(value, &mut |bytes| out.extend_from_slice(bytes));
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn strings_are_escaped_like_serde_json() {
+        let chars = ('\0'..='\u{800}').chain(['\u{ffff}', '\u{10000}', '\u{10ffff}']);
+        for c in chars {
+            let value = Value::String(format!("a{c}b{c}"));
+            assert_eq!(text(&value), value.to_string(), "{c:?}");
+        }
     }
 
     #[test]
