@@ -6,8 +6,8 @@ use mcp_runtime::protocol::Tool;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::fingerprint::canonical_json;
 use crate::resolve::{ANNOTATIONS, merge_into, resolve};
+use mcp_runtime::canonical::canonical_json;
 
 /// One difference.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -34,9 +34,9 @@ mod source;
 mod syntax;
 
 pub use error::{At, Error};
-pub use fingerprint::canonical_json;
 pub use generate::{Generated, GeneratedTool, HEADER, generate};
 pub use input::parse_tools;
+pub use mcp_runtime::canonical::canonical_json;
 pub use options::{Limits, Options, Visibility};
 pub use source::Source;
 

@@ -1,10 +1,20 @@
 //! Canonical JSON: compact, with object keys sorted, so that two equal
-//! values always produce the same bytes (for digests and fingerprints).
+//! values always produce the same bytes (for digests and fingerprints, here
+//! and in `mcp-codegen`).
 
 use serde_json::Value;
 
-/// Feeds the canonical text of `value` to `sink`, piece by piece.
-pub(crate) fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
+/// The canonical text of `value`.
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = Vec::new();
+    write_canonical(value, &mut |bytes| out.extend_from_slice(bytes));
+    // Every piece is a slice of a `str` or ASCII.
+    String::from_utf8(out).expect("canonical JSON is UTF-8")
+}
+
+/// Feeds the canonical text of `value` to `sink`, piece by piece, without
+/// building it in memory.
+pub fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
@@ -14,7 +24,7 @@ pub(crate) fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
                 if i > 0 {
                     sink(b",");
                 }
-                write_string(key, sink);
+                write_json_string(key, sink);
                 sink(b":");
                 write_canonical(value, sink);
             }
@@ -30,7 +40,7 @@ pub(crate) fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
             }
             sink(b"]");
         }
-        Value::String(text) => write_string(text, sink),
+        Value::String(text) => write_json_string(text, sink),
         scalar => sink(scalar.to_string().as_bytes()),
     }
 }
@@ -38,7 +48,7 @@ pub(crate) fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
 /// Feeds `text` as a JSON string escaped like serde_json does (only `"`,
 /// `\` and control characters), without the copies that going through a
 /// `Value` costs.
-fn write_string(text: &str, sink: &mut impl FnMut(&[u8])) {
+pub fn write_json_string(text: &str, sink: &mut impl FnMut(&[u8])) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = text.as_bytes();
     sink(b"\"");
@@ -75,9 +85,7 @@ mod tests {
     use super::*;
 
     fn text(value: &Value) -> String {
-        let mut out = Vec::new();
-        write_canonical(value, &mut |bytes| out.extend_from_slice(bytes));
-        String::from_utf8(out).unwrap()
+        canonical_json(value)
     }
 
     #[test]

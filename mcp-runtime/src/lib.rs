@@ -90,7 +90,7 @@
 //!   transport (127.0.0.1 and strict `Host`/`Origin` checks by default).
 //! - [`transport::stdio::StdioConfig`]: line and concurrency limits of stdio.
 
-mod canonical;
+pub mod canonical;
 pub mod client;
 mod frontmatter;
 pub mod jsonrpc;
