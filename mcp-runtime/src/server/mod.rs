@@ -72,6 +72,7 @@ pub use tool_schema::{OutputSchema, SchemaProfile};
 
 pub(crate) use context::Peer;
 pub(crate) use dispatch::Answer;
+pub(crate) use handler::catch_panic;
 use listing::Listing;
 use skill_set::Skills;
 use task::TaskStore;

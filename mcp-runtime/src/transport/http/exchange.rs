@@ -17,7 +17,7 @@ use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
 use crate::jsonrpc::{ErrorObject, Request, RequestId, code, error_frame};
-use crate::server::{Answer, Peer, Server, Session};
+use crate::server::{Answer, BoxFuture, Peer, Server, Session, catch_panic};
 
 /// Notifications a handler may queue before it is slowed down.
 const PEER_QUEUE: usize = 64;
@@ -51,7 +51,7 @@ pub(super) async fn run(
         true => Peer::new(frames_tx),
         false => Peer::without_requests(frames_tx),
     };
-    let mut handler = spawn_handler(server, session, request, peer, cancellation);
+    let mut handler = start_handler(server, session, request, peer, cancellation, mode);
     let outcome = loop {
         tokio::select! {
             biased;
@@ -64,6 +64,14 @@ pub(super) async fn run(
             joined = &mut handler => break joined,
         }
     };
+    // Notifications sent in the same poll that finished an inline handler.
+    match frames.try_recv() {
+        Ok(first) if accepts.sse => {
+            return stream(first, frames, std::future::ready(outcome), guard);
+        }
+        Ok(_) => tracing::debug!("notifications dropped: the client accepts no event stream"),
+        Err(_) => {}
+    }
     let Some(Answer { frame, error }) = outcome else {
         // Cancelled: no message may follow, so the response carries none.
         return response::empty(StatusCode::ACCEPTED);
@@ -80,50 +88,74 @@ pub(super) async fn run(
     response::json(status, frame)
 }
 
-/// The request's own task: a panic that escapes dispatch, or anything
-/// else that kills the task, fails only this request.
-fn spawn_handler(
+/// Starts serving the request. A 2026-07-28 request runs inside the
+/// connection's task, since closing its response cancels it anyway and one
+/// thread hand-off less is most of a call's cost when few are in flight; a
+/// legacy request gets a task of its own, because a disconnection must not
+/// stop it. Either way a panic that escapes dispatch fails only this request.
+fn start_handler(
     server: Server,
     session: Arc<Session>,
     request: Request,
     peer: Peer,
     cancellation: CancellationToken,
+    mode: Mode,
 ) -> Handler {
     let id = request.id.clone();
-    let task = tokio::spawn(async move {
+    let work = async move {
         let id = request.id.clone();
-        let frame = tokio::select! {
+        let answer = tokio::select! {
             biased;
             () = cancellation.cancelled() => None,
             answer = server.handle_request(&session, request, peer, cancellation.clone()) => Some(answer),
         };
         session.finish(&id);
-        frame
-    });
-    Handler { id, task }
+        answer
+    };
+    let run = match mode {
+        Mode::Modern => Run::Inline(Box::pin(catch_panic(Box::pin(work)))),
+        Mode::Legacy => Run::Spawned(tokio::spawn(work)),
+    };
+    Handler { id, run }
 }
 
-/// The task serving a request; resolves to its response, `None` when it was
+/// A request being served; resolves to its response, `None` when it was
 /// cancelled.
 struct Handler {
     id: RequestId,
-    task: JoinHandle<Option<Answer>>,
+    run: Run,
+}
+
+/// Where a [`Handler`] runs.
+enum Run {
+    /// Polled by whoever polls the handler.
+    Inline(BoxFuture<Result<Option<Answer>, String>>),
+    /// In a task of its own.
+    Spawned(JoinHandle<Option<Answer>>),
 }
 
 impl Future for Handler {
     type Output = Option<Answer>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.task).poll(cx).map(|joined| {
-            joined.unwrap_or_else(|e| {
-                tracing::error!(error = %e, "request task failed");
-                let error = ErrorObject::internal("the request handler failed");
-                Some(Answer {
-                    frame: error_frame(Some(&self.id), &error),
-                    error: Some(error.code),
-                })
-            })
-        })
+        let failure = match &mut self.run {
+            Run::Inline(work) => match work.as_mut().poll(cx) {
+                Poll::Ready(Ok(answer)) => return Poll::Ready(answer),
+                Poll::Ready(Err(panic)) => panic,
+                Poll::Pending => return Poll::Pending,
+            },
+            Run::Spawned(task) => match Pin::new(task).poll(cx) {
+                Poll::Ready(Ok(answer)) => return Poll::Ready(answer),
+                Poll::Ready(Err(error)) => error.to_string(),
+                Poll::Pending => return Poll::Pending,
+            },
+        };
+        tracing::error!(error = %failure, "request handler failed");
+        let error = ErrorObject::internal("the request handler failed");
+        Poll::Ready(Some(Answer {
+            frame: error_frame(Some(&self.id), &error),
+            error: Some(error.code),
+        }))
     }
 }
 
@@ -132,11 +164,12 @@ impl Future for Handler {
 fn stream(
     first: Vec<u8>,
     mut frames: mpsc::Receiver<Vec<u8>>,
-    mut handler: Handler,
+    handler: impl Future<Output = Option<Answer>> + Send + 'static,
     guard: Option<DropGuard>,
 ) -> Response<McpBody> {
     let (chunks, body) = mpsc::channel::<Bytes>(STREAM_QUEUE);
     tokio::spawn(async move {
+        let mut handler = std::pin::pin!(handler);
         if chunks.send(sse::event(&first)).await.is_err() {
             return;
         }
