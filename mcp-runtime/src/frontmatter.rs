@@ -94,9 +94,16 @@ impl Line<'_> {
     }
 }
 
+/// The deepest nesting of mappings and sequences accepted. Skill
+/// frontmatter needs two levels; the limit keeps a hostile file (a server's,
+/// read by the client) from recursing until the stack overflows.
+const MAX_DEPTH: usize = 64;
+
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
     next: usize,
+    /// Mappings and sequences open around the current line.
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -115,7 +122,11 @@ impl<'a> Parser<'a> {
                 raw: rest,
             });
         }
-        Ok(Parser { lines, next: 0 })
+        Ok(Parser {
+            lines,
+            next: 0,
+            depth: 0,
+        })
     }
 
     fn document(mut self) -> Parsed<Map<String, Value>> {
@@ -135,6 +146,18 @@ impl<'a> Parser<'a> {
             self.next += 1;
         }
         self.lines.get(self.next)
+    }
+
+    /// Runs `parse` one nesting level deeper, refusing to go past
+    /// [`MAX_DEPTH`] (at the line numbered `line`).
+    fn nested<T>(&mut self, line: usize, parse: impl FnOnce(&mut Self) -> Parsed<T>) -> Parsed<T> {
+        if self.depth == MAX_DEPTH {
+            return error(line, format!("nested more than {MAX_DEPTH} levels deep"));
+        }
+        self.depth += 1;
+        let parsed = parse(self);
+        self.depth -= 1;
+        parsed
     }
 
     /// A block mapping whose keys sit at column `indent`.
@@ -181,7 +204,8 @@ impl<'a> Parser<'a> {
                     text: rest.trim_end(),
                     raw: rest,
                 };
-                items.push(Value::Object(self.mapping(column)?));
+                let mapping = self.nested(line.number, |p| p.mapping(column))?;
+                items.push(Value::Object(mapping));
             } else {
                 self.next += 1;
                 items.push(self.value(indent, rest, line.number, false)?);
@@ -207,11 +231,13 @@ impl<'a> Parser<'a> {
             let nested_sequence = is_sequence_item(next.text)
                 && (next.indent > parent || (in_map && next.indent == parent));
             return if nested_sequence {
-                Ok(Value::Array(self.sequence(next.indent)?))
+                let items = self.nested(next.number, |p| p.sequence(next.indent))?;
+                Ok(Value::Array(items))
             } else if next.indent <= parent {
                 Ok(Value::Null)
             } else if starts_with_key(next.text) {
-                Ok(Value::Object(self.mapping(next.indent)?))
+                let mapping = self.nested(next.number, |p| p.mapping(next.indent))?;
+                Ok(Value::Object(mapping))
             } else {
                 // A scalar that starts on the line after its key.
                 self.next += 1;
@@ -804,5 +830,26 @@ next: end
         ] {
             assert_eq!(fails(yaml).line, line, "{yaml:?}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        // Mappings nested one space deeper per line, and sequences of
+        // sequences: 10,000 levels each would overflow any thread's stack.
+        let mappings: String = (0..10_000)
+            .map(|i| format!("{}a:\n", " ".repeat(i)))
+            .collect();
+        let sequences: String = (0..10_000)
+            .map(|i| format!("{}-\n", " ".repeat(i)))
+            .collect();
+        for yaml in [mappings, format!("a:\n{sequences}")] {
+            let error = fails(&yaml);
+            assert!(error.reason.contains("nested more than 64"), "{error:?}");
+        }
+        // The limit itself is fine.
+        let deep: String = (0..MAX_DEPTH)
+            .map(|i| format!("{}a:\n", " ".repeat(i)))
+            .collect();
+        assert!(parse(&format!("---\n{deep}---\n")).is_ok());
     }
 }
