@@ -9,6 +9,7 @@
 //! direct children.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::JsonObject;
@@ -112,14 +113,22 @@ pub struct Skill {
 }
 
 impl Skill {
-    /// The skill's name (`frontmatter.name`).
+    /// The skill's name (`frontmatter.name`; empty when it has none).
     pub fn name(&self) -> &str {
-        self.frontmatter["name"].as_str().unwrap_or_default()
+        self.text_field("name")
     }
 
-    /// What the skill does and when to use it (`frontmatter.description`).
+    /// What the skill does and when to use it (`frontmatter.description`;
+    /// empty when it has none).
     pub fn description(&self) -> &str {
-        self.frontmatter["description"].as_str().unwrap_or_default()
+        self.text_field("description")
+    }
+
+    fn text_field(&self, key: &str) -> &str {
+        self.frontmatter
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
     }
 }
 
