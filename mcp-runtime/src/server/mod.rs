@@ -119,8 +119,9 @@ pub struct ServerOptions {
     /// How long a client may take to answer a round (default 10 minutes).
     pub request_state_ttl: std::time::Duration,
     /// The most tasks the server holds at once, running or ended (default
-    /// 1000); a call that would create one more fails with -32603. Ended
-    /// tasks count until their TTL is over.
+    /// 1000). An ended task is kept until its TTL is over or until a new
+    /// task needs its room (the oldest ended one goes first); a call that
+    /// would create one more while all are running fails with -32603.
     pub max_tasks: usize,
     /// How long a task and its result are kept from its creation, as the
     /// tasks' `ttlMs` (default 1 hour, at most a year). A task still running

@@ -56,18 +56,28 @@ impl TaskStore {
     }
 
     /// Creates a task in status `working`, findable at once, whose work
-    /// watches `cancellation`. Fails with -32603 when the store already
-    /// holds `max_tasks` tasks.
+    /// watches `cancellation`. When the store holds `max_tasks` tasks the
+    /// oldest ended one makes room (so finished or cancelled tasks cannot
+    /// block new ones for a whole TTL); with every one still running, the
+    /// call fails with -32603.
     pub(crate) fn create(
         &self,
         cancellation: CancellationToken,
     ) -> Result<Arc<TaskSlot>, ErrorObject> {
         let mut tasks = lock(&self.tasks);
         if tasks.len() >= self.max_tasks {
-            return Err(ErrorObject::internal(format!(
-                "the server holds its maximum of {} tasks; try again later",
-                self.max_tasks
-            )));
+            let oldest_ended = tasks
+                .values()
+                .filter(|slot| lock(&slot.state).status.is_terminal())
+                .min_by_key(|slot| slot.expires)
+                .map(|slot| slot.id.clone());
+            let Some(oldest_ended) = oldest_ended else {
+                return Err(ErrorObject::internal(format!(
+                    "the server runs its maximum of {} tasks; try again later",
+                    self.max_tasks
+                )));
+            };
+            tasks.remove(&oldest_ended);
         }
         let now = SystemTime::now();
         let slot = Arc::new(TaskSlot {
@@ -431,6 +441,31 @@ mod tests {
         assert_eq!(error.code, crate::jsonrpc::code::INTERNAL_ERROR);
         assert_eq!(store.len(), 2);
         assert!(store.get(first.id()).is_some());
+    }
+
+    #[test]
+    fn a_full_store_makes_room_by_dropping_its_oldest_ended_task() {
+        let store = TaskStore::new(3, Duration::from_secs(60), Duration::from_millis(500));
+        let running = store.create(CancellationToken::new()).unwrap();
+        let older = store.create(CancellationToken::new()).unwrap();
+        std::thread::sleep(Duration::from_millis(2)); // a later expiry
+        let newer = store.create(CancellationToken::new()).unwrap();
+        newer.finish(Ok(JsonObject::new()));
+        older.cancel();
+        let fourth = store.create(CancellationToken::new()).unwrap();
+        assert!(
+            store.get(older.id()).is_none(),
+            "the oldest ended task went"
+        );
+        for kept in [&running, &newer, &fourth] {
+            assert!(store.get(kept.id()).is_some());
+        }
+        let fifth = store.create(CancellationToken::new()).unwrap();
+        assert!(store.get(newer.id()).is_none());
+        assert!(store.get(fifth.id()).is_some());
+        // Only running tasks left: no room.
+        assert!(store.create(CancellationToken::new()).is_err());
+        assert_eq!(store.len(), 3);
     }
 
     fn futures_poll_once<F: Future>(future: std::pin::Pin<&mut F>) -> std::task::Poll<F::Output> {
