@@ -93,6 +93,9 @@
 pub mod canonical;
 pub mod client;
 mod frontmatter;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod jsonrpc;
 pub mod protocol;
 pub mod schema;

@@ -22,7 +22,7 @@ mod negotiate;
 mod param_headers;
 mod server_requests;
 mod skills;
-mod sse;
+pub(crate) mod sse;
 mod version_retry;
 
 use std::sync::Arc;
