@@ -14,7 +14,10 @@ pub fn frontmatter(text: &str) -> Result<Map<String, Value>, String> {
 
 /// Feeds `chunks` to one SSE decoder with a per-event `limit`; returns each
 /// completed event as `(id, data)`, or the decoder's error.
-pub fn sse_events(chunks: &[&[u8]], limit: usize) -> Result<Vec<(Option<String>, Vec<u8>)>, String> {
+pub fn sse_events(
+    chunks: &[&[u8]],
+    limit: usize,
+) -> Result<Vec<(Option<String>, Vec<u8>)>, String> {
     let mut decoder = crate::client::sse::SseDecoder::default();
     let mut events = Vec::new();
     for chunk in chunks {

@@ -100,6 +100,7 @@ pub mod jsonrpc;
 pub mod protocol;
 pub mod schema;
 pub mod server;
+mod sync;
 pub mod transport;
 
 /// Crates that generated code refers to, so that a crate using generated

@@ -17,6 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::{ClientError, InputHandler};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode, notification_frame};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
+use crate::sync::lock;
 
 type Outcome = Result<Value, ErrorObject>;
 
@@ -119,12 +120,6 @@ impl Drop for Forget<'_> {
                 .try_send(notification_frame("notifications/cancelled", Some(&params)));
         }
     }
-}
-
-fn lock(waiters: &Mutex<Waiters>) -> std::sync::MutexGuard<'_, Waiters> {
-    waiters
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 async fn write_lines<W: AsyncWrite + Unpin>(output: W, mut queue: mpsc::Receiver<Vec<u8>>) {

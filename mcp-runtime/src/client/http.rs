@@ -21,6 +21,7 @@ use super::sse::SseDecoder;
 use super::{ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
+use crate::sync::lock;
 
 /// The largest response body or SSE event accepted.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
@@ -134,10 +135,7 @@ impl HttpLink {
 
     /// The legacy session id, once `initialize` minted one.
     fn session_id(&self) -> Option<HeaderValue> {
-        self.session
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        lock(&self.session).clone()
     }
 
     /// Reads the answer to request `id` from a JSON body or an event stream.
@@ -397,12 +395,6 @@ impl Drop for CancelOnDrop<'_> {
             });
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Handles one message from the server: progress goes to its listener, the

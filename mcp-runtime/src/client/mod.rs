@@ -46,6 +46,7 @@ use crate::protocol::{
     Tool,
 };
 use crate::server::{BoxFuture, Era};
+use crate::sync::lock;
 use connection::LineConnection;
 use link::Link;
 
@@ -294,11 +295,7 @@ impl Client {
     /// Keeps the tools whose `x-mcp-header` annotations are valid (the spec
     /// tells clients to skip the others) and remembers the annotations.
     fn usable_tools(&self, tools: Vec<Tool>) -> Vec<Tool> {
-        let mut annotations = self
-            .inner
-            .tool_headers
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut annotations = lock(&self.inner.tool_headers);
         tools
             .into_iter()
             .filter(|tool| match param_headers::read(&tool.input_schema) {
@@ -443,7 +440,7 @@ impl Inner {
         tool: &str,
         params: &Map<String, Value>,
     ) -> Vec<(hyper::header::HeaderName, hyper::header::HeaderValue)> {
-        let annotations = self.tool_headers.lock().unwrap_or_else(|p| p.into_inner());
+        let annotations = lock(&self.tool_headers);
         match (
             annotations.get(tool),
             params.get("arguments").and_then(Value::as_object),

@@ -65,3 +65,9 @@ pub const NOTIFICATION_SUBSCRIPTIONS_ACKNOWLEDGED: &str =
 pub const NOTIFICATION_ROOTS_LIST_CHANGED: &str = "notifications/roots/list_changed";
 /// `notifications/elicitation/complete` (legacy era).
 pub const NOTIFICATION_ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+/// `tasks/get` (modern era, tasks extension).
+pub const TASKS_GET: &str = "tasks/get";
+/// `tasks/update` (modern era, tasks extension).
+pub const TASKS_UPDATE: &str = "tasks/update";
+/// `tasks/cancel` (modern era, tasks extension).
+pub const TASKS_CANCEL: &str = "tasks/cancel";

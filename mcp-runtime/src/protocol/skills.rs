@@ -33,12 +33,7 @@ pub const DIRECTORY_MIME_TYPE: &str = "inode/directory";
 /// The digest of `bytes` as a skill entry carries it: `sha256:` followed by
 /// 64 lowercase hex digits.
 pub(crate) fn sha256_digest(bytes: &[u8]) -> String {
-    let mut digest = String::with_capacity(71);
-    digest.push_str("sha256:");
-    for byte in Sha256::digest(bytes) {
-        digest.push_str(&format!("{byte:02x}"));
-    }
-    digest
+    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
 }
 
 /// One file of a skill, with the digest and size of its raw bytes.

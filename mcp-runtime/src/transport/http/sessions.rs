@@ -2,11 +2,11 @@
 //! by an unguessable `Mcp-Session-Id`, ended by DELETE or by idling.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::server::Session;
+use crate::sync::lock;
 
 /// Why a session could not be stored.
 #[derive(Debug)]
@@ -97,8 +97,7 @@ impl Sessions {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        // No code panics while holding the lock; recover anyway.
-        self.live.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.live)
     }
 }
 
@@ -107,10 +106,7 @@ impl Sessions {
 fn new_id() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
-    Ok(bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    }))
+    Ok(hex::encode(bytes))
 }
 
 #[cfg(test)]

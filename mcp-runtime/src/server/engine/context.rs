@@ -1,0 +1,123 @@
+//! What a handler knows about the request it serves, and how it talks back
+//! while it runs (progress, log messages, cancellation).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::client_meta::ClientMeta;
+use super::input::InputState;
+use super::peer::Peer;
+use super::session::Session;
+use crate::jsonrpc::{RequestId, notification_frame};
+use crate::protocol::{
+    LoggingLevel, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
+};
+
+/// The context of one request, handed to tool, resource and prompt handlers.
+#[derive(Clone, Debug)]
+pub struct RequestContext {
+    pub(crate) request_id: RequestId,
+    pub(crate) client: Arc<ClientMeta>,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) progress_token: Option<ProgressToken>,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) meta: Option<serde_json::Map<String, Value>>,
+    pub(crate) peer: Peer,
+    pub(crate) session: Arc<Session>,
+    pub(crate) input: Arc<InputState>,
+}
+
+impl RequestContext {
+    /// The id of the request being served.
+    pub fn request_id(&self) -> &RequestId {
+        &self.request_id
+    }
+
+    /// The era, version, identity and capabilities of the client.
+    pub fn client(&self) -> &ClientMeta {
+        &self.client
+    }
+
+    /// The request's `_meta` object, if it had one.
+    pub fn meta(&self) -> Option<&serde_json::Map<String, Value>> {
+        self.meta.as_ref()
+    }
+
+    /// The token fired when the client cancels this request.
+    ///
+    /// On cancellation the server drops the handler's future, so code after
+    /// an `.await` in the handler simply does not run (clean up in `Drop`).
+    /// The token is for work the handler hands to other tasks or threads.
+    pub fn cancellation_token(&self) -> &CancellationToken {
+        &self.cancellation
+    }
+
+    /// Whether the client has cancelled this request.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Resolves when the client cancels this request.
+    pub async fn cancelled(&self) {
+        self.cancellation.cancelled().await
+    }
+
+    /// Whether the client asked for progress (sent a `progressToken`).
+    pub fn wants_progress(&self) -> bool {
+        self.progress_token.is_some()
+    }
+
+    /// Sends `notifications/progress` when the client asked for progress;
+    /// does nothing otherwise. `progress` should increase with every call.
+    ///
+    /// In a task the message, if any, becomes the task's `statusMessage`
+    /// instead: the tasks extension has no progress notifications.
+    pub async fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(task) = self.input.task() {
+            if let Some(message) = message {
+                task.set_status_message(message);
+            }
+            return;
+        }
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        if self.is_cancelled() {
+            return;
+        }
+        let params = ProgressNotificationParams {
+            progress_token: token.clone(),
+            progress,
+            total,
+            message: message.map(str::to_owned),
+            meta: None,
+        };
+        let frame = notification_frame("notifications/progress", Some(&params));
+        self.peer.send(frame).await;
+    }
+
+    /// Sends a `notifications/message` log entry when the client asked for
+    /// messages at `level` or more severe; does nothing otherwise, and
+    /// nothing in a task (the tasks extension has no channel for it).
+    pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: Value) {
+        let Some(threshold) = self.log_level else {
+            return;
+        };
+        if self.input.task().is_some() {
+            return;
+        }
+        if level < threshold || self.is_cancelled() {
+            return;
+        }
+        let params = LoggingMessageNotificationParams {
+            level,
+            logger: logger.map(str::to_owned),
+            data,
+            meta: None,
+        };
+        let frame = notification_frame("notifications/message", Some(&params));
+        self.peer.send(frame).await;
+    }
+}

@@ -1,0 +1,80 @@
+//! The questions a request asked and the answers it brought: in 2026-07-28
+//! the answers of earlier rounds arrive with the retry, and new questions
+//! end the round.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::{Value, json};
+
+use crate::protocol::{InputRequest, InputRequests, InputResponse};
+use crate::server::engine::task::TaskSlot;
+use crate::sync::lock;
+
+/// The questions and answers of one request.
+#[derive(Debug, Default)]
+pub(crate) struct InputState {
+    /// Answers from the retry (2026-07-28), keyed like the questions.
+    answers: BTreeMap<String, InputResponse>,
+    next_key: AtomicUsize,
+    questions: Mutex<InputRequests>,
+    missing_capability: Mutex<Option<&'static str>>,
+    /// Set when the request became a task: new questions go to the task.
+    task: OnceLock<Arc<TaskSlot>>,
+}
+
+impl InputState {
+    pub(crate) fn with_answers(answers: BTreeMap<String, InputResponse>) -> Self {
+        InputState {
+            answers,
+            ..InputState::default()
+        }
+    }
+
+    pub(crate) fn answers(&self) -> &BTreeMap<String, InputResponse> {
+        &self.answers
+    }
+
+    /// The capability a question needed and the client lacked, as the
+    /// `requiredCapabilities` object of a -32021 error.
+    pub(crate) fn missing_capability(&self) -> Option<Value> {
+        lock(&self.missing_capability).map(|capability| json!({ capability: {} }))
+    }
+
+    /// The questions still open (2026-07-28).
+    pub(crate) fn take_questions(&self) -> InputRequests {
+        std::mem::take(&mut *lock(&self.questions))
+    }
+
+    /// From now on, questions are the task's (`tasks/update` answers them).
+    pub(crate) fn attach_task(&self, task: Arc<TaskSlot>) {
+        let _ = self.task.set(task);
+    }
+
+    /// Remembers that a question needed `capability`, which the client
+    /// lacks: the request then fails with -32021 naming it.
+    pub(crate) fn record_missing(&self, capability: &'static str) {
+        *lock(&self.missing_capability) = Some(capability);
+    }
+
+    /// The key of the next question asked without one: `input-0`, `input-1`, ...
+    pub(crate) fn next_key(&self) -> String {
+        format!("input-{}", self.next_key.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// The answer a retry brought for the question `key`.
+    pub(crate) fn answer(&self, key: &str) -> Option<&InputResponse> {
+        self.answers.get(key)
+    }
+
+    /// Keeps a question for the `input_required` result.
+    pub(crate) fn defer(&self, key: String, request: InputRequest) {
+        lock(&self.questions).insert(key, request);
+    }
+
+    /// The task the request became, if it did.
+    pub(crate) fn task(&self) -> Option<&TaskSlot> {
+        self.task.get().map(|task| &**task)
+    }
+}

@@ -1,0 +1,168 @@
+//! Validate, run, check: the handler stage of `tools/call`,
+//! `resources/read`, `prompts/get` and `completion/complete`. Arguments are
+//! checked against the input schema before the handler runs, its panics are
+//! caught, and structured output is checked against the output schema.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::params::panicked;
+use crate::jsonrpc::ErrorObject;
+use crate::protocol::{
+    CallToolResult, CompleteRequestParams, Completion, CompletionReference, GetPromptResult,
+    ReadResourceResult,
+};
+use crate::server::registry::completion::cap;
+use crate::server::registry::handler::catch_panic;
+use crate::server::{
+    CompletionRequest, PromptDef, PromptRequest, RequestContext, ResourceRead, Server, ToolCall,
+};
+
+impl Server {
+    pub(crate) async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Arc<Value>,
+        context: RequestContext,
+    ) -> Result<CallToolResult, ErrorObject> {
+        let Some(entry) = self.inner.tools.get(name) else {
+            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
+        };
+        if let Err(report) = entry.input.check(&arguments) {
+            return Ok(CallToolResult::error(format!(
+                "Invalid arguments for tool {name}: {report}"
+            )));
+        }
+        let call = ToolCall::new(arguments, context);
+        let result = match catch_panic((entry.def.handler)(call))
+            .await
+            .map_err(panicked)?
+        {
+            Ok(result) => result,
+            Err(error) => return Ok(CallToolResult::error(error.message())),
+        };
+        if let Some(output) = &entry.output {
+            if result.is_error != Some(true) {
+                let Some(structured) = &result.structured_content else {
+                    return Err(ErrorObject::internal(format!(
+                        "tool {name} has an output schema but returned no structuredContent"
+                    )));
+                };
+                if let Err(report) = output.check(structured) {
+                    tracing::error!(tool = %name, %report, "structured output violates the output schema");
+                    return Err(ErrorObject::internal(format!(
+                        "tool {name} returned output that violates its output schema: {report}"
+                    )));
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    pub(super) async fn read_resource(
+        &self,
+        uri: String,
+        context: RequestContext,
+    ) -> Result<ReadResourceResult, ErrorObject> {
+        let registry = &*self.inner;
+        let (handler, variables) = if let Some(resource) = registry.resources.get(&uri) {
+            (&resource.handler, Default::default())
+        } else if let Some((template, variables)) = registry
+            .templates
+            .iter()
+            .find_map(|t| t.matcher.matches(&uri).map(|v| (t, v)))
+        {
+            (&template.handler, variables)
+        } else {
+            return Err(ErrorObject::resource_not_found(&uri));
+        };
+        let read = ResourceRead {
+            uri,
+            variables,
+            context,
+        };
+        catch_panic(handler(read)).await.map_err(panicked)?
+    }
+
+    pub(super) async fn complete(
+        &self,
+        params: CompleteRequestParams,
+        context: RequestContext,
+    ) -> Result<Completion, ErrorObject> {
+        let registry = &*self.inner;
+        let completer = match &params.r#ref {
+            CompletionReference::Prompt(prompt) => {
+                let Some(def) = registry.prompts.get(&prompt.name) else {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "Unknown prompt: {}",
+                        prompt.name
+                    )));
+                };
+                def.completer.as_ref()
+            }
+            CompletionReference::Resource(resource) => registry
+                .templates
+                .iter()
+                .find(|t| t.template.uri_template == resource.uri)
+                .and_then(|t| t.completer.as_ref()),
+        };
+        let Some(completer) = completer else {
+            return Ok(Completion {
+                values: Vec::new(),
+                total: None,
+                has_more: None,
+            });
+        };
+        let request = CompletionRequest {
+            argument: params.argument.name,
+            value: params.argument.value,
+            context_arguments: params
+                .context
+                .and_then(|c| c.arguments)
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+            context,
+        };
+        catch_panic(completer(request))
+            .await
+            .map(cap)
+            .map_err(panicked)
+    }
+
+    /// The prompt `name`, once `arguments` has every argument it requires.
+    pub(super) fn prompt_for(
+        &self,
+        name: &str,
+        arguments: &BTreeMap<String, String>,
+    ) -> Result<&PromptDef, ErrorObject> {
+        let Some(prompt) = self.inner.prompts.get(name) else {
+            return Err(ErrorObject::invalid_params(format!(
+                "Unknown prompt: {name}"
+            )));
+        };
+        if let Some(missing) = prompt
+            .required_arguments()
+            .find(|a| !arguments.contains_key(*a))
+        {
+            return Err(ErrorObject::invalid_params(format!(
+                "prompt `{name}` needs the argument `{missing}`"
+            )));
+        }
+        Ok(prompt)
+    }
+
+    pub(super) async fn get_prompt(
+        &self,
+        prompt: &PromptDef,
+        arguments: BTreeMap<String, String>,
+        context: RequestContext,
+    ) -> Result<GetPromptResult, ErrorObject> {
+        let request = PromptRequest { arguments, context };
+        catch_panic((prompt.handler)(request))
+            .await
+            .map_err(panicked)?
+    }
+}

@@ -1,0 +1,37 @@
+//! The request engine: one decoded request in, one encoded reply out. The
+//! stages run in this order, each in the module named for it:
+//!
+//! 1. [`request`]: the entry; picks the era and takes `_meta` off.
+//! 2. [`era`]: the era's rules (`initialize` for legacy, `_meta` for
+//!    2026-07-28) and the [`RequestContext`](crate::server::RequestContext).
+//! 3. [`route`]: the method, parsed once into [`route::Method`], to the
+//!    code that answers it.
+//! 4. [`rounds`]: answers from earlier rounds in, open questions out.
+//! 5. [`invoke`]: validate the arguments, run the handler, check its result.
+//!
+//! Shared by the stages: [`params`] (reading parameters), [`session`]
+//! (per connection), [`context`] and [`peer`] (what a handler sees and
+//! where its notifications go), [`input`] (asking the client), and
+//! [`request_state`]. Methods outside the common path have their own
+//! modules: [`discover`], [`listen`], [`subscribe`] and [`task`].
+
+pub(crate) mod ask;
+pub(crate) mod client_meta;
+pub(crate) mod context;
+pub(crate) mod discover;
+pub(crate) mod era;
+pub(crate) mod input;
+pub(crate) mod invoke;
+pub(crate) mod listen;
+pub(crate) mod method;
+pub(crate) mod params;
+pub(crate) mod peer;
+pub(crate) mod request;
+pub(crate) mod request_state;
+pub(crate) mod rounds;
+pub(crate) mod route;
+pub(crate) mod session;
+pub(crate) mod subscribe;
+pub(crate) mod task;
+
+pub(crate) use discover::discover_result;

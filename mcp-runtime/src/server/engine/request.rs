@@ -1,0 +1,111 @@
+//! The engine's entry: one decoded request (or notification) in, its
+//! encoded answer out. Picks the request's era, takes `_meta` off its
+//! parameters, and hands it to the era's rules in [`era`](super::era).
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::client_meta::Era;
+use super::method::Method;
+use super::peer::Peer;
+use super::session::Session;
+use crate::jsonrpc::{ErrorObject, Notification, Request, RequestId, error_frame};
+use crate::protocol::CancelledNotificationParams;
+use crate::protocol::methods::{
+    NOTIFICATION_CANCELLED, NOTIFICATION_INITIALIZED, NOTIFICATION_ROOTS_LIST_CHANGED,
+};
+use crate::server::Server;
+
+/// Where a request came from and how to reach back to it.
+pub(super) struct Channel {
+    pub(super) session: Arc<Session>,
+    pub(super) peer: Peer,
+    pub(super) cancellation: CancellationToken,
+}
+
+impl Server {
+    /// Serves one request and returns its encoded response frame.
+    pub(crate) async fn handle_request(
+        &self,
+        session: &Arc<Session>,
+        request: Request,
+        peer: Peer,
+        cancellation: CancellationToken,
+    ) -> Answer {
+        let Request {
+            id,
+            method,
+            mut params,
+        } = request;
+        let method = Method::parse(&method).ok_or(method);
+        let era = match session.era_for(&method, params.as_ref()) {
+            Ok(era) => era,
+            Err(error) => return Answer::error(&id, &error),
+        };
+        let meta = take_meta(&mut params);
+        let channel = Channel {
+            session: session.clone(),
+            peer,
+            cancellation,
+        };
+        let reply = match era {
+            Era::Legacy => self.legacy(&id, method, params, meta, channel).await,
+            Era::Modern => self.modern(&id, method, params, meta, channel).await,
+        };
+        match reply {
+            Ok(frame) => Answer { frame, error: None },
+            Err(error) => Answer::error(&id, &error),
+        }
+    }
+
+    /// Handles a client notification. `notifications/cancelled` is handled
+    /// by the session; the rest need no action.
+    pub(crate) fn handle_notification(&self, session: &Session, notification: Notification) {
+        match notification.method.as_str() {
+            NOTIFICATION_CANCELLED => {
+                let params = notification.params.unwrap_or(Value::Null);
+                match serde_json::from_value::<CancelledNotificationParams>(params) {
+                    Ok(CancelledNotificationParams {
+                        request_id: Some(id),
+                        ..
+                    }) => match serde_json::from_value::<RequestId>(id) {
+                        Ok(id) => session.cancel(&id),
+                        Err(_) => tracing::debug!("cancellation of a malformed id ignored"),
+                    },
+                    _ => tracing::debug!("malformed notifications/cancelled ignored"),
+                }
+            }
+            NOTIFICATION_INITIALIZED | NOTIFICATION_ROOTS_LIST_CHANGED => {}
+            other => tracing::debug!(method = other, "notification ignored"),
+        }
+    }
+}
+
+/// The response to one request: its frame and, for an error response, the
+/// error code (from which the HTTP transport picks a status without reading
+/// the frame again).
+pub(crate) struct Answer {
+    /// The serialized JSON-RPC response.
+    pub(crate) frame: Vec<u8>,
+    /// The code of an error response; `None` for a result.
+    pub(crate) error: Option<i64>,
+}
+
+impl Answer {
+    fn error(id: &RequestId, error: &ErrorObject) -> Self {
+        Answer {
+            frame: error_frame(Some(id), error),
+            error: Some(error.code),
+        }
+    }
+}
+
+/// Removes and returns `params._meta`, leaving the typed parameters.
+fn take_meta(params: &mut Option<Value>) -> Option<Map<String, Value>> {
+    match params.as_mut()?.as_object_mut()?.remove("_meta")? {
+        Value::Object(meta) => Some(meta),
+        _ => None,
+    }
+}

@@ -1,0 +1,139 @@
+//! Multi-round requests: the answers a 2026-07-28 retry brings (verified
+//! from its sealed `requestState`), and how a round ends when the handler
+//! asked the client something.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::client_meta::Era;
+use super::input::InputState;
+use super::method::Method;
+use super::params::Reply;
+use super::request_state::{self, StateKey};
+use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
+use crate::protocol::{InputRequiredResult, InputResponses, ResultType};
+use crate::server::{RequestContext, Server};
+
+impl Server {
+    /// Runs a handler that may ask the client for input. A question the
+    /// client lacks the capability for fails the request with -32021; in
+    /// 2026-07-28, open questions end it with an `input_required` result
+    /// whose sealed `requestState` carries the answers so far.
+    pub(super) async fn with_input<T, F, Fut>(
+        &self,
+        era: Era,
+        id: &RequestId,
+        rounds: Rounds,
+        mut context: RequestContext,
+        run: F,
+    ) -> Reply
+    where
+        T: serde::Serialize,
+        F: FnOnce(RequestContext) -> Fut,
+        Fut: std::future::Future<Output = Result<T, ErrorObject>>,
+    {
+        let input = self.open_rounds(era, &rounds)?;
+        context.input = input.clone();
+        let outcome = run(context).await;
+        match self.input_reply(id, &rounds, &input) {
+            Some(reply) => reply,
+            None => outcome.map(|result| result_frame(id, &result)),
+        }
+    }
+
+    /// The answers a request brings from its earlier rounds (2026-07-28;
+    /// legacy questions are answered while the handler waits).
+    pub(crate) fn open_rounds(
+        &self,
+        era: Era,
+        rounds: &Rounds,
+    ) -> Result<Arc<InputState>, ErrorObject> {
+        match era {
+            Era::Modern => Ok(Arc::new(
+                rounds.answers(&self.inner.options.request_state_key)?,
+            )),
+            Era::Legacy => Ok(Arc::default()),
+        }
+    }
+
+    /// How a request ends when its handler asked the client something:
+    /// -32021 for a capability the client lacks, an `input_required`
+    /// result for open questions; `None` when it asked nothing new.
+    pub(crate) fn input_reply(
+        &self,
+        id: &RequestId,
+        rounds: &Rounds,
+        input: &InputState,
+    ) -> Option<Reply> {
+        if let Some(required) = input.missing_capability() {
+            return Some(Err(ErrorObject::missing_required_client_capability(
+                required,
+            )));
+        }
+        let questions = input.take_questions();
+        if questions.is_empty() {
+            return None;
+        }
+        let options = &self.inner.options;
+        let state = request_state::seal(
+            &options.request_state_key,
+            rounds.method.name(),
+            &rounds.digest(),
+            input.answers(),
+            options.request_state_ttl,
+        );
+        let result = InputRequiredResult {
+            result_type: ResultType::InputRequired,
+            input_requests: Some(questions),
+            request_state: Some(state),
+            meta: None,
+        };
+        Some(Ok(result_frame(id, &result)))
+    }
+}
+
+/// What identifies a multi-round request, and the answers its retry carries.
+pub(crate) struct Rounds {
+    /// `tools/call`, `resources/read` or `prompts/get`.
+    method: Method,
+    target: String,
+    /// `None` for a request without arguments (`resources/read`).
+    arguments: Option<Arc<Value>>,
+    responses: Option<InputResponses>,
+    state: Option<String>,
+}
+
+impl Rounds {
+    pub(super) fn new(
+        method: Method,
+        target: &str,
+        arguments: Option<Arc<Value>>,
+        responses: Option<InputResponses>,
+        state: Option<String>,
+    ) -> Self {
+        Rounds {
+            method,
+            target: target.to_owned(),
+            arguments,
+            responses,
+            state,
+        }
+    }
+
+    /// Computed only when a round is sealed or opened, never on plain calls.
+    fn digest(&self) -> String {
+        let arguments = self.arguments.as_deref().unwrap_or(&Value::Null);
+        request_state::request_digest(self.method.name(), &self.target, arguments)
+    }
+
+    /// The answers of earlier rounds (from the verified state) and this one.
+    fn answers(&self, key: &StateKey) -> Result<InputState, ErrorObject> {
+        let mut answers = match &self.state {
+            Some(state) => request_state::open(key, state, self.method.name(), &self.digest())?,
+            None => Default::default(),
+        };
+        answers.extend(self.responses.clone().unwrap_or_default());
+        Ok(InputState::with_answers(answers))
+    }
+}

@@ -1,0 +1,36 @@
+//! Legacy `resources/subscribe` and `resources/unsubscribe`.
+//!
+//! The server checks that the resource exists and acknowledges. It does not
+//! yet push `notifications/resources/updated` to legacy sessions (that needs
+//! a channel outside any request: the standalone GET stream over HTTP), so
+//! it does not advertise `resources.subscribe` either; 2026-07-28 clients
+//! get updates through `subscriptions/listen`.
+
+use serde_json::{Value, json};
+
+use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
+use crate::protocol::ResourceRequestParams;
+use crate::server::Server;
+
+impl Server {
+    /// Answers `{}` for a resource this server has, -32602 with `data.uri`
+    /// otherwise.
+    pub(crate) fn legacy_subscription(
+        &self,
+        id: &RequestId,
+        params: Option<Value>,
+    ) -> Result<Vec<u8>, ErrorObject> {
+        let params: ResourceRequestParams = serde_json::from_value(params.unwrap_or(Value::Null))
+            .map_err(ErrorObject::invalid_params)?;
+        let registry = &*self.inner;
+        let known = registry.resources.get(&params.uri).is_some()
+            || registry
+                .templates
+                .iter()
+                .any(|t| t.matcher.matches(&params.uri).is_some());
+        if !known {
+            return Err(ErrorObject::resource_not_found(&params.uri));
+        }
+        Ok(result_frame(id, &json!({})))
+    }
+}

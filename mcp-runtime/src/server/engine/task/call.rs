@@ -1,0 +1,181 @@
+//! `tools/call` as a task, and the `tasks/get`, `tasks/update` and
+//! `tasks/cancel` methods.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::task::Poll;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::store::Outcome;
+use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
+use crate::protocol::{
+    CallToolResult, ResultType, TaskAck, TaskRequestParams, TaskSupport, UpdateTaskRequestParams,
+    declares_tasks, tasks_required_capabilities,
+};
+use crate::server::Server;
+use crate::server::engine::method::Method;
+use crate::server::engine::params::{Reply, parse};
+use crate::server::engine::rounds::Rounds;
+use crate::server::{BoxFuture, ClientMeta, Era, RequestContext};
+
+/// How a `tools/call` relates to tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Run to the result within the request.
+    Inline,
+    /// Run as a task once the handler waits; `required`: a task even when
+    /// it does not.
+    Task { required: bool },
+}
+
+impl Server {
+    /// Whether a call of the tool `name` by `client` may become a task, or
+    /// must fail because the tool runs only as one.
+    pub(crate) fn plan_tool_call(
+        &self,
+        name: &str,
+        client: &ClientMeta,
+    ) -> Result<Plan, ErrorObject> {
+        if self.inner.tasks.is_none() {
+            return Ok(Plan::Inline); // No tool supports tasks: no lookup.
+        }
+        let support = self
+            .inner
+            .tools
+            .get(name)
+            .map_or(TaskSupport::Forbidden, |tool| tool.def.task_support);
+        let declared =
+            client.era == Era::Modern && declares_tasks(client.capabilities.extensions.as_ref());
+        match (support, declared) {
+            (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => Ok(Plan::Inline),
+            (TaskSupport::Optional, true) => Ok(Plan::Task { required: false }),
+            (TaskSupport::Required, true) => Ok(Plan::Task { required: true }),
+            (TaskSupport::Required, false) => Err(ErrorObject::missing_required_client_capability(
+                tasks_required_capabilities(),
+            )),
+        }
+    }
+
+    /// Runs a call that may become a task (see `ToolDef::task_support`):
+    /// one step within the request, then either its `input_required`
+    /// round, its result, or a task that carries on in the background.
+    pub(crate) async fn call_tool_as_task(
+        &self,
+        id: &RequestId,
+        rounds: Rounds,
+        name: String,
+        arguments: Arc<Value>,
+        mut context: RequestContext,
+        required: bool,
+    ) -> Reply {
+        let Some(store) = self.inner.tasks.clone() else {
+            unreachable!("a task plan needs a task store")
+        };
+        let input = self.open_rounds(Era::Modern, &rounds)?;
+        context.input = input.clone();
+        // The call may outlive its request, whose cancellation fires when
+        // the response is sent: it answers to the task's token instead.
+        let cancellation = CancellationToken::new();
+        context.cancellation = cancellation.clone();
+        let server = self.clone();
+        let mut call: BoxFuture<Outcome> = Box::pin(async move {
+            server
+                .call_tool(&name, arguments, context)
+                .await
+                .and_then(complete)
+        });
+        let first = poll_once(&mut call).await;
+        if let Some(reply) = self.input_reply(id, &rounds, &input) {
+            return reply;
+        }
+        let finished = match first {
+            Poll::Ready(outcome) if !required => {
+                return outcome.map(|result| result_frame(id, &result));
+            }
+            Poll::Ready(outcome) => Some(outcome),
+            Poll::Pending => None,
+        };
+        let slot = store.create(cancellation)?;
+        input.attach_task(slot.clone());
+        let work = match finished {
+            Some(outcome) => {
+                slot.finish(outcome);
+                None
+            }
+            None => Some(Box::pin(async move {
+                let outcome = call.await;
+                match input.missing_capability() {
+                    Some(required) => {
+                        Err(ErrorObject::missing_required_client_capability(required))
+                    }
+                    None => outcome,
+                }
+            }) as BoxFuture<Outcome>),
+        };
+        store.drive(slot.clone(), work);
+        Ok(result_frame(id, &slot.created()))
+    }
+
+    /// `tasks/get`, `tasks/update` and `tasks/cancel`, for clients that
+    /// declare the extension (-32021 for others, -32602 for an unknown or
+    /// expired task).
+    pub(crate) fn task_method(
+        &self,
+        id: &RequestId,
+        method: Method,
+        params: Option<Value>,
+        client: &ClientMeta,
+    ) -> Reply {
+        let Some(store) = &self.inner.tasks else {
+            return Err(ErrorObject::method_not_found(method.name()));
+        };
+        if !declares_tasks(client.capabilities.extensions.as_ref()) {
+            return Err(ErrorObject::missing_required_client_capability(
+                tasks_required_capabilities(),
+            ));
+        }
+        let find = |task_id: &str| {
+            store.get(task_id).ok_or_else(|| {
+                ErrorObject::invalid_params(format!(
+                    "Failed to retrieve task: no task `{task_id}` (unknown, or its TTL is over)"
+                ))
+            })
+        };
+        match method {
+            Method::TasksGet => {
+                let params: TaskRequestParams = parse(params)?;
+                Ok(result_frame(id, &find(&params.task_id)?.snapshot()))
+            }
+            Method::TasksUpdate => {
+                let params: UpdateTaskRequestParams = parse(params)?;
+                find(&params.task_id)?.answer(params.input_responses)?;
+                Ok(result_frame(id, &TaskAck::default()))
+            }
+            Method::TasksCancel => {
+                let params: TaskRequestParams = parse(params)?;
+                find(&params.task_id)?.cancel();
+                Ok(result_frame(id, &TaskAck::default()))
+            }
+            _ => Err(ErrorObject::method_not_found(method.name())),
+        }
+    }
+}
+
+/// The tool's result as a task result: a complete `CallToolResult`.
+fn complete(mut result: CallToolResult) -> Outcome {
+    result.result_type.get_or_insert(ResultType::Complete);
+    match serde_json::to_value(result) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(_) => unreachable!("a CallToolResult serializes to an object"),
+        Err(e) => Err(ErrorObject::internal(format!(
+            "tool result not serializable: {e}"
+        ))),
+    }
+}
+
+/// Polls `future` once, with the caller's waker.
+async fn poll_once<F: Future + Unpin>(future: &mut F) -> Poll<F::Output> {
+    std::future::poll_fn(|cx| Poll::Ready(std::pin::Pin::new(&mut *future).poll(cx))).await
+}

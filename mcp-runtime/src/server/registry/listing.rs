@@ -1,0 +1,221 @@
+//! A named collection (tools, resources, templates, prompts, skills, the
+//! children of a skill directory) kept sorted by name, with each entry's
+//! listed JSON serialized once at build time so that `*/list` only
+//! concatenates bytes.
+
+use std::collections::HashMap;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+
+use crate::jsonrpc::ErrorObject;
+use crate::protocol::CacheScope;
+use crate::server::Era;
+
+pub(crate) struct Listing<T> {
+    entries: Vec<T>,
+    index: HashMap<String, usize>,
+    listed: Vec<Box<RawValue>>,
+}
+
+impl<T> Listing<T> {
+    /// Sorts `entries` by key; fails on the first duplicate key, naming it.
+    pub(crate) fn build<S: Serialize>(
+        mut entries: Vec<T>,
+        key: impl Fn(&T) -> &str,
+        listed: impl Fn(&T) -> &S,
+        kind: &str,
+    ) -> Result<Self, String> {
+        entries.sort_by(|a, b| key(a).cmp(key(b)));
+        let mut index = HashMap::with_capacity(entries.len());
+        let mut raw = Vec::with_capacity(entries.len());
+        for (i, entry) in entries.iter().enumerate() {
+            if index.insert(key(entry).to_owned(), i).is_some() {
+                return Err(format!("two {kind}s are named `{}`", key(entry)));
+            }
+            let json = serde_json::value::to_raw_value(listed(entry))
+                .map_err(|e| format!("{kind} `{}` cannot be serialized: {e}", key(entry)))?;
+            raw.push(json);
+        }
+        Ok(Listing {
+            entries,
+            index,
+            listed: raw,
+        })
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<&T> {
+        self.index.get(key).map(|&i| &self.entries[i])
+    }
+
+    /// The listed JSON of the entry `key`, as serialized at build time.
+    pub(crate) fn get_listed(&self, key: &str) -> Option<&RawValue> {
+        self.index.get(key).map(|&i| &*self.listed[i])
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
+        self.entries.iter()
+    }
+
+    /// The page starting at `cursor` (an offset we issued earlier).
+    pub(crate) fn page<'a>(
+        &'a self,
+        member: &'static str,
+        cursor: Option<&str>,
+        page_size: usize,
+    ) -> Result<Page<'a>, ErrorObject> {
+        let start = match cursor {
+            None => 0,
+            Some(text) => text
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0 && n < self.listed.len())
+                .ok_or_else(|| ErrorObject::invalid_params(format!("invalid cursor `{text}`")))?,
+        };
+        let end = start
+            .saturating_add(page_size.max(1))
+            .min(self.listed.len());
+        let next_cursor = (end < self.listed.len()).then(|| end.to_string());
+        Ok(Page {
+            member,
+            items: &self.listed[start..end],
+            next_cursor,
+            complete: false,
+            cache: None,
+        })
+    }
+}
+
+/// One page of a `*/list` result.
+pub(crate) struct Page<'a> {
+    member: &'static str,
+    items: &'a [Box<RawValue>],
+    next_cursor: Option<String>,
+    /// `resultType: "complete"` (2026-07-28).
+    complete: bool,
+    cache: Option<(u64, CacheScope)>,
+}
+
+impl Page<'_> {
+    /// Adds the fields the 2026-07-28 era requires on list results.
+    pub(crate) fn for_era(mut self, era: Era, ttl_ms: u64, scope: CacheScope) -> Self {
+        self.complete = era == Era::Modern;
+        self.cache = self.complete.then_some((ttl_ms, scope));
+        self
+    }
+
+    /// Adds the `resultType` the 2026-07-28 era requires, for results that
+    /// are paginated but carry no cache hints (`resources/directory/read`).
+    pub(crate) fn complete_in(mut self, era: Era) -> Self {
+        self.complete = era == Era::Modern;
+        self
+    }
+}
+
+impl Serialize for Page<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry(self.member, self.items)?;
+        if let Some(cursor) = &self.next_cursor {
+            map.serialize_entry("nextCursor", cursor)?;
+        }
+        if self.complete {
+            map.serialize_entry("resultType", "complete")?;
+        }
+        if let Some((ttl_ms, scope)) = &self.cache {
+            map.serialize_entry("ttlMs", ttl_ms)?;
+            map.serialize_entry("cacheScope", scope)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(names: &[&str]) -> Listing<String> {
+        let entries = names.iter().map(|s| s.to_string()).collect();
+        Listing::build(entries, |s| s.as_str(), |s| s, "thing").unwrap()
+    }
+
+    #[test]
+    fn pages_walk_every_entry_in_name_order() {
+        let list = listing(&["c", "a", "e", "b", "d"]);
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let page = list.page("things", cursor.as_deref(), 2).unwrap();
+            seen.extend(page.items.iter().map(|r| r.get().to_owned()));
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(seen, ["\"a\"", "\"b\"", "\"c\"", "\"d\"", "\"e\""]);
+    }
+
+    #[test]
+    fn bad_cursors_are_invalid_params() {
+        let list = listing(&["a", "b"]);
+        for cursor in ["x", "0", "2", "-1", "99999999999999999999999"] {
+            let err = list.page("things", Some(cursor), 1).err().unwrap();
+            assert_eq!(err.code, crate::jsonrpc::code::INVALID_PARAMS, "{cursor}");
+        }
+    }
+
+    #[test]
+    fn duplicates_are_rejected() {
+        let entries = vec!["a".to_owned(), "a".to_owned()];
+        let err = Listing::build(entries, |s| s.as_str(), |s| s, "tool")
+            .err()
+            .unwrap();
+        assert_eq!(err, "two tools are named `a`");
+    }
+
+    #[test]
+    fn modern_pages_carry_cache_fields() {
+        let list = listing(&["a"]);
+        let page =
+            list.page("things", None, 10)
+                .unwrap()
+                .for_era(Era::Modern, 5, CacheScope::Public);
+        assert_eq!(
+            serde_json::to_string(&page).unwrap(),
+            r#"{"things":["a"],"resultType":"complete","ttlMs":5,"cacheScope":"public"}"#
+        );
+        let page =
+            list.page("things", None, 10)
+                .unwrap()
+                .for_era(Era::Legacy, 5, CacheScope::Public);
+        assert_eq!(serde_json::to_string(&page).unwrap(), r#"{"things":["a"]}"#);
+    }
+
+    #[test]
+    fn pages_without_cache_hints_carry_only_the_result_type() {
+        let list = listing(&["a"]);
+        let modern = list
+            .page("things", None, 10)
+            .unwrap()
+            .complete_in(Era::Modern);
+        assert_eq!(
+            serde_json::to_string(&modern).unwrap(),
+            r#"{"things":["a"],"resultType":"complete"}"#
+        );
+        let legacy = list
+            .page("things", None, 10)
+            .unwrap()
+            .complete_in(Era::Legacy);
+        assert_eq!(
+            serde_json::to_string(&legacy).unwrap(),
+            r#"{"things":["a"]}"#
+        );
+    }
+
+    #[test]
+    fn an_entry_is_found_serialized() {
+        let list = listing(&["b", "a"]);
+        assert_eq!(list.get_listed("b").map(RawValue::get), Some("\"b\""));
+        assert!(list.get_listed("c").is_none());
+    }
+}
