@@ -1,7 +1,8 @@
 //! The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) end to
 //! end: over an in-memory stdio pipe for the lifecycle, the questions, the
 //! limits and the eras, and over HTTP for the routing headers and for tasks
-//! that outlive the POST that created them.
+//! that outlive the POST that created them. (One file, like every other
+//! feature's tests here, so that the extension's behaviour reads in one place.)
 
 mod http_support;
 

@@ -5,6 +5,8 @@
 //! Run `cargo run -p mcp-examples --bin conformance-server -- --http 127.0.0.1:3001`
 //! and point the suite at `http://127.0.0.1:3001/mcp`; without `--http` it
 //! serves stdio. `.ci/conformance.sh` runs both suite versions against it.
+//! (One file on purpose: it mirrors the suite's scenario list item by item,
+//! so a reader checks coverage against the suite in one place.)
 //!
 //! The `greet`, `slow_compute`, `failing_job`, `protocol_error_job`,
 //! `confirm_delete`, `multi_input` and `test_tool_with_task` tools serve the
