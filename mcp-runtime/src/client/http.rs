@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
@@ -20,6 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::sse::SseDecoder;
 use super::{ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
+use crate::protocol::headers::encode_header_value;
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 use crate::sync::lock;
 
@@ -451,21 +451,8 @@ async fn read_limited(mut body: hyper::body::Incoming) -> Result<Vec<u8>, Client
 /// A header value, Base64-wrapped (`=?base64?...?=`) when the text is not
 /// plain visible ASCII or could be mistaken for the wrapper.
 pub(crate) fn header_value(text: &str) -> HeaderValue {
-    let sentinel = text.starts_with("=?base64?") && text.ends_with("?=");
-    let visible = text.bytes().all(|b| (0x20..=0x7e).contains(&b));
-    let padded = text.starts_with(' ') || text.ends_with(' ');
-    let plain = !text.is_empty() && visible && !padded && !sentinel;
-    let encoded;
-    let value = if plain {
-        text
-    } else {
-        encoded = format!(
-            "=?base64?{}?=",
-            base64::engine::general_purpose::STANDARD.encode(text)
-        );
-        &encoded
-    };
-    HeaderValue::from_str(value).expect("plain or base64 text is a valid header value")
+    HeaderValue::from_str(&encode_header_value(text))
+        .expect("plain or base64 text is a valid header value")
 }
 
 #[cfg(test)]

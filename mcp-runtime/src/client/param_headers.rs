@@ -7,6 +7,7 @@ use hyper::header::{HeaderName, HeaderValue};
 use serde_json::{Map, Value};
 
 use super::http::header_value;
+use crate::protocol::headers::{PARAM_HEADER_PREFIX, X_MCP_HEADER, is_header_token};
 
 /// A tool's annotated arguments: `(argument, header name)` pairs.
 pub(crate) type ParamHeaders = Vec<(String, String)>;
@@ -21,11 +22,11 @@ pub(crate) fn read(input_schema: &Value) -> Result<ParamHeaders, String> {
     let mut headers = Vec::new();
     let mut seen = HashSet::new();
     for (argument, property) in properties {
-        let Some(annotation) = property.get("x-mcp-header") else {
+        let Some(annotation) = property.get(X_MCP_HEADER) else {
             continue;
         };
         let name = annotation.as_str().unwrap_or_default();
-        if name.is_empty() || !name.bytes().all(is_token_byte) {
+        if !is_header_token(name) {
             return Err(format!(
                 "`{argument}` has an invalid x-mcp-header name {annotation}"
             ));
@@ -61,15 +62,11 @@ pub(crate) fn for_call(
                 Value::Bool(flag) => flag.to_string(),
                 _ => return None,
             };
-            let name = HeaderName::from_bytes(format!("mcp-param-{name}").as_bytes()).ok()?;
+            let name =
+                HeaderName::from_bytes(format!("{PARAM_HEADER_PREFIX}{name}").as_bytes()).ok()?;
             Some((name, header_value(&text)))
         })
         .collect()
-}
-
-/// RFC 9110 token characters.
-fn is_token_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&byte)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod content;
 mod elicit_schema;
 mod elicitation;
 mod envelope;
+pub mod headers;
 mod input;
 mod lifecycle;
 mod logging;

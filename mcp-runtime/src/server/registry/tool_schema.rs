@@ -6,6 +6,8 @@ use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Value, json};
 
+use crate::protocol::headers::X_MCP_HEADER;
+
 /// The 2020-12 dialect URI put on every generated schema.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
@@ -81,7 +83,7 @@ impl InputSchema {
                 members.insert("description".into(), text.into());
             }
             if let Some(header) = header {
-                members.insert("x-mcp-header".into(), header.into());
+                members.insert(X_MCP_HEADER.into(), header.into());
             }
         }
         if property.required {

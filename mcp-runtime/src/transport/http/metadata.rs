@@ -6,13 +6,14 @@
 //! (`resources/read`) and `params.taskId` (`tasks/get`, `tasks/update`,
 //! `tasks/cancel`, SEP-2663).
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
+use std::borrow::Cow;
+
 use hyper::HeaderMap;
 use serde_json::Value;
 
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::META_PROTOCOL_VERSION;
+use crate::protocol::headers::decode_header_value;
 
 /// `MCP-Protocol-Version`.
 pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -78,14 +79,7 @@ fn single<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, Err
 /// malformed encoding (bad or non-canonical Base64, not UTF-8), which then
 /// matches nothing.
 pub(super) fn decode_value(value: &str) -> Option<String> {
-    let Some(payload) = value
-        .strip_prefix("=?base64?")
-        .and_then(|rest| rest.strip_suffix("?="))
-    else {
-        return Some(value.to_owned());
-    };
-    let bytes = STANDARD.decode(payload).ok()?;
-    String::from_utf8(bytes).ok()
+    decode_header_value(value).map(Cow::into_owned)
 }
 
 fn describe(value: Option<&Value>) -> String {

@@ -12,9 +12,7 @@ use serde_json::Value;
 
 use super::metadata::decode_value;
 use crate::jsonrpc::ErrorObject;
-
-/// The property key that names a header.
-const X_MCP_HEADER: &str = "x-mcp-header";
+use crate::protocol::headers::{PARAM_HEADER_PREFIX, X_MCP_HEADER};
 
 /// The `x-mcp-header` properties of one tool's input schema, found once when
 /// the tool is registered so that a call only looks up its own arguments.
@@ -108,7 +106,7 @@ fn collect(schema: &Value, path: &mut Vec<String>, marked: &mut Vec<Marked>) {
         path.push(key.clone());
         match property.get(X_MCP_HEADER).and_then(Value::as_str) {
             Some(header) => {
-                if let Ok(name) = HeaderName::try_from(format!("mcp-param-{header}")) {
+                if let Ok(name) = HeaderName::try_from(format!("{PARAM_HEADER_PREFIX}{header}")) {
                     marked.push(Marked {
                         name,
                         shown: format!("Mcp-Param-{header}"),
