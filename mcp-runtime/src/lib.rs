@@ -79,6 +79,26 @@
 //! # }
 //! ```
 //!
+//! # How a request flows
+//!
+//! Data flows one way, and each stage lives in the module named for it:
+//!
+//! | stage | module |
+//! | --- | --- |
+//! | transport: bytes in and out | [`transport::stdio`], [`transport::http`] |
+//! | frame: one line, or one HTTP body | `transport::stdio`, `transport::http::body` |
+//! | envelope: JSON-RPC request, notification or response | [`jsonrpc`] |
+//! | era: legacy `initialize` or 2026-07-28 `_meta`, and the request context | `server::engine::request`, `server::engine::era` |
+//! | route: the method, parsed once | `server::engine::method`, `server::engine::route` |
+//! | input rounds: answers in, open questions out | `server::engine::rounds` |
+//! | validate, handler, result: schemas checked around the user's code | `server::engine::invoke`, [`schema`] |
+//! | what handlers are made of (definitions, the registry) | `server::registry` |
+//! | what the macros target | `server::derive`, `__private` |
+//!
+//! `jsonrpc`, `protocol` and `canonical` are leaves: they import nothing
+//! else of this crate. Nothing imports from a later stage, and the crate
+//! has no import cycles.
+//!
 //! # Where to look next
 //!
 //! - [`server::ServerBuilder`]: registration and [`server::ServerOptions`]

@@ -35,6 +35,11 @@ impl SseDecoder {
         let mut events = Vec::new();
         let mut start = 0;
         while let Some(offset) = self.buffer[start..].iter().position(|&b| b == b'\n') {
+            // Judged as the line arrived, so that the outcome does not
+            // depend on how the stream was split into chunks.
+            if offset > limit {
+                return Err(format!("a line exceeds {limit} bytes"));
+            }
             let mut line = &self.buffer[start..start + offset];
             start += offset + 1;
             if let Some(stripped) = line.strip_suffix(b"\r") {
@@ -125,5 +130,8 @@ mod tests {
         assert!(decoder.feed(&[b'a'; 100], 10).is_err());
         let mut decoder = SseDecoder::default();
         assert!(decoder.feed(b"data: 0123456789abc\n", 10).is_err());
+        // A long line is refused whether it arrives whole or in pieces.
+        let mut decoder = SseDecoder::default();
+        assert!(decoder.feed(b": a comment longer than ten\n", 10).is_err());
     }
 }

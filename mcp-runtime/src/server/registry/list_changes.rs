@@ -1,7 +1,7 @@
 //! Announcing that the server's lists or resources changed while it runs.
 //!
 //! A [`ListChanges`] handle is given to the builder
-//! ([`ServerBuilder::list_changes`](super::ServerBuilder::list_changes)) and
+//! ([`ServerBuilder::list_changes`](crate::server::ServerBuilder::list_changes)) and
 //! kept by whatever changes the lists (a tool, a file watcher). Every
 //! announcement reaches the open `subscriptions/listen` streams (2026-07-28)
 //! whose filter asked for it.

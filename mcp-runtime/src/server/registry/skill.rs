@@ -32,8 +32,8 @@ const SKILL_MD: &str = "SKILL.md";
 /// and follow the Agent Skills naming rules (1 to 64 lowercase letters,
 /// digits and hyphens, no hyphen at either end or twice in a row). Earlier
 /// segments are an organizational prefix of the server's choosing.
-/// [`ServerBuilder::build`](super::ServerBuilder::build) checks the skill
-/// and fails with a [`BuildError`](super::BuildError) naming what is wrong.
+/// [`ServerBuilder::build`](crate::server::ServerBuilder::build) checks the skill
+/// and fails with a [`BuildError`](crate::server::BuildError) naming what is wrong.
 ///
 /// ```
 /// use mcp_runtime::server::{Server, SkillDef};

@@ -8,8 +8,8 @@
 //! becomes a task. The store is bounded ([`ServerOptions::max_tasks`]) and
 //! every task is removed when its TTL ([`ServerOptions::task_ttl`]) ends.
 //!
-//! [`ServerOptions::max_tasks`]: super::ServerOptions::max_tasks
-//! [`ServerOptions::task_ttl`]: super::ServerOptions::task_ttl
+//! [`ServerOptions::max_tasks`]: crate::server::ServerOptions::max_tasks
+//! [`ServerOptions::task_ttl`]: crate::server::ServerOptions::task_ttl
 
 mod call;
 mod clock;
@@ -80,7 +80,7 @@ impl ToolDef {
     /// .task_support(TaskSupport::Optional);
     /// ```
     ///
-    /// [`RequestContext::cancellation_token`]: super::RequestContext::cancellation_token
+    /// [`RequestContext::cancellation_token`]: crate::server::RequestContext::cancellation_token
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.task_support = support;
         self
