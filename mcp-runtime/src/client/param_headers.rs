@@ -1,51 +1,20 @@
 //! `x-mcp-header` (2026-07-28, Streamable HTTP): tool arguments a server
-//! wants mirrored into `Mcp-Param-{Name}` request headers.
-
-use std::collections::HashSet;
+//! wants mirrored into `Mcp-Param-{Name}` request headers. The annotations
+//! are read by [`read_param_headers`], the rule the server applies too.
 
 use hyper::header::{HeaderName, HeaderValue};
 use serde_json::{Map, Value};
 
 use super::http::header_value;
-use crate::protocol::headers::{PARAM_HEADER_PREFIX, X_MCP_HEADER, is_header_token};
+use crate::protocol::headers::{PARAM_HEADER_PREFIX, ParamHeader, read_param_headers};
 
-/// A tool's annotated arguments: `(argument, header name)` pairs.
-pub(crate) type ParamHeaders = Vec<(String, String)>;
+/// A tool's annotated arguments.
+pub(crate) type ParamHeaders = Vec<ParamHeader>;
 
-/// Reads a tool's annotations. An invalid one (empty or non-token name, a
-/// duplicate name ignoring case, or a non-primitive argument) makes the
-/// whole tool unusable, as the spec requires clients to skip such tools.
+/// Reads a tool's annotations. An invalid one makes the whole tool
+/// unusable, as the spec requires clients to skip such tools.
 pub(crate) fn read(input_schema: &Value) -> Result<ParamHeaders, String> {
-    let Some(properties) = input_schema.get("properties").and_then(Value::as_object) else {
-        return Ok(Vec::new());
-    };
-    let mut headers = Vec::new();
-    let mut seen = HashSet::new();
-    for (argument, property) in properties {
-        let Some(annotation) = property.get(X_MCP_HEADER) else {
-            continue;
-        };
-        let name = annotation.as_str().unwrap_or_default();
-        if !is_header_token(name) {
-            return Err(format!(
-                "`{argument}` has an invalid x-mcp-header name {annotation}"
-            ));
-        }
-        if !seen.insert(name.to_ascii_lowercase()) {
-            return Err(format!("x-mcp-header `{name}` is used twice"));
-        }
-        let primitive = matches!(
-            property.get("type").and_then(Value::as_str),
-            Some("string" | "integer" | "number" | "boolean")
-        );
-        if !primitive {
-            return Err(format!(
-                "`{argument}` carries x-mcp-header but is not a string, number or boolean"
-            ));
-        }
-        headers.push((argument.clone(), name.to_owned()));
-    }
-    Ok(headers)
+    read_param_headers(input_schema)
 }
 
 /// The `Mcp-Param-*` headers of one call; null or absent arguments send none.
@@ -55,15 +24,19 @@ pub(crate) fn for_call(
 ) -> Vec<(HeaderName, HeaderValue)> {
     annotations
         .iter()
-        .filter_map(|(argument, name)| {
-            let text = match arguments.get(argument)? {
+        .filter_map(|header| {
+            let (first, rest) = header.path.split_first()?;
+            let value = rest
+                .iter()
+                .try_fold(arguments.get(first)?, |value, key| value.get(key))?;
+            let text = match value {
                 Value::String(text) => text.clone(),
                 Value::Number(number) => number.to_string(),
                 Value::Bool(flag) => flag.to_string(),
                 _ => return None,
             };
-            let name =
-                HeaderName::from_bytes(format!("{PARAM_HEADER_PREFIX}{name}").as_bytes()).ok()?;
+            let name = format!("{PARAM_HEADER_PREFIX}{}", header.name);
+            let name = HeaderName::from_bytes(name.as_bytes()).ok()?;
             Some((name, header_value(&text)))
         })
         .collect()
@@ -76,53 +49,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_valid_annotations_and_refuses_invalid_ones() {
-        let schema = json!({"properties": {
-            "region": {"type": "string", "x-mcp-header": "Region"},
-            "query": {"type": "string"}
-        }});
-        assert_eq!(
-            read(&schema).unwrap(),
-            [("region".to_owned(), "Region".to_owned())]
-        );
-        for bad in [
-            json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}}),
-            json!({"properties": {"a": {"type": "string", "x-mcp-header": "Has Space"}}}),
-            json!({"properties": {"a": {"type": "string", "x-mcp-header": "Colon:"}}}),
-            json!({"properties": {"a": {"type": "string", "x-mcp-header": "Région"}}}),
-            json!({"properties": {"a": {"type": "object", "x-mcp-header": "A"}}}),
-            json!({"properties": {"a": {"type": "string", "x-mcp-header": "A"}, "b": {"type": "string", "x-mcp-header": "a"}}}),
-        ] {
-            assert!(read(&bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn converts_values_and_omits_nulls() {
-        let annotations = vec![
-            ("s".to_owned(), "S".to_owned()),
-            ("n".to_owned(), "N".to_owned()),
-            ("b".to_owned(), "B".to_owned()),
-            ("u".to_owned(), "U".to_owned()),
-            ("z".to_owned(), "Z".to_owned()),
-        ];
-        let arguments = json!({"s": " padded ", "n": 42, "b": true, "u": "ünï", "z": null});
+        let schema = json!({"properties": {
+            "s": {"type": "string", "x-mcp-header": "S"},
+            "n": {"type": "integer", "x-mcp-header": "N"},
+            "b": {"type": "boolean", "x-mcp-header": "B"},
+            "u": {"type": "string", "x-mcp-header": "U"},
+            "z": {"type": "string", "x-mcp-header": "Z"},
+            "place": {"type": "object", "properties": {
+                "city": {"type": "string", "x-mcp-header": "City"}
+            }}
+        }});
+        let annotations = read(&schema).unwrap();
+        let arguments = json!({
+            "s": " padded ", "n": 42, "b": true, "u": "ünï", "z": null,
+            "place": {"city": "Oslo"}
+        });
         let headers = for_call(&annotations, arguments.as_object().unwrap());
-        let text: Vec<(String, String)> = headers
+        let mut text: Vec<(String, String)> = headers
             .iter()
             .map(|(n, v)| (n.to_string(), v.to_str().unwrap().to_owned()))
             .collect();
-        assert_eq!(
-            text,
-            [
-                (
-                    "mcp-param-s".to_owned(),
-                    "=?base64?IHBhZGRlZCA=?=".to_owned()
-                ),
-                ("mcp-param-n".to_owned(), "42".to_owned()),
-                ("mcp-param-b".to_owned(), "true".to_owned()),
-                ("mcp-param-u".to_owned(), "=?base64?w7xuw68=?=".to_owned()),
-            ]
-        );
+        text.sort();
+        let expected = [
+            ("mcp-param-b", "true"),
+            ("mcp-param-city", "Oslo"),
+            ("mcp-param-n", "42"),
+            ("mcp-param-s", "=?base64?IHBhZGRlZCA=?="),
+            ("mcp-param-u", "=?base64?w7xuw68=?="),
+        ]
+        .map(|(n, v)| (n.to_owned(), v.to_owned()));
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn invalid_annotations_make_the_tool_unusable() {
+        let schema = json!({"properties": {"a": {"type": "string", "x-mcp-header": "Has Space"}}});
+        assert!(read(&schema).is_err());
     }
 }

@@ -49,6 +49,7 @@ pub use engine::context::RequestContext;
 pub use engine::input::InputError;
 pub use engine::request_state::StateKey;
 pub use engine::session::Session;
+pub use mcp_names::is_valid_tool_name;
 pub use mcp_uri_template::{UriTemplate, UriTemplateError};
 pub use registry::builder::{BuildError, ServerBuilder};
 pub use registry::completion::{CompletionRequest, CompletionReturn};
@@ -59,7 +60,7 @@ pub use registry::prompt::{PromptDef, PromptOutcome, PromptRequest};
 pub use registry::register::{Definition, Definitions, Kind, Registrable};
 pub use registry::resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
 pub use registry::skill::SkillDef;
-pub use registry::tool::{ToolCall, ToolDef, ToolError, ToolOutcome, is_valid_tool_name};
+pub use registry::tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 pub use registry::tool_schema::{OutputSchema, SchemaProfile};
 
 /// Whether a tool may run as a task; see [`ToolDef::task_support`].

@@ -9,6 +9,7 @@ use serde_json::json;
 use super::listing::Listing;
 use super::skills::Skills;
 use super::{Registry, ToolEntry};
+use crate::protocol::headers::read_param_headers;
 use crate::protocol::{
     Implementation, SKILLS_EXTENSION, ServerCapabilities, TASKS_EXTENSION, TaskSupport,
 };
@@ -225,7 +226,9 @@ fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
         .map(CompiledSchema::compile)
         .transpose()
         .map_err(|e| BuildError(format!("tool `{name}`: invalid output schema: {e}")))?;
-    let param_headers = ParamHeaders::from_schema(&def.tool.input_schema);
+    let annotations = read_param_headers(&def.tool.input_schema)
+        .map_err(|why| BuildError(format!("tool `{name}`: {why}")))?;
+    let param_headers = ParamHeaders::new(annotations);
     Ok(ToolEntry {
         def,
         input,

@@ -219,11 +219,3 @@ impl CallToolResult {
         result
     }
 }
-
-/// The spec's rule for tool names: 1 to 128 of `A-Za-z0-9_-.`.
-pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}

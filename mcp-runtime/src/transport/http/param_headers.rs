@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::metadata::decode_value;
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::headers::{PARAM_HEADER_PREFIX, X_MCP_HEADER};
+use crate::protocol::headers::{PARAM_HEADER_PREFIX, ParamHeader};
 
 /// The `x-mcp-header` properties of one tool's input schema, found once when
 /// the tool is registered so that a call only looks up its own arguments.
@@ -32,12 +32,21 @@ struct Marked {
 }
 
 impl ParamHeaders {
-    /// Every property of `schema` marked with a header, reached through
-    /// `properties` only. A name that is not a valid header name is left
-    /// out: no client can send it.
-    pub(crate) fn from_schema(schema: &Value) -> Self {
-        let mut marked = Vec::new();
-        collect(schema, &mut Vec::new(), &mut marked);
+    /// The annotations [`read_param_headers`] found in a tool's input
+    /// schema, ready to check calls against.
+    pub(crate) fn new(annotations: Vec<ParamHeader>) -> Self {
+        let marked = annotations
+            .into_iter()
+            .filter_map(|header| {
+                let name = format!("{PARAM_HEADER_PREFIX}{}", header.name);
+                Some(Marked {
+                    name: HeaderName::try_from(name).ok()?,
+                    shown: format!("Mcp-Param-{}", header.name),
+                    path: header.path,
+                    kind: Some(header.kind),
+                })
+            })
+            .collect();
         ParamHeaders(marked)
     }
 
@@ -97,33 +106,6 @@ impl Marked {
     }
 }
 
-/// Finds the marked properties below `schema`, whose place is `path`.
-fn collect(schema: &Value, path: &mut Vec<String>, marked: &mut Vec<Marked>) {
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    for (key, property) in properties {
-        path.push(key.clone());
-        match property.get(X_MCP_HEADER).and_then(Value::as_str) {
-            Some(header) => {
-                if let Ok(name) = HeaderName::try_from(format!("{PARAM_HEADER_PREFIX}{header}")) {
-                    marked.push(Marked {
-                        name,
-                        shown: format!("Mcp-Param-{header}"),
-                        path: path.clone(),
-                        kind: property
-                            .get("type")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                    });
-                }
-            }
-            None => collect(property, path, marked),
-        }
-        path.pop();
-    }
-}
-
 /// Whether the decoded header text is the argument, read as `kind`.
 fn matches(kind: Option<&str>, argument: &Value, text: &str) -> bool {
     match (kind, argument) {
@@ -163,6 +145,7 @@ mod tests {
 
     use super::*;
     use crate::jsonrpc::code;
+    use crate::protocol::headers::read_param_headers;
 
     fn schema() -> Value {
         json!({"type": "object", "properties": {
@@ -185,7 +168,7 @@ mod tests {
     }
 
     fn run(pairs: &[(&'static str, &'static str)], arguments: Value) -> Result<(), i64> {
-        ParamHeaders::from_schema(&schema())
+        ParamHeaders::new(read_param_headers(&schema()).unwrap())
             .check(&headers(pairs), Some(&arguments))
             .map_err(|e| e.code)
     }
