@@ -31,6 +31,14 @@
 //!   `listen`, `subscribe` and `task` (the tasks extension).
 //! - `derive/`: what the macros' generated code targets: parameter and
 //!   return-type conversions, context extractors, text parameters.
+//!
+//! Modules below this one name public types through this module's
+//! re-exports (`crate::server::RequestContext`), which resolve to a sibling
+//! module, never to code in this file. The one exception, on purpose:
+//! engine modules add `impl Server` blocks, because serving a request is
+//! the engine's job and [`Server`] is only the handle that shares the
+//! registry. No module imports a later stage of the request path, and
+//! there are no import cycles.
 
 mod derive;
 mod engine;
