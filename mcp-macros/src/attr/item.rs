@@ -6,7 +6,7 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprArray, Lit, LitStr};
 
-use super::{Once, flag, key_of, parse_options, unknown};
+use super::{Once, flag, key_of, parse_nested_options, parse_options, unknown};
 use crate::errors::Errors;
 
 const TOOL: &str = "#[mcp_tool]";
@@ -111,7 +111,9 @@ impl ToolOptions {
             }
             "meta" => {
                 let entries = meta_entries(meta, errors)?;
-                self.meta.set(&meta.path, &key, TOOL, entries, errors);
+                let message =
+                    format!("`meta` is given twice in {TOOL}: put every entry in one `meta(...)`");
+                self.meta.set_or(&meta.path, entries, errors, message);
                 return Ok(());
             }
             _ => return Err(unknown(meta, TOOL, TOOL_OPTIONS)),
@@ -160,7 +162,7 @@ fn task_support(meta: &ParseNestedMeta) -> syn::Result<syn::Ident> {
 /// `meta(key = value, ...)`; a key given twice is an error.
 fn meta_entries(meta: &ParseNestedMeta, errors: &mut Errors) -> syn::Result<Vec<(LitStr, Lit)>> {
     let mut entries: Vec<(LitStr, Lit)> = Vec::new();
-    meta.parse_nested_meta(|entry| {
+    parse_nested_options(meta, errors, |entry, errors| {
         let key = entry
             .path
             .get_ident()

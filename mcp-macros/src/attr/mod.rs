@@ -44,11 +44,14 @@ impl<T> Once<T> {
         value: T,
         errors: &mut Errors,
     ) {
+        let message = format!("`{name}` is given twice in {place}: keep one and remove the other");
+        self.set_or(key, value, errors, message);
+    }
+
+    /// Like [`Once::set`], with the error's `message` given.
+    pub fn set_or(&mut self, key: impl ToTokens, value: T, errors: &mut Errors, message: String) {
         if self.0.is_some() {
-            errors.at(
-                key,
-                format!("`{name}` is given twice in {place}: keep one and remove the other"),
-            );
+            errors.at(key, message);
         } else {
             self.0 = Some(value);
         }
@@ -73,16 +76,33 @@ pub fn parse_options(
     errors: &mut Errors,
     mut option: impl FnMut(&ParseNestedMeta, &mut Errors) -> syn::Result<()>,
 ) {
-    let parser = syn::meta::parser(|meta| {
-        if let Err(error) = option(&meta, errors) {
-            errors.push(error);
-            skip_value(meta.input)?;
-        }
-        Ok(())
-    });
+    let parser = syn::meta::parser(|meta| recover(&meta, errors, &mut option));
     if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
         errors.push(error);
     }
+}
+
+/// Like [`parse_options`], for the options inside `meta`'s parentheses
+/// (`meta(key = value, ...)`).
+pub fn parse_nested_options(
+    meta: &ParseNestedMeta,
+    errors: &mut Errors,
+    mut option: impl FnMut(&ParseNestedMeta, &mut Errors) -> syn::Result<()>,
+) -> syn::Result<()> {
+    meta.parse_nested_meta(|nested| recover(&nested, errors, &mut option))
+}
+
+/// Reads one option; on error, records it and skips the rest of its value.
+fn recover(
+    meta: &ParseNestedMeta,
+    errors: &mut Errors,
+    option: &mut impl FnMut(&ParseNestedMeta, &mut Errors) -> syn::Result<()>,
+) -> syn::Result<()> {
+    if let Err(error) = option(meta, errors) {
+        errors.push(error);
+        skip_value(meta.input)?;
+    }
+    Ok(())
 }
 
 /// Drops what is left of a value that failed to parse, up to the next `,`.

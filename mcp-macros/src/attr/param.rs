@@ -10,7 +10,7 @@ const PARAM_OPTIONS: &[&str] = &["rename", "description", "header"];
 
 /// Where a parameter's options are, for messages: `#[mcp(rename)]` and
 /// `#[serde(rename)]` set the same name, so giving both is a duplicate.
-const PLACE: &str = "the attributes of this parameter";
+const PLACE: &str = "this parameter's `#[mcp]` and `#[serde]` attributes";
 
 /// What the attributes of one parameter say.
 #[derive(Default)]

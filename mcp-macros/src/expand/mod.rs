@@ -81,6 +81,11 @@ pub fn free_item(kind: Kind, args: TokenStream, input: TokenStream) -> TokenStre
     validate::item(&read, &mut errors);
     validate::free_function(&read, &item.sig.inputs, &mut errors);
     let errors = errors.into_compile_errors();
+    if !errors.is_empty() && !matches!(read.signature().receiver, Receiver::None) {
+        // A method outside `#[mcp_server]`: a registration struct cannot
+        // be declared inside the impl block, so the item alone is emitted.
+        return quote!(#item #errors);
+    }
     let private = private();
     let ident = &item.sig.ident;
     let register = if errors.is_empty() {
