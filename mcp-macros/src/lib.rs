@@ -3,23 +3,25 @@
 //! through `mcp_runtime` (`mcp_runtime::mcp_tool`), which re-exports them:
 //! the generated code refers to `::mcp_runtime::__private` only.
 //!
-//! Layout, after serde_derive: `options` and `docs` read attributes,
-//! `signature` reads a function signature, `tool`, `resource` and `prompt`
-//! read one kind of item and write the code that builds its definition
-//! (`text_params` for the string-valued parameters of the last two),
-//! `expand` writes the registration around them, and
-//! `errors` collects every mistake so that all are reported at once while
-//! the user's item is still emitted.
+//! Layout, after serde_derive and thiserror: parse, then validate, then
+//! expand, each stage collecting every mistake it finds in `errors` so that
+//! all are reported at once, spanned, while the user's item is still
+//! emitted.
+//!
+//! - `attr`: every option of every attribute, one struct per attribute;
+//!   an option given twice is an error.
+//! - `ast`: a tool, resource or prompt read from its options, doc comment
+//!   and signature.
+//! - `validate`: every rule an item must follow (tool names, URI templates
+//!   against parameters, ...).
+//! - `expand`: the generated code, which refers to `::mcp_runtime::__private`
+//!   through one function.
 
-mod docs;
+mod ast;
+mod attr;
 mod errors;
 mod expand;
-mod options;
-mod prompt;
-mod resource;
-mod signature;
-mod text_params;
-mod tool;
+mod validate;
 
 use proc_macro::TokenStream;
 
@@ -41,7 +43,7 @@ use proc_macro::TokenStream;
 /// header = "...")]`; `#[serde(rename = "...")]` is honoured.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::free_item(expand::Kind::Tool, args.into(), input.into()).into()
+    expand::free_item(ast::Kind::Tool, args.into(), input.into()).into()
 }
 
 /// Makes a function an MCP resource (fixed URI) or resource template.
@@ -73,7 +75,7 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// `mcp_runtime::definitions![name]`.
 #[proc_macro_attribute]
 pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::free_item(expand::Kind::Resource, args.into(), input.into()).into()
+    expand::free_item(ast::Kind::Resource, args.into(), input.into()).into()
 }
 
 /// Makes a function an MCP prompt.
@@ -102,7 +104,7 @@ pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
 /// Register with `mcp_runtime::definitions![name]`.
 #[proc_macro_attribute]
 pub fn mcp_prompt(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::free_item(expand::Kind::Prompt, args.into(), input.into()).into()
+    expand::free_item(ast::Kind::Prompt, args.into(), input.into()).into()
 }
 
 /// Makes the `#[mcp_tool]`, `#[mcp_resource]` and `#[mcp_prompt]` methods

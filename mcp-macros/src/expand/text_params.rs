@@ -6,7 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::signature::Param;
+use super::private;
+use crate::ast::Param;
 
 /// What a parameter may be.
 #[derive(Clone, Copy)]
@@ -24,7 +25,7 @@ pub enum Rungs {
 /// `let __mcp_param_{i} = ...;`: the parameter's `TextSpec`, spanned on its
 /// type so that an unsupported type is reported there.
 pub fn spec(i: usize, param: &Param, rungs: Rungs) -> TokenStream {
-    let private = quote!(::mcp_runtime::__private);
+    let private = private();
     let ty = &param.ty;
     let spec = format_ident!("__mcp_param_{}", i);
     let traits = match rungs {

@@ -1,0 +1,229 @@
+//! The validate stage: every rule a parsed item must follow, each reported
+//! at the user's token with a sentence saying how to fix it. Expansion runs
+//! only when nothing here (or in parsing) found a mistake.
+
+use std::collections::BTreeSet;
+
+use mcp_uri_template::UriTemplate;
+use syn::{LitStr, Type};
+
+use crate::ast::{FnSignature, Item, Kind, Prompt, Receiver, Resource, Tool};
+use crate::errors::Errors;
+
+/// Checks one item on its own.
+pub fn item(item: &Item, errors: &mut Errors) {
+    signature(item.signature(), item.kind().noun(), errors);
+    match item {
+        Item::Tool(tool) => self::tool(tool, errors),
+        Item::Resource(resource) => self::resource(resource, errors),
+        Item::Prompt(prompt) => self::prompt(prompt, errors),
+    }
+}
+
+/// A free item cannot take `self`: only `#[mcp_server]` supplies the state.
+pub fn free_function(item: &Item, inputs: &impl quote::ToTokens, errors: &mut Errors) {
+    if !matches!(item.signature().receiver, Receiver::None) {
+        errors.at(
+            inputs,
+            format!(
+                "a method {0} needs `#[mcp_server]` on its impl block, which registers the server value as the {0}'s state",
+                item.kind().noun()
+            ),
+        );
+    }
+}
+
+/// The names (tools, prompts) and URIs (resources) met so far in one impl
+/// block, which must differ within a kind.
+#[derive(Default)]
+pub struct UniqueKeys(Vec<(Kind, LitStr)>);
+
+impl UniqueKeys {
+    /// Records `item`'s key, or an error at it when another item of its
+    /// kind already has it.
+    pub fn check(&mut self, item: &Item, errors: &mut Errors) {
+        let (kind, key) = (item.kind(), item.key());
+        let taken = self
+            .0
+            .iter()
+            .any(|(k, first)| *k == kind && first.value() == key.value());
+        if taken {
+            let (what, fix) = match kind {
+                Kind::Resource => (
+                    "resource in this impl block already has the URI",
+                    "give one another URI",
+                ),
+                Kind::Tool => (
+                    "tool in this impl block is already named",
+                    "give one another name with `#[mcp_tool(name = \"...\")]`",
+                ),
+                Kind::Prompt => (
+                    "prompt in this impl block is already named",
+                    "give one another name with `#[mcp_prompt(name = \"...\")]`",
+                ),
+            };
+            errors.at(key, format!("another {what} `{}`: {fix}", key.value()));
+        }
+        self.0.push((kind, key.clone()));
+    }
+}
+
+/// The spec's rule for tool names: 1 to 128 of `A-Za-z0-9_-.`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+fn signature(sig: &FnSignature, noun: &str, errors: &mut Errors) {
+    if !sig.generics.params.is_empty() {
+        errors.at(
+            &sig.generics,
+            format!("an MCP {noun} cannot be generic: its definition is fixed when the server starts; use concrete types"),
+        );
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.at(variadic, format!("an MCP {noun} cannot be variadic"));
+    }
+    if let Receiver::Unsupported(receiver) = &sig.receiver {
+        errors.at(
+            receiver,
+            format!("an MCP {noun} method takes `&self`: requests run concurrently, so the server value is shared; use interior mutability (`Mutex`, atomics) for state that changes"),
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for param in &sig.params {
+        if let Type::Reference(reference) = &param.ty {
+            errors.at(
+                reference,
+                format!("an MCP {noun} parameter cannot borrow: arguments are decoded per call, so use an owned type (`String` instead of `&str`, `Vec<T>` instead of `&[T]`)"),
+            );
+            continue;
+        }
+        let name = param.name.value();
+        if !seen.insert(name.clone()) {
+            errors.at(
+                &param.name,
+                format!(
+                    "two parameters are both named `{name}` in the input schema: rename one with `#[mcp(rename = \"...\")]`"
+                ),
+            );
+        }
+    }
+}
+
+fn tool(tool: &Tool, errors: &mut Errors) {
+    let name = &tool.name;
+    if !is_valid_tool_name(&name.value()) {
+        errors.at(
+            name,
+            format!(
+                "`{}` is not a valid MCP tool name: use 1 to 128 characters from A-Z, a-z, 0-9, `_`, `-` and `.`, e.g. `#[mcp_tool(name = \"my_tool\")]`",
+                name.value()
+            ),
+        );
+    }
+}
+
+fn resource(resource: &Resource, errors: &mut Errors) {
+    if let Some(template) = &resource.template {
+        let uri = &resource.uri;
+        if !has_scheme(&uri.value()) {
+            errors.at(
+                uri,
+                format!("`{0}` has no URI scheme: start it with one, e.g. `\"file:///{0}\"` or `\"myapp://{0}\"`", uri.value()),
+            );
+        } else {
+            variables_have_params(template, uri, &resource.signature, errors);
+            if let (Some(complete), None) =
+                (resource.options.complete.get(), template.variables().next())
+            {
+                errors.at(
+                    complete,
+                    "`complete` applies to resource templates only: this URI has no `{variable}` to complete; remove it",
+                );
+            }
+        }
+    }
+    no_headers(&resource.signature, "this resource parameter", errors);
+}
+
+fn prompt(prompt: &Prompt, errors: &mut Errors) {
+    no_headers(&prompt.signature, "this prompt argument", errors);
+    if prompt.name.value().is_empty() {
+        errors.at(
+            &prompt.name,
+            "a prompt name cannot be empty: `#[mcp_prompt(name = \"review\")]`",
+        );
+    }
+}
+
+/// `header` maps a tool argument to an HTTP header; nothing else has one.
+fn no_headers(sig: &FnSignature, what: &str, errors: &mut Errors) {
+    for header in sig.params.iter().filter_map(|p| p.header.as_ref()) {
+        errors.at(
+            header,
+            format!("`header` applies to tool parameters only: remove it from {what}"),
+        );
+    }
+}
+
+/// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`, before any
+/// template expression.
+fn has_scheme(text: &str) -> bool {
+    let Some((scheme, _)) = text.split_once(':') else {
+        return false;
+    };
+    let mut bytes = scheme.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
+/// Every template variable needs a parameter of the same name.
+fn variables_have_params(
+    template: &UriTemplate,
+    uri: &LitStr,
+    sig: &FnSignature,
+    errors: &mut Errors,
+) {
+    let mut reported = BTreeSet::new();
+    for variable in template.variables() {
+        if sig.params.iter().any(|p| p.name.value() == variable) || !reported.insert(variable) {
+            continue;
+        }
+        let example = if template.is_optional(variable) {
+            format!("`{variable}: Option<String>`")
+        } else {
+            format!("`{variable}: String`")
+        };
+        errors.at(
+            uri,
+            format!("the URI template variable `{variable}` has no parameter: add {example} to the function, or rename a parameter with `#[mcp(rename = \"{variable}\")]`"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_scheme, is_valid_tool_name};
+
+    #[test]
+    fn tool_names_follow_the_spec() {
+        assert!(is_valid_tool_name("get_weather.v2-beta"));
+        assert!(is_valid_tool_name(&"a".repeat(128)));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name(&"a".repeat(129)));
+        assert!(!is_valid_tool_name("bad name"));
+        assert!(!is_valid_tool_name("é"));
+    }
+
+    #[test]
+    fn a_scheme_starts_with_a_letter_and_ends_at_the_colon() {
+        assert!(has_scheme("notes://{title}"));
+        assert!(has_scheme("a+b-c.d:x"));
+        assert!(!has_scheme("README.md"));
+        assert!(!has_scheme("1notes://x"));
+        assert!(!has_scheme("{scheme}://x"));
+    }
+}
