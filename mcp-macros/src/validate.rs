@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use mcp_names::{is_header_token, is_valid_tool_name};
 use mcp_uri_template::UriTemplate;
 use syn::{LitStr, Type};
 
@@ -68,14 +69,6 @@ impl UniqueKeys {
     }
 }
 
-/// The spec's rule for tool names: 1 to 128 of `A-Za-z0-9_-.`.
-pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}
-
 fn signature(sig: &FnSignature, noun: &str, errors: &mut Errors) {
     if !sig.generics.params.is_empty() {
         errors.at(
@@ -114,6 +107,7 @@ fn signature(sig: &FnSignature, noun: &str, errors: &mut Errors) {
 }
 
 fn tool(tool: &Tool, errors: &mut Errors) {
+    header_names(&tool.signature, errors);
     let name = &tool.name;
     if !is_valid_tool_name(&name.value()) {
         errors.at(
@@ -204,19 +198,29 @@ fn variables_have_params(
     }
 }
 
+/// `header = "..."` names the `Mcp-Param-{name}` header: an HTTP token,
+/// used once per tool (ignoring case), or clients must skip the tool.
+fn header_names(sig: &FnSignature, errors: &mut Errors) {
+    let mut seen = std::collections::HashSet::new();
+    for header in sig.params.iter().filter_map(|p| p.header.as_ref()) {
+        let name = header.value();
+        if !is_header_token(&name) {
+            errors.at(
+                header,
+                format!("`{name}` cannot name an HTTP header: use letters, digits and `-`, e.g. `header = \"Region\"`"),
+            );
+        } else if !seen.insert(name.to_ascii_lowercase()) {
+            errors.at(
+                header,
+                format!("the header `{name}` is already used by another parameter of this tool (header names ignore case): pick another name"),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{has_scheme, is_valid_tool_name};
-
-    #[test]
-    fn tool_names_follow_the_spec() {
-        assert!(is_valid_tool_name("get_weather.v2-beta"));
-        assert!(is_valid_tool_name(&"a".repeat(128)));
-        assert!(!is_valid_tool_name(""));
-        assert!(!is_valid_tool_name(&"a".repeat(129)));
-        assert!(!is_valid_tool_name("bad name"));
-        assert!(!is_valid_tool_name("é"));
-    }
+    use super::has_scheme;
 
     #[test]
     fn a_scheme_starts_with_a_letter_and_ends_at_the_colon() {
