@@ -197,7 +197,10 @@ mod tests {
         assert_eq!(unit_at("%FF", 0), None, "not UTF-8");
         assert_eq!(unit_at("%+1", 0), None, "`+` is not a hex digit");
         assert_eq!(unit_at("%4", 0), None);
-        assert_eq!(unit_at("é", 0).map(|u| (u.encoded, u.len)), Some((false, 2)));
+        assert_eq!(
+            unit_at("é", 0).map(|u| (u.encoded, u.len)),
+            Some((false, 2))
+        );
     }
 
     #[test]

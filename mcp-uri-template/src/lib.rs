@@ -24,7 +24,9 @@
 //!   and fragment expressions, `.` for labels, `/` for paths), where a value
 //!   or an exploded list stops if the rest can match from there: `{+a,b}` on
 //!   `x,y,z` gives `a = "x"`, `b = "y,z"`; `{x,y}` on `1,2` gives `x = "1"`,
-//!   `y = "2"`; `{.a,b}` on `.x.y.z` gives `a = "x"`, `b = "y.z"`.
+//!   `y = "2"`; `{.a,b}` on `.x.y.z` gives `a = "x"`, `b = "y.z"`. In a
+//!   named expression (`;`, `?`, `&`) an exploded list takes every member
+//!   that carries its name (`{?a*,b}` on `?a=1&a=2&b=3`).
 //! - A non-exploded variable matches a string, or a [`Value::List`] when its
 //!   text holds unencoded `,` (never in reserved or fragment expressions,
 //!   whose strings may hold a `,`). An exploded variable matches a list, or
@@ -34,8 +36,9 @@
 //! - In `{x}` and `{+x}` the empty text is `x = ""`, not an undefined `x`.
 //! - Query variables (`{?a,b}`) must appear in the template's order, as
 //!   expansion writes them; unknown parameters do not match.
-//! - A variable used twice must have the same value at both places; this is
-//!   checked after the choices above and does not backtrack into them.
+//! - A variable used twice must have the same value at both places (a
+//!   prefixed one, `{x:3}`, its first characters); this is checked after the
+//!   choices above and does not backtrack into them.
 //!
 //! Matching is lenient where decoding is unambiguous, strict elsewhere:
 //! any character may be percent-encoded (hex in either case) and non-ASCII
@@ -200,7 +203,10 @@ mod tests {
 
     #[test]
     fn simple_variables_keep_dots() {
-        assert_eq!(vars("notes://{title}", "notes://a.md"), pairs(&[("title", "a.md")]));
+        assert_eq!(
+            vars("notes://{title}", "notes://a.md"),
+            pairs(&[("title", "a.md")])
+        );
         assert_eq!(
             vars("files://{name}.txt", "files://a.b.txt"),
             pairs(&[("name", "a.b")])
@@ -225,12 +231,21 @@ mod tests {
             vars("notes://{title}", "notes://caf%C3%A9%20au%20lait"),
             pairs(&[("title", "café au lait")])
         );
-        assert_eq!(vars("notes://{title}", "notes://café"), pairs(&[("title", "café")]));
+        assert_eq!(
+            vars("notes://{title}", "notes://café"),
+            pairs(&[("title", "café")])
+        );
     }
 
     #[test]
     fn malformed_escapes_never_match() {
-        for uri in ["notes://bad%zz", "notes://%+1", "notes://a%2", "notes://%FF", "notes://%C3"] {
+        for uri in [
+            "notes://bad%zz",
+            "notes://%+1",
+            "notes://a%2",
+            "notes://%FF",
+            "notes://%C3",
+        ] {
             assert_eq!(vars("notes://{title}", uri), None, "{uri}");
             assert_eq!(vars("notes://{+title}", uri), None, "{uri}");
         }
@@ -260,10 +275,16 @@ mod tests {
             pairs(&[("city", "paris")])
         );
         assert_eq!(
-            vars("weather://{city}{?units,lang}", "weather://paris?lang=fr&units=si"),
+            vars(
+                "weather://{city}{?units,lang}",
+                "weather://paris?lang=fr&units=si"
+            ),
             None
         );
-        assert_eq!(vars("weather://{city}{?units}", "weather://paris?x=1"), None);
+        assert_eq!(
+            vars("weather://{city}{?units}", "weather://paris?x=1"),
+            None
+        );
     }
 
     #[test]
@@ -305,10 +326,16 @@ mod tests {
 
     #[test]
     fn adjacent_variables_give_the_first_the_longest_value() {
-        assert_eq!(vars("a://{x}{y}", "a://abc"), pairs(&[("x", "abc"), ("y", "")]));
+        assert_eq!(
+            vars("a://{x}{y}", "a://abc"),
+            pairs(&[("x", "abc"), ("y", "")])
+        );
         // `y` may be left out, so `x` takes everything.
         assert_eq!(vars("a://{x}{.y}", "a://a.b.c"), pairs(&[("x", "a.b.c")]));
-        assert_eq!(vars("a://{x}.{y}", "a://a.b.c"), pairs(&[("x", "a.b"), ("y", "c")]));
+        assert_eq!(
+            vars("a://{x}.{y}", "a://a.b.c"),
+            pairs(&[("x", "a.b"), ("y", "c")])
+        );
     }
 
     #[test]
@@ -350,7 +377,11 @@ mod tests {
         let started = std::time::Instant::now();
         assert_eq!(template.matches(&uri), None);
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
-        assert_eq!(template.matches(&format!("{uri}x")), None, "over the length limit");
+        assert_eq!(
+            template.matches(&format!("{uri}x")),
+            None,
+            "over the length limit"
+        );
     }
 
     #[test]
@@ -382,7 +413,9 @@ mod tests {
             assert!(UriTemplate::parse(bad).is_err(), "{bad} accepted");
         }
         assert!(UriTemplate::parse(&"a".repeat(MAX_TEMPLATE_LEN + 1)).is_err());
-        let many = (0..=MAX_VARIABLES).map(|i| format!("v{i}")).collect::<Vec<_>>();
+        let many = (0..=MAX_VARIABLES)
+            .map(|i| format!("v{i}"))
+            .collect::<Vec<_>>();
         assert!(UriTemplate::parse(&format!("a://{{{}}}", many.join(","))).is_err());
     }
 

@@ -42,9 +42,16 @@ enum Inst {
     Literal(String),
     /// Zero or more characters of `allow`, one per step, preferring to take
     /// one more, except before an unencoded `split`, where it prefers to stop.
-    Span { allow: Allow, split: u8 },
-    /// Up to `max` characters of `allow`, longest first.
-    Prefix { allow: Allow, max: u16 },
+    Span {
+        allow: Allow,
+        split: u8,
+    },
+    /// Up to `max` characters of `allow`, in the order `Span` would try them.
+    Prefix {
+        allow: Allow,
+        max: u16,
+        split: u8,
+    },
     /// Tries the first target, then the second.
     Split(usize, usize),
     Jump(usize),
@@ -56,13 +63,14 @@ enum Inst {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Program {
     insts: Vec<Inst>,
-    names: Vec<String>,
+    /// Each variable specification's name and prefix length, by index.
+    vars: Vec<(String, Option<u16>)>,
 }
 
 impl Program {
     pub(crate) fn compile(parts: &[Part]) -> Self {
         let mut builder = Builder::default();
-        let mut names = Vec::new();
+        let mut names: Vec<(String, Option<u16>)> = Vec::new();
         for part in parts {
             match part {
                 Part::Literal(text) => {
@@ -70,7 +78,7 @@ impl Program {
                 }
                 Part::Expression { operator, vars } => {
                     let first = names.len();
-                    names.extend(vars.iter().map(|v| v.name.clone()));
+                    names.extend(vars.iter().map(|v| (v.name.clone(), v.prefix)));
                     builder.expression(*operator, vars, first);
                 }
             }
@@ -78,7 +86,7 @@ impl Program {
         builder.emit(Inst::End);
         Program {
             insts: builder.finish(),
-            names,
+            vars: names,
         }
     }
 
@@ -89,17 +97,37 @@ impl Program {
             return None;
         }
         let trail = run(&self.insts, uri)?;
-        let mut values = BTreeMap::new();
+        let mut seen: BTreeMap<&str, (Value, Option<u16>)> = BTreeMap::new();
         for (index, value) in read_values(&trail, uri)? {
-            let name = &self.names[index];
-            // A variable used twice must have had one value.
-            if values.get(name).is_some_and(|seen| *seen != value) {
-                return None;
-            }
-            values.insert(name.clone(), value);
+            let (name, prefix) = &self.vars[index];
+            let occurrence = (value, *prefix);
+            let kept = match seen.remove(name.as_str()) {
+                Some(earlier) => agree(earlier, occurrence)?,
+                None => occurrence,
+            };
+            seen.insert(name, kept);
         }
-        Some(values)
+        Some(
+            seen.into_iter()
+                .map(|(name, (value, _))| (name.to_owned(), value))
+                .collect(),
+        )
     }
+}
+
+/// Two occurrences of one variable (`{x}/{x:2}`) must show one value, the
+/// prefixed one as many characters of it as its prefix allows; keeps the
+/// one that shows more.
+fn agree(a: (Value, Option<u16>), b: (Value, Option<u16>)) -> Option<(Value, Option<u16>)> {
+    let shows_more = |x: Option<u16>, y: Option<u16>| y.is_some_and(|y| x.is_none_or(|x| x > y));
+    let (longer, shorter) = if shows_more(b.1, a.1) { (b, a) } else { (a, b) };
+    let consistent = match (&longer.0, &shorter.0, shorter.1) {
+        (Value::String(full), Value::String(part), Some(n)) => {
+            full.chars().take(usize::from(n)).eq(part.chars())
+        }
+        (x, y, _) => x == y,
+    };
+    consistent.then_some(longer)
 }
 
 /// Emits instructions whose jump targets are labels, resolved by `finish`.
@@ -217,7 +245,11 @@ impl Builder {
         let (allow, sep) = (operator.allow(), operator.sep());
         if let Some(max) = prefix {
             self.emit(Inst::Mark(Mark::Open));
-            self.emit(Inst::Prefix { allow, max });
+            self.emit(Inst::Prefix {
+                allow,
+                max,
+                split: sep,
+            });
             self.emit(Inst::Mark(Mark::Close(Role::Item)));
             return;
         }
@@ -278,7 +310,12 @@ impl Builder {
             self.span(allow, sep, Role::Item);
         }
         let (more, out) = (self.label(), self.label());
-        self.emit(Inst::Split(out, more));
+        if operator.named() && !keyed {
+            // Every member that carries the variable's name is its own.
+            self.emit(Inst::Split(more, out));
+        } else {
+            self.emit(Inst::Split(out, more));
+        }
         self.bind(more);
         self.literal(&(sep as char).to_string());
         self.emit(Inst::Jump(member));
@@ -321,17 +358,28 @@ fn run(insts: &[Inst], uri: &str) -> Option<Vec<(Mark, usize)>> {
                         }
                     }
                 }
-                Inst::Prefix { allow, max } => {
-                    let mut end = pos;
-                    for _ in 0..*max {
+                Inst::Prefix { allow, max, split } => {
+                    // The order a `Span` would try: each end before an
+                    // unencoded `split` first, then the longest, then shorter.
+                    let mut ends = vec![pos];
+                    let mut at_split = Vec::new();
+                    while ends.len() <= usize::from(*max) {
+                        let end = ends[ends.len() - 1];
                         let Some(unit) = unit_at(uri, end).filter(|u| allow.admits(*u)) else {
                             break;
                         };
-                        // Shorter prefixes are the later alternatives.
-                        pending.push((pc + 1, end, trail.len()));
-                        end += unit.len;
+                        if !unit.encoded && unit.ch == *split as char {
+                            at_split.push(end);
+                        }
+                        ends.push(end + unit.len);
                     }
-                    (pc, pos) = (pc + 1, end);
+                    let longest = ends.pop().unwrap_or(pos);
+                    let kept = trail.len();
+                    let shorter = ends.into_iter().filter(|end| !at_split.contains(end));
+                    pending.extend(shorter.map(|end| (pc + 1, end, kept)));
+                    pending.push((pc + 1, longest, kept));
+                    pending.extend(at_split.into_iter().rev().map(|end| (pc + 1, end, kept)));
+                    break;
                 }
                 Inst::Split(first, second) => {
                     pending.push((*second, pos, trail.len()));
@@ -350,10 +398,13 @@ fn run(insts: &[Inst], uri: &str) -> Option<Vec<(Mark, usize)>> {
     None
 }
 
+/// A variable being read back: its index, shape and decoded pieces.
+type Pieces = (usize, Shape, Vec<(Role, String)>);
+
 /// Turns the marks of a match into each defined variable's value.
 fn read_values(trail: &[(Mark, usize)], uri: &str) -> Option<Vec<(usize, Value)>> {
     let mut values = Vec::new();
-    let mut current: Option<(usize, Shape, Vec<(Role, String)>)> = None;
+    let mut current: Option<Pieces> = None;
     let mut open = 0;
     for &(mark, pos) in trail {
         match mark {
@@ -373,12 +424,18 @@ fn read_values(trail: &[(Mark, usize)], uri: &str) -> Option<Vec<(usize, Value)>
     Some(values)
 }
 
-fn to_value((index, shape, pieces): (usize, Shape, Vec<(Role, String)>)) -> (usize, Value) {
+fn to_value((index, shape, pieces): Pieces) -> (usize, Value) {
     let value = match shape {
-        Shape::Text if pieces.len() <= 1 => {
-            Value::String(pieces.into_iter().next().map(|(_, text)| text).unwrap_or_default())
+        Shape::Text if pieces.len() <= 1 => Value::String(
+            pieces
+                .into_iter()
+                .next()
+                .map(|(_, text)| text)
+                .unwrap_or_default(),
+        ),
+        Shape::Text | Shape::List => {
+            Value::List(pieces.into_iter().map(|(_, text)| text).collect())
         }
-        Shape::Text | Shape::List => Value::List(pieces.into_iter().map(|(_, text)| text).collect()),
         Shape::Assoc => {
             let mut pairs: Vec<(String, String)> = Vec::new();
             for (role, text) in pieces {

@@ -160,7 +160,10 @@ fn push_literal(parts: &mut Vec<Part>, text: &str, source: &str) -> Result<(), U
     Ok(())
 }
 
-fn parse_expression(body: &str, source: &str) -> Result<(Operator, Vec<VarSpec>), UriTemplateError> {
+fn parse_expression(
+    body: &str,
+    source: &str,
+) -> Result<(Operator, Vec<VarSpec>), UriTemplateError> {
     let (operator, list) = match body.chars().next() {
         Some('+') => (Operator::Reserved, &body[1..]),
         Some('#') => (Operator::Fragment, &body[1..]),
@@ -219,6 +222,9 @@ fn is_varname(name: &str) -> bool {
     let bytes = name.as_bytes();
     name.split('.').all(|segment| !segment.is_empty())
         && bytes.iter().enumerate().all(|(at, &b)| {
-            b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || (b == b'%' && is_triplet(bytes, at))
+            b.is_ascii_alphanumeric()
+                || b == b'_'
+                || b == b'.'
+                || (b == b'%' && is_triplet(bytes, at))
         })
 }
