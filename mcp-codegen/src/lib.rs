@@ -32,6 +32,7 @@ mod options;
 mod resolve;
 mod source;
 mod syntax;
+mod text;
 
 pub use error::{At, Error};
 pub use generate::{Generated, GeneratedTool, HEADER, generate};
