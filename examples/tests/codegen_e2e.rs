@@ -22,6 +22,13 @@ use mcp_runtime::client::{Client, ToolCallError};
 use mcp_runtime::protocol::ContentBlock;
 use support::interop::{python, repo, script, sdks};
 
+/// Whether the run rewrites the committed clients instead of comparing and
+/// calling them: only `MCP_CODEGEN_BLESS=1` does, any other value (even `0`)
+/// runs the test.
+fn blessing() -> bool {
+    std::env::var_os("MCP_CODEGEN_BLESS").is_some_and(|v| v == "1")
+}
+
 /// Generates a client named `client_name` from `command` and compares it
 /// with `examples/src/generated/{file}`.
 async fn regenerate_and_compare(command: &str, client_name: &str, file: &str) {
@@ -35,7 +42,7 @@ async fn regenerate_and_compare(command: &str, client_name: &str, file: &str) {
     };
     let generated = mcp_codegen::generate(&tools, &options).expect("generate");
     let path = repo().join("examples/src/generated").join(file);
-    if std::env::var_os("MCP_CODEGEN_BLESS").is_some() {
+    if blessing() {
         std::fs::write(&path, &generated.code).unwrap();
         return;
     }
@@ -67,7 +74,7 @@ impl Command {
     /// for the typed one, or returns `None` when blessing.
     async fn client(&self, client_name: &str, file: &str) -> Option<Client> {
         regenerate_and_compare(&self.line(), client_name, file).await;
-        if std::env::var_os("MCP_CODEGEN_BLESS").is_some() {
+        if blessing() {
             return None;
         }
         Some(

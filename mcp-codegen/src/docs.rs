@@ -6,6 +6,7 @@
 use syn::Attribute;
 
 use crate::syntax::doc;
+use crate::text::{ESCAPED_NOTE, escape_hidden};
 
 /// Whether `line` would open or be part of a Markdown code block.
 fn looks_like_code(line: &str) -> bool {
@@ -24,26 +25,32 @@ fn longest_backtick_run(text: &[String]) -> usize {
         .unwrap_or(0)
 }
 
-/// The lines as they should appear in the docs.
+/// The lines as they should appear in the docs: hidden characters escaped
+/// by the rule of [`crate::text`] (with a note saying so), code fenced.
 pub fn safe_lines(lines: &[String]) -> Vec<String> {
+    let mut any_escaped = false;
     let cleaned: Vec<String> = lines
         .iter()
         .map(|l| {
-            l.chars()
-                .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
-                .collect::<String>()
-                .trim_end()
-                .to_owned()
+            let (line, escaped) = escape_hidden(l);
+            any_escaped |= escaped;
+            line.trim_end().to_owned()
         })
         .collect();
-    if !cleaned.iter().any(|l| looks_like_code(l)) {
-        return cleaned;
+    let mut out = if cleaned.iter().any(|l| looks_like_code(l)) {
+        let fence = "`".repeat(longest_backtick_run(&cleaned).max(2) + 1);
+        let mut fenced = Vec::with_capacity(cleaned.len() + 2);
+        fenced.push(format!("{fence}text"));
+        fenced.extend(cleaned);
+        fenced.push(fence);
+        fenced
+    } else {
+        cleaned
+    };
+    if any_escaped {
+        out.push(String::new());
+        out.push(ESCAPED_NOTE.to_owned());
     }
-    let fence = "`".repeat(longest_backtick_run(&cleaned).max(2) + 1);
-    let mut out = Vec::with_capacity(cleaned.len() + 2);
-    out.push(format!("{fence}text"));
-    out.extend(cleaned);
-    out.push(fence);
     out
 }
 
@@ -89,10 +96,16 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_removed() {
+    fn hidden_characters_escaped_with_a_note() {
         assert_eq!(
-            safe_lines(&["a\u{0}b\r".to_owned()]),
-            vec!["a b".to_owned()]
+            safe_lines(&["a\u{0}b\r".to_owned(), "\u{202E}x".to_owned()]),
+            vec![
+                r"a\u{0}b\u{D}".to_owned(),
+                r"\u{202E}x".to_owned(),
+                String::new(),
+                ESCAPED_NOTE.to_owned(),
+            ]
         );
+        assert_eq!(safe_lines(&lines("plain")), lines("plain"));
     }
 }

@@ -16,7 +16,9 @@ use crate::error::Error;
 use crate::ir::{Field, Int, Kind, Presence, Ty, TypeDef, Types};
 use crate::naming::unraw;
 use crate::options;
-use crate::syntax::{doc, generic, ident, join, list_attr, parse_tokens, path, tuple, type_path};
+use crate::syntax::{
+    doc, generic, ident, join, list_attr, parse_tokens, path, str_lit, tuple, type_path,
+};
 
 /// Name of the helper that keeps `null` apart from an absent field.
 pub const SOME_HELPER: &str = "__mcp_codegen_deserialize_some";
@@ -245,19 +247,19 @@ impl<'a> Emitter<'a> {
             }
             Kind::StringEnum(variants) => {
                 let attrs = self.with_derives(docs, &self.derive_copy, []);
-                let variants = variants.iter().map(|(v, wire)| {
-                    variant(vec![list_attr("serde", quote!(rename = #wire))], v, None)
-                });
+                let variants = variants
+                    .iter()
+                    .map(|(v, wire)| variant(vec![rename(wire)], v, None));
                 self.enum_item(def, attrs, variants)
             }
             Kind::IntEnum(variants) => return self.int_enum(def, docs, variants, out),
             Kind::Tagged { tag, variants } => {
+                let tag = str_lit(tag);
                 let attrs =
                     self.with_derives(docs, &self.derive, [list_attr("serde", quote!(tag = #tag))]);
                 let variants = variants.iter().map(|v| {
-                    let wire = &v.tag_value;
                     let mut attrs = doc_attrs(&v.docs);
-                    attrs.push(list_attr("serde", quote!(rename = #wire)));
+                    attrs.push(rename(&v.tag_value));
                     let payload = v.payload.map(|id| self.named(&self.types.defs[id].name));
                     variant(attrs, &v.ident, payload)
                 });
@@ -334,8 +336,7 @@ impl<'a> Emitter<'a> {
     fn field(&self, f: &Field) -> syn::Field {
         let mut attrs = doc_attrs(&f.docs);
         if unraw(&f.ident) != f.wire {
-            let wire = &f.wire;
-            attrs.push(list_attr("serde", quote!(rename = #wire)));
+            attrs.push(rename(&f.wire));
         }
         let inner = self.ty(&f.ty);
         let ty = match f.presence {
@@ -426,6 +427,12 @@ fn map(value: Type) -> Type {
 fn serde(word: &str) -> Attribute {
     let word = ident(word);
     list_attr("serde", quote!(#word))
+}
+
+/// `#[serde(rename = "wire")]`.
+fn rename(wire: &str) -> Attribute {
+    let wire = str_lit(wire);
+    list_attr("serde", quote!(rename = #wire))
 }
 
 /// A unit variant, or a tuple variant holding `payload`.

@@ -45,7 +45,8 @@ pub enum Error {
         /// Why.
         reason: String,
     },
-    /// A bound on depth, size or work was exceeded.
+    /// The work bound ([`crate::Limits::max_work`]) was exceeded: the schema
+    /// expands like a bomb. (The other limits degrade instead of failing.)
     #[error(
         "{at}: {what} exceeds the limit of {limit} (raise `Limits::{field}` if the schema is legitimate)"
     )]

@@ -103,6 +103,12 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
         items.extend(client(&emitter, client_name, &per_tool)?);
     }
     format_items(&mut code, items);
+    if let Some(c) = crate::text::first_hidden(&code) {
+        return Err(Error::Internal(format!(
+            "the character U+{:04X} reached the generated code unescaped",
+            u32::from(c)
+        )));
+    }
 
     let tools = per_tool
         .into_iter()

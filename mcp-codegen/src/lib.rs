@@ -4,7 +4,9 @@
 //! Rust types; a client type wraps `mcp_runtime::client::Client` with one
 //! async method per tool. The mapping never panics, never emits code that
 //! does not compile, never fetches a remote `$ref`, and falls back to
-//! `serde_json::Value` (with a note in the docs) for what it cannot type.
+//! `serde_json::Value` (with a note in the docs) for what it cannot type or
+//! what lies beyond a [`Limits`] bound. Text from the server reaches the
+//! code with invisible and direction-changing characters escaped.
 //!
 //! From `build.rs`:
 //!
@@ -32,6 +34,7 @@ mod options;
 mod resolve;
 mod source;
 mod syntax;
+mod text;
 
 pub use error::{At, Error};
 pub use generate::{Generated, GeneratedTool, HEADER, generate};

@@ -159,18 +159,26 @@ impl<'l> Mapper<'l> {
         id
     }
 
-    fn reserve_hint(&mut self, d: &Doc, loc: &Loc) -> Result<TypeId, Error> {
-        if self.types.defs.len() - d.types_at_start >= self.limits.max_types {
-            return Err(self.limit(
-                d,
-                loc,
+    /// How many more named types this document may generate.
+    fn types_left(&self, d: &Doc) -> usize {
+        let used = self.types.defs.len() - d.types_at_start;
+        self.limits.max_types.saturating_sub(used)
+    }
+
+    /// A slot named after `loc`'s hint; `None` (with a note) when the
+    /// document has generated `max_types` already, so the caller degrades
+    /// to `serde_json::Value`.
+    fn reserve_hint(&mut self, d: &Doc, loc: &Loc) -> Option<TypeId> {
+        if self.types_left(d) == 0 {
+            self.over_limit(
                 "the number of generated types",
                 self.limits.max_types,
                 "max_types",
-            ));
+            );
+            return None;
         }
         let name = self.claim_name(&loc.hint);
-        Ok(self.reserve(name))
+        Some(self.reserve(name))
     }
 
     fn fill(&mut self, id: TypeId, docs: Vec<String>, kind: Kind) {
@@ -205,9 +213,30 @@ impl<'l> Mapper<'l> {
     }
 
     fn fallback(&mut self, why: &str) -> Ty {
-        self.notes
-            .push(format!("Untyped (`serde_json::Value`): {why}."));
+        let note = format!("Untyped (`serde_json::Value`): {why}.");
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
         Ty::Value
+    }
+
+    /// `serde_json::Value` for the part of a schema beyond a limit, with a
+    /// note naming the limit: limits degrade a legitimate schema, they never
+    /// refuse it (only `max_work`, the bound against expansion bombs, does).
+    fn over_limit(&mut self, what: &str, limit: usize, field: &str) -> Ty {
+        self.fallback(&format!(
+            "{what} exceeds the limit of {limit} (`Limits::{field}`)"
+        ))
+    }
+
+    /// Whether `len` members, values or properties exceed `max_width`
+    /// (noted, so the caller degrades to `serde_json::Value`).
+    fn too_wide(&mut self, what: &str, len: usize) -> bool {
+        let wide = len > self.limits.max_width;
+        if wide {
+            self.over_limit(what, self.limits.max_width, "max_width");
+        }
+        wide
     }
 
     /// Maps one tool schema (a whole document) into the type named `name`.
@@ -284,13 +313,7 @@ impl<'l> Mapper<'l> {
             ));
         }
         if loc.depth > self.limits.max_depth {
-            return Err(self.limit(
-                d,
-                loc,
-                "the nesting depth",
-                self.limits.max_depth,
-                "max_depth",
-            ));
+            return Ok(self.over_limit("the nesting depth", self.limits.max_depth, "max_depth"));
         }
         let map = match schema {
             Value::Bool(true) => return Ok(Ty::Value),
@@ -475,7 +498,9 @@ impl<'l> Mapper<'l> {
             indirect: false,
             level: loc.level,
         };
-        let id = self.reserve_hint(d, &target_loc)?;
+        let Some(id) = self.reserve_hint(d, &target_loc) else {
+            return Ok(Ty::Value);
+        };
         d.slots.insert(pointer.clone(), id);
         d.in_progress.insert(id);
         d.entered.insert(id, loc.level);
@@ -508,13 +533,13 @@ impl<'l> Mapper<'l> {
             ));
         }
         if loc.depth > self.limits.max_depth {
-            return Err(self.limit(
-                d,
-                loc,
-                "the nesting depth",
+            // Merged as no constraint: the part beyond the limit is untyped.
+            self.over_limit(
+                "the nesting depth of `$ref` and `allOf`",
                 self.limits.max_depth,
                 "max_depth",
-            ));
+            );
+            return Ok(Map::new());
         }
         let Some(map) = schema.as_object() else {
             return Ok(Map::new());
@@ -621,14 +646,8 @@ impl<'l> Mapper<'l> {
         let Some(values) = values.as_array() else {
             return Ok(self.fallback("`enum` is not an array"));
         };
-        if values.len() > self.limits.max_width {
-            return Err(self.limit(
-                d,
-                loc,
-                "the number of enum values",
-                self.limits.max_width,
-                "max_width",
-            ));
+        if self.too_wide("the number of enum values", values.len()) {
+            return Ok(Ty::Value);
         }
         let mut unique: Vec<&Value> = Vec::new();
         for v in values {
@@ -653,7 +672,10 @@ impl<'l> Mapper<'l> {
         {
             let id = match slot {
                 Some(id) => id,
-                None => self.reserve_hint(d, loc)?,
+                None => match self.reserve_hint(d, loc) {
+                    Some(id) => id,
+                    None => return Ok(Ty::Value),
+                },
             };
             let mut scope = Scope::default();
             let variants = strings
@@ -670,7 +692,10 @@ impl<'l> Mapper<'l> {
         {
             let id = match slot {
                 Some(id) => id,
-                None => self.reserve_hint(d, loc)?,
+                None => match self.reserve_hint(d, loc) {
+                    Some(id) => id,
+                    None => return Ok(Ty::Value),
+                },
             };
             let mut scope = Scope::default();
             let variants = ints
@@ -701,14 +726,8 @@ impl<'l> Mapper<'l> {
         loc: &Loc,
         slot: Option<TypeId>,
     ) -> Result<Ty, Error> {
-        if members.len() > self.limits.max_width {
-            return Err(self.limit(
-                d,
-                loc,
-                "the number of union members",
-                self.limits.max_width,
-                "max_width",
-            ));
+        if self.too_wide("the number of union members", members.len()) {
+            return Ok(Ty::Value);
         }
         // Sibling assertions (e.g. a shared `properties`) apply to every member.
         let members: Vec<Value> = if has_assertions(base, &[]) {
@@ -752,7 +771,10 @@ impl<'l> Mapper<'l> {
         }
         let id = match slot {
             Some(id) => id,
-            None => self.reserve_hint(d, loc)?,
+            None => match self.reserve_hint(d, loc) {
+                Some(id) => id,
+                None => return Ok(Ty::Value),
+            },
         };
         let name = self.types.defs[id].name.clone();
         let mut variants: Vec<Ty> = Vec::new();
@@ -839,7 +861,10 @@ impl<'l> Mapper<'l> {
         let mut flat = Vec::with_capacity(members.len());
         for member in members {
             let m = self.flatten(d, member, loc)?;
-            if !m.contains_key("properties") {
+            let width = m.get("properties").and_then(Value::as_object).map(Map::len);
+            // A payload too wide for a struct is left to the untagged form,
+            // which degrades that member alone.
+            if width.is_none_or(|w| w > self.limits.max_width) {
                 return Ok(None);
             }
             flat.push(m);
@@ -871,10 +896,15 @@ impl<'l> Mapper<'l> {
         }) else {
             return Ok(None);
         };
-        let id = match slot {
-            Some(id) => id,
-            None => self.reserve_hint(d, loc)?,
-        };
+        // The enum and every payload need a slot; without room for all of
+        // them, the untagged form degrades member by member instead.
+        if self.types_left(d) <= flat.len() {
+            return Ok(None);
+        }
+        let id = slot.unwrap_or_else(|| {
+            let name = self.claim_name(&loc.hint);
+            self.reserve(name)
+        });
         let name = self.types.defs[id].name.clone();
         let mut scope = Scope::default();
         let mut variants = Vec::new();
@@ -906,7 +936,11 @@ impl<'l> Mapper<'l> {
                 child.pointer = format!("{}/{i}", child.pointer);
                 member.remove("title");
                 member.remove("description");
-                let payload_id = self.reserve_hint(d, &child)?;
+                // Counted above; types nested in earlier payloads may have
+                // used that room, so this can overrun `max_types` by at most
+                // the member count.
+                let payload_name = self.claim_name(&child.hint);
+                let payload_id = self.reserve(payload_name);
                 self.map_object(d, &member, &child, payload_id)?;
                 Some(payload_id)
             };
@@ -962,10 +996,19 @@ impl<'l> Mapper<'l> {
                 let is_struct = map.contains_key("properties")
                     || (map.get("additionalProperties") == Some(&Value::Bool(false))
                         && !map.contains_key("patternProperties"));
-                if is_struct {
+                let width = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map_or(0, Map::len);
+                if is_struct && self.too_wide("the number of properties", width) {
+                    Ty::Value
+                } else if is_struct {
                     let id = match slot {
                         Some(id) => id,
-                        None => self.reserve_hint(d, loc)?,
+                        None => match self.reserve_hint(d, loc) {
+                            Some(id) => id,
+                            None => return Ok(Ty::Value),
+                        },
                     };
                     self.map_object(d, map, loc, id)?;
                     Ty::Named(id)
@@ -983,14 +1026,8 @@ impl<'l> Mapper<'l> {
             let Some(prefix) = prefix.as_array() else {
                 return Ok(self.fallback("`prefixItems` is not an array"));
             };
-            if prefix.len() > self.limits.max_width {
-                return Err(self.limit(
-                    d,
-                    loc,
-                    "the number of tuple items",
-                    self.limits.max_width,
-                    "max_width",
-                ));
+            if self.too_wide("the number of tuple items", prefix.len()) {
+                return Ok(Ty::Value);
             }
             let len = prefix.len() as u64;
             let closed = map.get("items") == Some(&Value::Bool(false))
@@ -1065,15 +1102,6 @@ impl<'l> Mapper<'l> {
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        if props.len() > self.limits.max_width {
-            return Err(self.limit(
-                d,
-                loc,
-                "the number of properties",
-                self.limits.max_width,
-                "max_width",
-            ));
-        }
         let required: BTreeSet<&str> = map
             .get("required")
             .and_then(Value::as_array)

@@ -1,13 +1,16 @@
 //! Generation options, shared by the CLI and the `build.rs` API.
 
-/// Bounds on the work done for one schema, so hostile input ends in a clear
-/// [`crate::Error::Limit`] instead of exhausting the stack, memory or time.
+/// Bounds on the work done for one schema, so hostile input cannot exhaust
+/// the stack, memory or time. Beyond `max_depth`, `max_width` or
+/// `max_types`, the rest of the schema degrades to `serde_json::Value` with
+/// a doc note naming the limit; only `max_work`, which stops reference
+/// expansion bombs, refuses the input with [`crate::Error::Limit`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest nesting of subschemas (including `$ref` hops) followed.
     pub max_depth: usize,
     /// Most subschemas visited while mapping one tool schema (bounds the
-    /// growth from `allOf` merging of references).
+    /// growth from `allOf` merging of references); exceeding it is an error.
     pub max_work: usize,
     /// Most named types generated for one tool schema.
     pub max_types: usize,

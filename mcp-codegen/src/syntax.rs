@@ -5,7 +5,7 @@
 //! time for a large `tools/list`. Only what is written once per module (or
 //! per integer enum) still goes through tokens, see [`parse_tokens`].
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use syn::punctuated::Punctuated;
 use syn::{
     AngleBracketedGenericArguments, AttrStyle, Attribute, Expr, ExprLit, GenericArgument, Lit,
@@ -89,11 +89,23 @@ pub fn tuple(elems: impl IntoIterator<Item = Type>) -> Type {
     })
 }
 
+/// The string literal `"value"`, escaped by the rule of [`crate::text`].
+pub fn str_lit(value: &str) -> LitStr {
+    let source = crate::text::string_literal_source(value);
+    let token: Literal = source
+        .parse()
+        .expect("an escaped string literal always lexes");
+    match Lit::new(token) {
+        Lit::Str(lit) => lit,
+        _ => unreachable!("the source is a string literal"),
+    }
+}
+
 /// The string literal expression `"value"`.
 pub fn lit_str(value: &str) -> Expr {
     Expr::Lit(ExprLit {
         attrs: Vec::new(),
-        lit: Lit::Str(LitStr::new(value, Span::call_site())),
+        lit: Lit::Str(str_lit(value)),
     })
 }
 

@@ -2,10 +2,13 @@
 //! that parses, and never panics. A seeded batch of random schemas that do
 //! generate is kept as `tests/corpus/fuzz.json` (`UPDATE_SNAPSHOTS=1`
 //! rewrites it), so the snapshot test and the round-trip test compile and
-//! exercise their generated code too.
+//! exercise their generated code too; so are legitimate schemas at and
+//! beyond the default limits (`deep.json`, `wide.json`).
 
 use mcp_codegen::{Error, Limits, Options, generate, parse_tools};
 use serde_json::{Map, Value, json};
+
+mod support;
 
 fn tools(schema: Value) -> Vec<mcp_runtime::protocol::Tool> {
     parse_tools(&json!({"tools": [{"name": "t", "inputSchema": schema}]}).to_string()).unwrap()
@@ -18,42 +21,104 @@ fn run(schema: Value) -> Result<String, Error> {
 fn nested(depth: usize) -> Value {
     let mut schema = json!({"type": "string"});
     for _ in 0..depth {
-        schema = json!({"type": "object", "properties": {"x": schema}});
+        schema = json!({"type": "object", "properties": {"x": schema}, "required": ["x"]});
     }
     schema
 }
 
-#[test]
-fn deep_nesting_is_a_limit_error() {
-    assert!(run(nested(20)).is_ok());
-    let err = run(nested(60)).unwrap_err();
+/// The note of a part degraded by the limit `field`.
+fn degraded_by(code: &str, field: &str) -> bool {
+    code.contains("Untyped (`serde_json::Value`)") && code.contains(&format!("(`Limits::{field}`)"))
+}
+
+/// A list of `hostile` and an ordinary tool, which must still be typed.
+fn beside_an_ordinary_tool(hostile: Value) -> String {
+    let list = json!({"tools": [
+        {"name": "hostile", "inputSchema": hostile},
+        {"name": "ordinary", "inputSchema": {"type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"]}},
+    ]});
+    let tools = parse_tools(&list.to_string()).unwrap();
+    let generated = generate(&tools, &Options::default()).unwrap();
+    syn::parse_file(&generated.code).unwrap();
     assert!(
-        matches!(
-            err,
-            Error::Limit {
-                field: "max_depth",
-                ..
-            }
-        ),
-        "{err}"
+        generated.code.contains("pub n: u64,"),
+        "the ordinary tool is not typed:\n{}",
+        generated.code
     );
-    assert!(err.to_string().contains("nesting depth"), "{err}");
+    generated.code
 }
 
 #[test]
-fn huge_enum_is_a_limit_error() {
-    let values: Vec<Value> = (0..50_000).map(|i| json!(format!("v{i}"))).collect();
-    let err = run(json!({"type": "object", "properties": {"e": {"enum": values}}})).unwrap_err();
+fn deep_nesting_degrades_beyond_the_limit() {
+    assert!(!degraded_by(&run(nested(20)).unwrap(), "max_depth"));
+    let code = beside_an_ordinary_tool(nested(60));
+    assert!(degraded_by(&code, "max_depth"), "{code}");
     assert!(
-        matches!(
-            err,
-            Error::Limit {
-                field: "max_width",
-                ..
-            }
-        ),
-        "{err}"
+        code.contains("the nesting depth exceeds the limit of 48"),
+        "{code}"
     );
+}
+
+#[test]
+fn wide_enum_union_tuple_and_object_degrade_beyond_the_limit() {
+    let many = |n: usize| (0..n).map(|i| json!(format!("v{i}"))).collect::<Vec<_>>();
+    let properties: Map<String, Value> = many(2_001)
+        .into_iter()
+        .map(|name| (name.as_str().unwrap().to_owned(), json!({"type": "string"})))
+        .collect();
+    let members: Vec<Value> = (0..2_001)
+        .map(|i| {
+            json!({"type": "object",
+        "properties": {"k": {"const": i}}, "required": ["k"]})
+        })
+        .collect();
+    let prefix: Vec<Value> = (0..2_001).map(|_| json!({"type": "string"})).collect();
+    for (what, schema) in [
+        ("enum values", json!({"enum": many(50_000)})),
+        ("union members", json!({"anyOf": members})),
+        (
+            "tuple items",
+            json!({"type": "array", "prefixItems": prefix, "items": false, "minItems": 2_001}),
+        ),
+        (
+            "properties",
+            json!({"type": "object", "properties": properties}),
+        ),
+    ] {
+        let code =
+            beside_an_ordinary_tool(json!({"type": "object", "properties": {"wide": schema}}));
+        assert!(degraded_by(&code, "max_width"), "{what}: {code}");
+        assert!(
+            code.contains(&format!("the number of {what} exceeds")),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn too_many_types_degrade_beyond_the_limit() {
+    let properties: Map<String, Value> = (0..20)
+        .map(|i| {
+            (
+                format!("p{i:02}"),
+                json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            )
+        })
+        .collect();
+    let schema = json!({"type": "object", "properties": properties});
+    let options = Options {
+        limits: Limits {
+            max_types: 10,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let code = generate(&tools(schema), &options).unwrap().code;
+    syn::parse_file(&code).unwrap();
+    assert!(degraded_by(&code, "max_types"), "{code}");
+    assert!(code.contains("pub struct TArgsP08 "), "{code}");
+    assert!(!code.contains("pub struct TArgsP09 "), "{code}");
 }
 
 #[test]
@@ -87,10 +152,10 @@ fn ref_cycles_terminate() {
     let pure = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
         "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}});
     let _ = run(pure);
-    // allOf that includes itself: the depth bound ends it.
+    // allOf that includes itself: the depth bound ends it, the rest is untyped.
     let all_of = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
         "$defs": {"A": {"type": "object", "allOf": [{"$ref": "#/$defs/A"}]}}});
-    assert!(matches!(run(all_of), Err(Error::Limit { .. })));
+    assert!(degraded_by(&run(all_of).unwrap(), "max_depth"));
     // Root recursion through a union.
     assert!(
         run(json!({"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#"}}]}))
@@ -116,7 +181,16 @@ fn combinatorial_growth_is_bounded() {
         json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/D39"}}, "$defs": defs});
     let started = std::time::Instant::now();
     let err = run(schema).unwrap_err();
-    assert!(matches!(err, Error::Limit { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::Limit {
+                field: "max_work",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(started.elapsed().as_secs() < 10);
 }
 
@@ -129,7 +203,8 @@ fn limits_are_configurable() {
         },
         ..Options::default()
     };
-    assert!(generate(&tools(nested(60)), &options).is_ok());
+    let code = generate(&tools(nested(60)), &options).unwrap().code;
+    assert!(!code.contains("Untyped"), "{code}");
 }
 
 /// Random schema-shaped JSON from a small vocabulary of nasty names,
@@ -284,14 +359,85 @@ fn random_schemas_never_panic() {
         }
     }
     let corpus = serde_json::to_string_pretty(&json!({ "tools": kept })).unwrap() + "\n";
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/fuzz.json");
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(path, corpus).unwrap();
+    keep_corpus("fuzz.json", &corpus);
+}
+
+/// Writes `text` to `tests/corpus/{file}` (`UPDATE_SNAPSHOTS=1`) or checks
+/// that the committed file is the same.
+fn keep_corpus(file: &str, text: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(file);
+    if support::updating_snapshots() {
+        std::fs::write(&path, text).unwrap();
     } else {
-        assert_eq!(
-            std::fs::read_to_string(path).unwrap_or_default(),
-            corpus,
-            "fuzz corpus is stale: rerun with UPDATE_SNAPSHOTS=1"
+        assert!(
+            std::fs::read_to_string(&path).unwrap_or_default() == text,
+            "{} is stale: rerun with UPDATE_SNAPSHOTS=1",
+            path.display()
         );
     }
+}
+
+const PRIMITIVES: [&str; 3] = ["string", "integer", "boolean"];
+
+/// A `tools/list` with one tool per line.
+fn tool_list(tools: &[Value]) -> String {
+    let lines: Vec<String> = tools.iter().map(Value::to_string).collect();
+    format!("{{\"tools\": [\n{}\n]}}\n", lines.join(",\n"))
+}
+
+/// Legitimate schemas at and beyond the default limits, kept in the corpus
+/// so the snapshot, client-compiling and round-trip tests cover them: 50
+/// levels of nesting (objects, and `$ref`s to `$defs`), a 1,000-member
+/// tagged union, a 1,000-value enum, 1,000 properties, and a union wider
+/// than `max_width` that degrades.
+#[test]
+fn limit_corpus_is_current() {
+    let chain: Map<String, Value> = (0..50)
+        .map(|i| {
+            let next = if i == 49 {
+                json!({"type": "string"})
+            } else {
+                json!({"$ref": format!("#/$defs/Level{}", i + 1)})
+            };
+            (
+                format!("Level{i}"),
+                json!({"type": "object", "properties": {"next": next}}),
+            )
+        })
+        .collect();
+    let deep = [
+        json!({"name": "deep_objects", "inputSchema": nested(50)}),
+        json!({"name": "deep_refs", "inputSchema": {"type": "object",
+            "properties": {"next": {"$ref": "#/$defs/Level0"}}, "$defs": chain}}),
+    ];
+    keep_corpus("deep.json", &tool_list(&deep));
+
+    // One member in ten carries a payload struct: enough to cover them,
+    // few enough to keep compiling the clients cheap on CI.
+    let members: Vec<Value> = (0..1_000)
+        .map(|i| {
+            let mut properties = json!({"kind": {"const": format!("event_{i}")}});
+            if i % 10 == 0 {
+                properties["at"] = json!({"type": "integer"});
+            }
+            json!({"type": "object", "properties": properties, "required": ["kind"]})
+        })
+        .collect();
+    let properties: Map<String, Value> = (0..1_000)
+        .map(|i| (format!("field_{i}"), json!({"type": PRIMITIVES[i % 3]})))
+        .collect();
+    let values: Vec<Value> = (0..1_000).map(|i| json!(format!("value_{i}"))).collect();
+    let too_wide: Vec<Value> = (0..2_001).map(|i| json!({"const": i})).collect();
+    let wide = [
+        json!({"name": "wide_union", "inputSchema": {"type": "object",
+            "properties": {"event": {"oneOf": members}}, "required": ["event"]}}),
+        json!({"name": "wide_object", "inputSchema": {"type": "object", "properties": properties}}),
+        json!({"name": "wide_enum", "inputSchema": {"type": "object",
+            "properties": {"value": {"enum": values}}}}),
+        json!({"name": "too_wide", "inputSchema": {"type": "object",
+            "properties": {"value": {"anyOf": too_wide}}}}),
+    ];
+    keep_corpus("wide.json", &tool_list(&wide));
 }

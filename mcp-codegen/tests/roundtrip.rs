@@ -4,6 +4,8 @@
 //! back to equal JSON. The generated types are the snapshot files under
 //! `tests/snapshots/types/`, compiled here against a local serde shim.
 
+use std::borrow::Cow;
+
 use jsonschema::Validator;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -76,12 +78,17 @@ impl Gen<'_> {
         Value::Bool(true)
     }
 
-    /// `$ref` and `allOf` flattened into one object schema (shallowly).
-    fn flatten(&self, schema: &Value, depth: usize) -> Map<String, Value> {
-        let mut out = schema.as_object().cloned().unwrap_or_default();
-        if depth > 8 {
-            return out;
+    /// `$ref` and `allOf` flattened into one object schema (shallowly);
+    /// borrowed when there is nothing to flatten, since cloning every level
+    /// of the corpus' 50-deep and 1,000-wide schemas dominated the test.
+    fn flatten<'s>(&self, schema: &'s Value, depth: usize) -> Cow<'s, Map<String, Value>> {
+        let Some(map) = schema.as_object() else {
+            return Cow::Owned(Map::new());
+        };
+        if depth > 8 || !(map.contains_key("$ref") || map.contains_key("allOf")) {
+            return Cow::Borrowed(map);
         }
+        let mut out = map.clone();
         let mut parts = Vec::new();
         if let Some(Value::String(r)) = out.remove("$ref") {
             parts.push(self.resolve(&r));
@@ -90,7 +97,7 @@ impl Gen<'_> {
             parts.extend(all);
         }
         for part in parts {
-            for (k, v) in self.flatten(&part, depth + 1) {
+            for (k, v) in self.flatten(&part, depth + 1).into_owned() {
                 match (out.get_mut(&k), v) {
                     (Some(Value::Object(a)), Value::Object(b)) if k == "properties" => a.extend(b),
                     (Some(Value::Array(a)), Value::Array(b)) if k == "required" => a.extend(b),
@@ -101,7 +108,7 @@ impl Gen<'_> {
                 }
             }
         }
-        out
+        Cow::Owned(out)
     }
 
     fn value(&mut self, schema: &Value, depth: usize) -> Value {
@@ -121,8 +128,11 @@ impl Gen<'_> {
         for key in ["oneOf", "anyOf"] {
             if let Some(Value::Array(members)) = map.get(key) {
                 let member = &members[self.rng.usize(..members.len())];
-                let mut merged = map.clone();
-                merged.remove(key);
+                let mut merged: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| k.as_str() != key)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 merged.insert("allOf".into(), json!([member]));
                 return self.value(&Value::Object(merged), depth + 1);
             }

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use mcp_codegen::{Options, generate, parse_tools};
 
+mod support;
+
 fn dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests")
@@ -33,7 +35,7 @@ fn corpus() -> Vec<(String, String)> {
 
 /// Compares `actual` with the snapshot at `path`, or rewrites it.
 fn assert_snapshot(path: &Path, actual: &str, stale: &mut Vec<String>) {
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+    if support::updating_snapshots() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, actual).unwrap();
         return;

@@ -4,6 +4,10 @@ mod allof {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/allof.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod deep {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/deep.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod docs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/docs.rs"));
 }
@@ -48,10 +52,18 @@ mod refs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/refs.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod text {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/text.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod tuples {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/tuples.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod unions {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/unions.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod wide {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/wide.rs"));
 }

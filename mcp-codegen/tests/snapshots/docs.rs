@@ -20,9 +20,11 @@ pub struct DocumentedArgs {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub mode: ::std::option::Option<DocumentedArgsMode>,
     /// How often to retry.
-    /// Carriage returns  and NULs.
+    /// Carriage returns\u{0} and NULs.
     ///
     /// Default: `3`.
+    ///
+    /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub retries: ::std::option::Option<u8>,
     /// `````text

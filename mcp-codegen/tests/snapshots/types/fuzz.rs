@@ -860,6 +860,26 @@ pub struct Fuzz30ArgsAb {}
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz32Args(pub bool);
+/// Untyped (`serde_json::Value`): the nesting depth of `$ref` and `allOf` exceeds the limit of 48 (`Limits::max_depth`).
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz33Args {
+    /// ````text
+    /// ```
+    /// panic!()
+    /// ```
+    /// */ "quoted"
+    /// ````
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub x: ::std::option::Option<f64>,
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
@@ -2132,6 +2152,30 @@ pub struct Fuzz70Args {
     pub x: A3,
 }
 pub type A3 = ();
+/// Untyped (`serde_json::Value`): the nesting depth of `$ref` and `allOf` exceeds the limit of 48 (`Limits::max_depth`).
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz71Args {
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub x: ::std::option::Option<Fuzz71ArgsX>,
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz71ArgsX {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
@@ -2619,33 +2663,6 @@ pub struct Fuzz78ArgsRxField2 {
     )]
     pub a_b: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::marker::Copy,
-    ::std::cmp::Eq,
-    ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub enum Fuzz79Args {
-    #[serde(rename = "fooBar")]
-    FooBar,
-    #[serde(rename = "type")]
-    Type,
-}
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct Fuzz81Args {}
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,
 ) -> ::std::result::Result<::std::option::Option<T>, D::Error>

@@ -4,6 +4,10 @@ mod allof {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/allof.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod deep {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/deep.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod docs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/docs.rs"));
 }
@@ -48,6 +52,10 @@ mod refs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/refs.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod text {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/text.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod tuples {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/tuples.rs"));
 }
@@ -55,9 +63,15 @@ mod tuples {
 mod unions {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/unions.rs"));
 }
+#[allow(dead_code, clippy::all)]
+mod wide {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/wide.rs"));
+}
 
 const CASES: &[Case] = &[
     ("allof", "register", "inputSchema", roundtrip::<allof::RegisterArgs>),
+    ("deep", "deep_objects", "inputSchema", roundtrip::<deep::DeepObjectsArgs>),
+    ("deep", "deep_refs", "inputSchema", roundtrip::<deep::DeepRefsArgs>),
     ("docs", "documented", "inputSchema", roundtrip::<docs::DocumentedArgs>),
     ("enums", "set_mode", "inputSchema", roundtrip::<enums::SetModeArgs>),
     ("fallbacks", "odd", "inputSchema", roundtrip::<fallbacks::OddArgs>),
@@ -87,6 +101,7 @@ const CASES: &[Case] = &[
     ("fuzz", "fuzz_29", "inputSchema", roundtrip::<fuzz::Fuzz29Args>),
     ("fuzz", "fuzz_30", "inputSchema", roundtrip::<fuzz::Fuzz30Args>),
     ("fuzz", "fuzz_32", "inputSchema", roundtrip::<fuzz::Fuzz32Args>),
+    ("fuzz", "fuzz_33", "inputSchema", roundtrip::<fuzz::Fuzz33Args>),
     ("fuzz", "fuzz_34", "inputSchema", roundtrip::<fuzz::Fuzz34Args>),
     ("fuzz", "fuzz_35", "inputSchema", roundtrip::<fuzz::Fuzz35Args>),
     ("fuzz", "fuzz_36", "inputSchema", roundtrip::<fuzz::Fuzz36Args>),
@@ -113,14 +128,13 @@ const CASES: &[Case] = &[
     ("fuzz", "fuzz_67", "inputSchema", roundtrip::<fuzz::Fuzz67Args>),
     ("fuzz", "fuzz_69", "inputSchema", roundtrip::<fuzz::Fuzz69Args>),
     ("fuzz", "fuzz_70", "inputSchema", roundtrip::<fuzz::Fuzz70Args>),
+    ("fuzz", "fuzz_71", "inputSchema", roundtrip::<fuzz::Fuzz71Args>),
     ("fuzz", "fuzz_72", "inputSchema", roundtrip::<fuzz::Fuzz72Args>),
     ("fuzz", "fuzz_74", "inputSchema", roundtrip::<fuzz::Fuzz74Args>),
     ("fuzz", "fuzz_75", "inputSchema", roundtrip::<fuzz::Fuzz75Args>),
     ("fuzz", "fuzz_76", "inputSchema", roundtrip::<fuzz::Fuzz76Args>),
     ("fuzz", "fuzz_77", "inputSchema", roundtrip::<fuzz::Fuzz77Args>),
     ("fuzz", "fuzz_78", "inputSchema", roundtrip::<fuzz::Fuzz78Args>),
-    ("fuzz", "fuzz_79", "inputSchema", roundtrip::<fuzz::Fuzz79Args>),
-    ("fuzz", "fuzz_81", "inputSchema", roundtrip::<fuzz::Fuzz81Args>),
     ("integers", "sizes", "inputSchema", roundtrip::<integers::SizesArgs>),
     ("invalid", "invalid", "inputSchema", roundtrip::<invalid::InvalidArgs>),
     ("maps", "configure", "inputSchema", roundtrip::<maps::ConfigureArgs>),
@@ -137,6 +151,13 @@ const CASES: &[Case] = &[
     ("output", "list_items", "outputSchema", roundtrip::<output::ListItemsOutput>),
     ("refs", "tree", "inputSchema", roundtrip::<refs::TreeArgs>),
     ("refs", "json_value", "inputSchema", roundtrip::<refs::JsonValueArgs>),
+    ("text", "trojan\u{202e}_source", "inputSchema", roundtrip::<text::TrojanU202eSourceArgs>),
+    ("text", "out\u{2066}put", "inputSchema", roundtrip::<text::OutU2066PutArgs>),
+    ("text", "out\u{2066}put", "outputSchema", roundtrip::<text::OutU2066PutOutput>),
     ("tuples", "plot", "inputSchema", roundtrip::<tuples::PlotArgs>),
     ("unions", "draw", "inputSchema", roundtrip::<unions::DrawArgs>),
+    ("wide", "wide_union", "inputSchema", roundtrip::<wide::WideUnionArgs>),
+    ("wide", "wide_object", "inputSchema", roundtrip::<wide::WideObjectArgs>),
+    ("wide", "wide_enum", "inputSchema", roundtrip::<wide::WideEnumArgs>),
+    ("wide", "too_wide", "inputSchema", roundtrip::<wide::TooWideArgs>),
 ];
