@@ -50,7 +50,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let output = runtime().block_on(async {
         let (mut reader, writer) = tokio::io::duplex(1 << 20);
-        let serving = server().clone().serve_io(data, writer, config);
+        let input = std::io::Cursor::new(data.to_vec());
+        let serving = server().clone().serve_io(input, writer, config);
         let served = tokio::time::timeout(Duration::from_secs(5), serving).await;
         assert!(matches!(served, Ok(Ok(()))), "serve_io did not end cleanly: {served:?}");
         let mut output = Vec::new();
