@@ -257,7 +257,11 @@ fn progress_reaches_the_client_when_asked() {
     };
     assert_eq!(reply["id"], 2, "{reply}");
     assert_eq!(reply["result"]["content"][0]["text"], "counted 3");
-    assert_eq!(progress, [1.0, 2.0, 3.0], "every step, in order, before the result");
+    assert_eq!(
+        progress,
+        [1.0, 2.0, 3.0],
+        "every step, in order, before the result"
+    );
 
     // Without a token the same call sends no progress: its result comes first.
     let reply = server.request(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
