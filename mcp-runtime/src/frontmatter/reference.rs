@@ -59,10 +59,10 @@ fn json(node: &Yaml<'_>) -> Result<Value, String> {
     }
 }
 
-fn scalar(text: &Cow<'_, str>, style: ScalarStyle) -> Value {
+fn scalar(text: &str, style: ScalarStyle) -> Value {
     // saphyr's own resolution: quoted and block scalars are strings, an
     // empty plain one is null, other plain ones follow the core schema.
-    match Scalar::parse_from_cow_and_metadata(text.clone(), style, None) {
+    match Scalar::parse_from_cow_and_metadata(Cow::Borrowed(text), style, None) {
         None | Some(Scalar::String(_)) => Value::String(text.to_string()),
         Some(Scalar::Null) => Value::Null,
         Some(Scalar::Boolean(b)) => Value::Bool(b),
