@@ -119,6 +119,15 @@ impl<'a> Parser<'a> {
         for (i, raw) in raw.iter().enumerate() {
             let rest = raw.trim_start_matches(' ');
             let number = i + 2;
+            if let Some(c) = raw.chars().find(|&c| !is_printable(c)) {
+                return error(
+                    number,
+                    format!(
+                        "the character U+{:04X} is not allowed in YAML",
+                        u32::from(c)
+                    ),
+                );
+            }
             if rest.starts_with('\t') && !rest.trim_matches(WHITE).is_empty() {
                 return error(number, "tabs are not allowed for indentation");
             }
@@ -394,6 +403,13 @@ enum Chomp {
     Keep,
 }
 
+/// YAML's printable characters (`c-printable`), tab included; a carriage
+/// return inside a line (a line break to YAML) is not one here.
+fn is_printable(c: char) -> bool {
+    matches!(c, '\t' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+        || c >= '\u{10000}'
+}
+
 /// `-` followed by white space or the end of the line.
 fn is_sequence_item(text: &str) -> bool {
     text.strip_prefix('-')
@@ -469,8 +485,8 @@ fn split_key(line: &Line<'_>) -> Parsed<(String, usize)> {
 }
 
 /// Characters a plain scalar or key cannot start with.
-const INDICATORS: [char; 18] = [
-    '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@',
+const INDICATORS: [char; 19] = [
+    '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`',
 ];
 
 /// The index in `text` of the quote that closes a scalar whose opening
@@ -861,6 +877,12 @@ next: end
             ("x: -\ta\n", 2),
             ("x:\ta\n", 2),
             ("x:\n-\ta\n", 3),
+            // Found by the differential fuzz target: YAML has no control
+            // characters outside tab and line breaks, even in comments.
+            ("# a\0comment\n", 2),
+            ("a: b\rc\n", 2),
+            ("a: \"\u{7f}\"\n", 2),
+            ("`: x\n", 2),
         ] {
             assert_eq!(fails(yaml).line, line, "{yaml:?}");
         }
