@@ -404,8 +404,12 @@ enum Chomp {
 }
 
 /// YAML's printable characters (`c-printable`), tab included; a carriage
-/// return inside a line (a line break to YAML) is not one here.
+/// return inside a line (a line break to YAML) is not one here, nor a byte
+/// order mark, which YAML allows only before a document.
 fn is_printable(c: char) -> bool {
+    if c == '\u{feff}' {
+        return false;
+    }
     matches!(c, '\t' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
         || c >= '\u{10000}'
 }
@@ -883,6 +887,7 @@ next: end
             ("a: b\rc\n", 2),
             ("a: \"\u{7f}\"\n", 2),
             ("`: x\n", 2),
+            ("list:\n  -\u{feff}-\n", 3),
         ] {
             assert_eq!(fails(yaml).line, line, "{yaml:?}");
         }
