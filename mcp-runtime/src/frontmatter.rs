@@ -282,6 +282,8 @@ impl<'a> Parser<'a> {
     /// A plain scalar, folded over deeper-indented lines, then resolved.
     fn plain(&mut self, parent: usize, first: &'a str, number: usize) -> Parsed<Value> {
         let mut pieces = vec![plain_piece(first, number)?];
+        // A comment ends a plain value: no line may continue it after one.
+        let mut commented = comment_start(first).is_some();
         let mut empty_lines = 0;
         while let Some(line) = self.lines.get(self.next) {
             if line.text.is_empty() {
@@ -292,6 +294,10 @@ impl<'a> Parser<'a> {
             if line.indent <= parent || line.text.starts_with('#') {
                 break;
             }
+            if commented {
+                return error(line.number, "a plain value continues after a comment");
+            }
+            commented = comment_start(line.text).is_some();
             pieces.push(Piece::Breaks(empty_lines));
             pieces.push(plain_piece(line.text, line.number)?);
             empty_lines = 0;
@@ -888,6 +894,8 @@ next: end
             ("a: \"\u{7f}\"\n", 2),
             ("`: x\n", 2),
             ("list:\n  -\u{feff}-\n", 3),
+            ("a: b # comment\n  c\n", 3),
+            ("a: b\n  c # comment\n  d\n", 4),
         ] {
             assert_eq!(fails(yaml).line, line, "{yaml:?}");
         }
