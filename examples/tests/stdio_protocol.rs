@@ -239,13 +239,35 @@ fn cancelled_requests_get_no_reply() {
 
 #[test]
 fn progress_reaches_the_client_when_asked() {
-    // echo-server's tools do not report progress; the runtime's unit tests
-    // cover progress frames. Here: a progress token must not disturb a call.
-    let mut server = StdioServer::echo_server();
+    // interop-server's `count` reports progress 1..=steps of steps.
+    let mut server = StdioServer::spawn(env!("CARGO_BIN_EXE_interop-server"), &[]);
     server.request(initialize(1));
-    let reply = server.request(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "echo", "arguments": {"text": "x"}, "_meta": {"progressToken": "p1"}}}));
-    assert_eq!(reply["result"]["content"][0]["text"], "x");
+    server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "count", "arguments": {"steps": 3}, "_meta": {"progressToken": "p1"}}}));
+    let mut progress = Vec::new();
+    let reply = loop {
+        let message = server.recv();
+        if message["method"] != "notifications/progress" {
+            break message;
+        }
+        let params = &message["params"];
+        assert_eq!(params["progressToken"], "p1", "{message}");
+        assert_eq!(params["total"], 3.0, "{message}");
+        progress.push(params["progress"].as_f64().expect("a numeric progress"));
+    };
+    assert_eq!(reply["id"], 2, "{reply}");
+    assert_eq!(reply["result"]["content"][0]["text"], "counted 3");
+    assert_eq!(
+        progress,
+        [1.0, 2.0, 3.0],
+        "every step, in order, before the result"
+    );
+
+    // Without a token the same call sends no progress: its result comes first.
+    let reply = server.request(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "count", "arguments": {"steps": 2}}}));
+    assert_eq!(reply["id"], 3, "{reply}");
+    assert_eq!(reply["result"]["content"][0]["text"], "counted 2");
 }
 
 #[test]
