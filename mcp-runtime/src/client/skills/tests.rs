@@ -13,18 +13,18 @@ fn digest(text: &str) -> String {
 
 fn entry() -> Skill {
     serde_json::from_value(json!({
-        "uri": "skill://pdf-processing/SKILL.md",
-        "frontmatter": {
-            "name": "pdf-processing",
-            "description": "Extract PDF text",
-            "metadata": {"version": "2"}
-        },
-        "resources": [
-            {"uri": "skill://pdf-processing/SKILL.md", "digest": digest(SKILL_MD), "size": SKILL_MD.len()},
-            {"uri": "skill://pdf-processing/references/FORMS.md", "digest": digest(FORMS), "size": FORMS.len()}
-        ]
-    }))
-    .unwrap()
+            "uri": "skill://pdf-processing/SKILL.md",
+            "frontmatter": {
+                "name": "pdf-processing",
+                "description": "Extract PDF text",
+                "metadata": {"version": "2"}
+            },
+            "resources": [
+                {"uri": "skill://pdf-processing/SKILL.md", "digest": digest(SKILL_MD), "size": SKILL_MD.len()},
+                {"uri": "skill://pdf-processing/references/FORMS.md", "digest": digest(FORMS), "size": FORMS.len()}
+            ]
+        }))
+        .unwrap()
 }
 
 fn files(entry: &mut Skill) -> &mut Vec<SkillResource> {
@@ -49,7 +49,7 @@ fn a_size_mismatch_is_caught_before_the_digest() {
     let error = LoadedSkill::verify(&entry(), longer.clone().into()).unwrap_err();
     assert!(
         matches!(error, SkillError::SizeMismatch { expected, actual, .. }
-            if expected == SKILL_MD.len() as u64 && actual == longer.len() as u64),
+                if expected == SKILL_MD.len() as u64 && actual == longer.len() as u64),
         "{error}"
     );
     assert!(error.is_verification_failure());
