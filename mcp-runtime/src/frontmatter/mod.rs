@@ -413,14 +413,16 @@ enum Chomp {
     Keep,
 }
 
-/// YAML's printable characters (`c-printable`), tab included; a carriage
-/// return inside a line (a line break to YAML) is not one here, nor a byte
-/// order mark, which YAML allows only before a document.
+/// YAML's printable characters (`c-printable`), tab included, less those
+/// that parsers disagree on: a carriage return inside a line (a line break
+/// to YAML), a byte order mark (allowed only before a document), and next
+/// line, line separator and paragraph separator (line breaks to YAML 1.1,
+/// white space to some 1.2 parsers, invisible to people either way).
 fn is_printable(c: char) -> bool {
-    if c == '\u{feff}' {
+    if matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}') {
         return false;
     }
-    matches!(c, '\t' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+    matches!(c, '\t' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
         || c >= '\u{10000}'
 }
 
