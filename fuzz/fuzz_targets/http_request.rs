@@ -4,8 +4,8 @@
 //!
 //! Input layout: the first byte picks the method; then header lines
 //! (`name: value`) up to an empty line; the rest is the body. The service
-//! is the one `serve_http` mounts, in its default (stateful) mode, with a
-//! tool whose argument is mirrored into an `Mcp-Param-*` header.
+//! is the one `serve_http` mounts, in its default (stateful) mode, around
+//! the shared echo server (`mcp_fuzz::echo_server`).
 #![no_main]
 
 use std::sync::OnceLock;
@@ -15,49 +15,28 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::{Method, Request};
 use libfuzzer_sys::fuzz_target;
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolCall, ToolDef};
+use mcp_fuzz::{echo_server, runtime};
 use mcp_runtime::transport::http::{HttpConfig, McpService};
 use tower_service::Service;
 
 fn service() -> &'static McpService {
     static SERVICE: OnceLock<McpService> = OnceLock::new();
     SERVICE.get_or_init(|| {
-        let echo = ToolDef::new("echo", |call: ToolCall| async move {
-            let text: String = call.argument("text")?;
-            Ok(CallToolResult::text(text))
-        })
-        .input_schema(serde_json::json!({
-            "type": "object",
-            "properties": {
-                "text": {"type": "string", "maxLength": 64},
-                "region": {"type": "string", "x-mcp-header": "Region"}
-            },
-            "required": ["text"]
-        }));
-        let server = Server::builder(mcp_runtime::protocol::Implementation::new("fuzz", "0"))
-            .tool(echo)
-            .build()
-            .expect("a valid server");
         let config = HttpConfig {
             max_sessions: 64,
             ..HttpConfig::default()
         };
-        McpService::new(server, config)
+        McpService::new(echo_server().clone(), config)
     })
 }
 
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime")
-    })
-}
-
-const METHODS: [Method; 5] = [Method::POST, Method::GET, Method::DELETE, Method::PUT, Method::OPTIONS];
+const METHODS: [Method; 5] = [
+    Method::POST,
+    Method::GET,
+    Method::DELETE,
+    Method::PUT,
+    Method::OPTIONS,
+];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {

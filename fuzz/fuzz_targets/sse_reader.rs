@@ -26,7 +26,9 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(events) = whole {
         for (id, data) in events {
             assert!(data.len() <= LIMIT, "an event beyond the limit");
-            assert!(id.is_none_or(|id| id.len() <= LIMIT));
+            // Read lossily: each invalid byte of the line may become a
+            // three-byte U+FFFD, but the line itself was within the limit.
+            assert!(id.is_none_or(|id| id.len() <= 3 * LIMIT));
         }
     }
 });
