@@ -377,6 +377,14 @@ impl<'a> Parser<'a> {
         let mut content: Vec<String> = Vec::new();
         if let Some(column) = column {
             while let Some(line) = self.lines.get(self.next) {
+                if line.text.is_empty() && line.raw.contains('\t') {
+                    // Content to YAML past the indentation, an empty line
+                    // before it: too easy to misread either way.
+                    return error(
+                        line.number,
+                        "a block scalar line of only white space holds a tab",
+                    );
+                }
                 if line.text.is_empty() {
                     content.push(String::new());
                 } else if line.indent >= column {

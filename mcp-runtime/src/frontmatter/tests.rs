@@ -162,6 +162,9 @@ fn rejects_what_it_does_not_read_exactly() {
         (" \u{85}#:\n  |##\n", 2),
         ("a: b\u{2028}c\n", 2),
         ("a: 'b\u{2029}c'\n", 2),
+        // Tabs past the indentation of a block scalar are content to
+        // saphyr; a line of only white space is refused when it has one.
+        ("k: |\n $keep\n \t  \t\n", 4),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
