@@ -11,7 +11,7 @@ use mcp_uri_template::UriTemplate;
 use proc_macro2::{Span, TokenStream};
 use syn::LitStr;
 
-use crate::attr::{PromptOptions, ResourceOptions, ToolOptions};
+use crate::attr::{Labels, PromptOptions, ResourceOptions, ToolOptions};
 use crate::errors::Errors;
 use docs::{describe, doc_lines};
 
@@ -99,12 +99,10 @@ impl Item {
             Kind::Tool => {
                 let options = ToolOptions::parse(args, errors);
                 let signature = FnSignature::read(sig, &described.arguments, "tool", errors);
+                let (name, description) = labels(&options.labels, fn_name, described.description);
                 Item::Tool(Tool {
-                    name: options.labels.name.get().cloned().unwrap_or(fn_name),
-                    description: description(
-                        options.labels.description.get(),
-                        described.description,
-                    ),
+                    name,
+                    description,
                     options,
                     signature,
                 })
@@ -112,6 +110,7 @@ impl Item {
             Kind::Resource => {
                 let options = ResourceOptions::parse(args, errors);
                 let signature = FnSignature::read(sig, &described.arguments, "resource", errors);
+                let (name, description) = labels(&options.labels, fn_name, described.description);
                 let uri = options.uri.get().cloned().unwrap_or_else(|| {
                     errors.at(
                         &sig.ident,
@@ -125,11 +124,8 @@ impl Item {
                 Item::Resource(Resource {
                     uri,
                     template,
-                    name: options.labels.name.get().cloned().unwrap_or(fn_name),
-                    description: description(
-                        options.labels.description.get(),
-                        described.description,
-                    ),
+                    name,
+                    description,
                     options,
                     signature,
                 })
@@ -137,12 +133,10 @@ impl Item {
             Kind::Prompt => {
                 let options = PromptOptions::parse(args, errors);
                 let signature = FnSignature::read(sig, &described.arguments, "prompt", errors);
+                let (name, description) = labels(&options.labels, fn_name, described.description);
                 Item::Prompt(Prompt {
-                    name: options.labels.name.get().cloned().unwrap_or(fn_name),
-                    description: description(
-                        options.labels.description.get(),
-                        described.description,
-                    ),
+                    name,
+                    description,
                     options,
                     signature,
                 })
@@ -178,9 +172,12 @@ impl Item {
     }
 }
 
-/// `description = "..."` wins over the doc comment.
-fn description(option: Option<&LitStr>, doc: Option<String>) -> Option<String> {
-    option.map(LitStr::value).or(doc)
+/// The name (`name = "..."`, else the function's) and the description
+/// (`description = "..."` wins over the doc comment).
+fn labels(labels: &Labels, fn_name: LitStr, doc: Option<String>) -> (LitStr, Option<String>) {
+    let name = labels.name.get().cloned().unwrap_or(fn_name);
+    let description = labels.description.get().map(LitStr::value).or(doc);
+    (name, description)
 }
 
 /// Parses the URI as an RFC 6570 template.

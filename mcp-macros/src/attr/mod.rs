@@ -12,7 +12,7 @@
 mod item;
 mod param;
 
-pub use item::{PromptOptions, ResourceOptions, ToolOptions};
+pub use item::{Labels, PromptOptions, ResourceOptions, ToolOptions};
 pub use param::ParamOptions;
 
 use proc_macro2::{TokenStream, TokenTree};
