@@ -50,33 +50,32 @@ pub(crate) enum Method {
 }
 
 impl Method {
-    const ALL: [Method; 21] = [
-        Method::Initialize,
-        Method::Ping,
-        Method::SetLogLevel,
-        Method::Subscribe,
-        Method::Unsubscribe,
-        Method::Discover,
-        Method::Listen,
-        Method::TasksGet,
-        Method::TasksUpdate,
-        Method::TasksCancel,
-        Method::ToolsList,
-        Method::ResourcesList,
-        Method::TemplatesList,
-        Method::PromptsList,
-        Method::CallTool,
-        Method::ReadResource,
-        Method::GetPrompt,
-        Method::Complete,
-        Method::SkillsList,
-        Method::SkillsGet,
-        Method::ReadDirectory,
-    ];
-
     /// The method named `name`, if the server knows it.
     pub(crate) fn parse(name: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|method| method.name() == name)
+        Some(match name {
+            names::INITIALIZE => Method::Initialize,
+            names::PING => Method::Ping,
+            names::LOGGING_SET_LEVEL => Method::SetLogLevel,
+            names::RESOURCES_SUBSCRIBE => Method::Subscribe,
+            names::RESOURCES_UNSUBSCRIBE => Method::Unsubscribe,
+            names::SERVER_DISCOVER => Method::Discover,
+            names::SUBSCRIPTIONS_LISTEN => Method::Listen,
+            names::TASKS_GET => Method::TasksGet,
+            names::TASKS_UPDATE => Method::TasksUpdate,
+            names::TASKS_CANCEL => Method::TasksCancel,
+            names::TOOLS_LIST => Method::ToolsList,
+            names::RESOURCES_LIST => Method::ResourcesList,
+            names::RESOURCES_TEMPLATES_LIST => Method::TemplatesList,
+            names::PROMPTS_LIST => Method::PromptsList,
+            names::TOOLS_CALL => Method::CallTool,
+            names::RESOURCES_READ => Method::ReadResource,
+            names::PROMPTS_GET => Method::GetPrompt,
+            names::COMPLETION_COMPLETE => Method::Complete,
+            names::SKILLS_LIST => Method::SkillsList,
+            names::SKILLS_GET => Method::SkillsGet,
+            names::RESOURCES_DIRECTORY_READ => Method::ReadDirectory,
+            _ => return None,
+        })
     }
 
     /// The wire name.
@@ -115,5 +114,41 @@ pub(crate) fn method_name(method: &Requested) -> &str {
     match method {
         Ok(method) => method.name(),
         Err(unknown) => unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_method_parses_back_from_its_name() {
+        let methods = [
+            Method::Initialize,
+            Method::Ping,
+            Method::SetLogLevel,
+            Method::Subscribe,
+            Method::Unsubscribe,
+            Method::Discover,
+            Method::Listen,
+            Method::TasksGet,
+            Method::TasksUpdate,
+            Method::TasksCancel,
+            Method::ToolsList,
+            Method::ResourcesList,
+            Method::TemplatesList,
+            Method::PromptsList,
+            Method::CallTool,
+            Method::ReadResource,
+            Method::GetPrompt,
+            Method::Complete,
+            Method::SkillsList,
+            Method::SkillsGet,
+            Method::ReadDirectory,
+        ];
+        for method in methods {
+            assert_eq!(Method::parse(method.name()), Some(method));
+        }
+        assert_eq!(Method::parse("tools/unknown"), None);
     }
 }
