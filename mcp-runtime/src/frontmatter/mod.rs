@@ -385,7 +385,17 @@ impl<'a> Parser<'a> {
                         "a block scalar line of only white space holds a tab",
                     );
                 }
-                if line.text.is_empty() {
+                if line.text.is_empty() && line.indent > column {
+                    // Spaces past the indentation are content, as YAML
+                    // reads them; before any content they are an error.
+                    if content.iter().all(String::is_empty) {
+                        return error(
+                            line.number,
+                            "a leading empty line of a block scalar is indented more than its content",
+                        );
+                    }
+                    content.push(" ".repeat(line.indent - column));
+                } else if line.text.is_empty() {
                     content.push(String::new());
                 } else if line.indent >= column {
                     let extra = " ".repeat(line.indent - column);

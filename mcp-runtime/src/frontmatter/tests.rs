@@ -165,6 +165,9 @@ fn rejects_what_it_does_not_read_exactly() {
         // Tabs past the indentation of a block scalar are content to
         // saphyr; a line of only white space is refused when it has one.
         ("k: |\n $keep\n \t  \t\n", 4),
+        // YAML forbids a leading empty line longer than the content's
+        // indentation.
+        ("k: |\n   \n a\n", 3),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
@@ -230,6 +233,11 @@ const DIFFERENTIAL_CORPUS: &[&str] = &[
     "quoted_next_line:\n  \"value\"\n",
     // YAML's white space is space and tab only; a tab starts a comment.
     "ideographic: b\u{3000}\ntabbed: v\t# a comment\n",
+    // Spaces past a block scalar's indentation on an otherwise empty line
+    // are content (found by the differential fuzz target).
+    "literal: |\n a\n  \n b\n",
+    "folded: >\n a\n  \n b\n",
+    "kept: |+\n a\n   \n",
 ];
 
 #[test]
