@@ -319,8 +319,11 @@ impl<'a> Parser<'a> {
         loop {
             let last = lines.last().copied().unwrap_or_default();
             if let Some(end) = closing_quote(last, quote) {
-                let after = last[end + 1..].trim_start_matches(WHITE);
-                if !after.is_empty() && !after.starts_with('#') {
+                let rest = &last[end + 1..];
+                let after = rest.trim_start_matches(WHITE);
+                // A comment needs white space before its `#`.
+                let comment = after.starts_with('#') && after.len() < rest.len();
+                if !after.is_empty() && !comment {
                     return error(end_line, "text after the closing quote");
                 }
                 if let Some(last) = lines.last_mut() {

@@ -168,6 +168,10 @@ fn rejects_what_it_does_not_read_exactly() {
         // YAML forbids a leading empty line longer than the content's
         // indentation.
         ("k: |\n   \n a\n", 3),
+        // `#` right after a closing quote starts no comment: it is text
+        // after the quote (found by the differential fuzz target).
+        ("q: \"\"#x\n", 2),
+        ("q: 'a'#x\n", 2),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
@@ -238,6 +242,7 @@ const DIFFERENTIAL_CORPUS: &[&str] = &[
     "literal: |\n a\n  \n b\n",
     "folded: >\n a\n  \n b\n",
     "kept: |+\n a\n   \n",
+    "quoted: \"a\" # a comment after white space\n",
 ];
 
 #[test]
