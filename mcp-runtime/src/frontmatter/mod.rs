@@ -276,7 +276,7 @@ impl<'a> Parser<'a> {
                 number,
                 format!("a plain value cannot start with `{}`", &rest[..1]),
             ),
-            _ if is_sequence_item(rest) || rest.starts_with("? ") => {
+            _ if is_sequence_item(rest) || stands_alone(rest, '?') || stands_alone(rest, ':') => {
                 error(number, "a block collection cannot start on the key's line")
             }
             _ => self.plain(parent, rest, number),
@@ -445,6 +445,13 @@ fn is_printable(c: char) -> bool {
     }
     matches!(c, '\t' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
         || c >= '\u{10000}'
+}
+
+/// `indicator` followed by white space or the end of the line: an
+/// indicator to YAML, not the start of a plain scalar.
+fn stands_alone(text: &str, indicator: char) -> bool {
+    text.strip_prefix(indicator)
+        .is_some_and(|after| after.is_empty() || after.starts_with(WHITE))
 }
 
 /// `-` followed by white space or the end of the line.

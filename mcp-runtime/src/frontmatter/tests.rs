@@ -172,6 +172,10 @@ fn rejects_what_it_does_not_read_exactly() {
         // after the quote (found by the differential fuzz target).
         ("q: \"\"#x\n", 2),
         ("q: 'a'#x\n", 2),
+        // `?` or `:` alone is an indicator (an explicit key, an empty
+        // key), never a plain value (found by the differential fuzz target).
+        ("a:\n b: ?\n", 3),
+        ("a: :\n", 2),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
