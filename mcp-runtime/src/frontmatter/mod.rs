@@ -359,7 +359,7 @@ impl<'a> Parser<'a> {
         let after = &header[1..];
         // A comment must be separated from the indicators by a space.
         let indicators = match after.find('#') {
-            Some(i) if i == 0 || after[..i].ends_with(WHITE) => &after[..i],
+            Some(i) if after[..i].ends_with(WHITE) => &after[..i],
             _ => after,
         };
         let chomp = match indicators.trim_end_matches(WHITE) {

@@ -176,6 +176,7 @@ fn rejects_what_it_does_not_read_exactly() {
         // key), never a plain value (found by the differential fuzz target).
         ("a:\n b: ?\n", 3),
         ("a: :\n", 2),
+        ("a: >#n\n", 2),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
