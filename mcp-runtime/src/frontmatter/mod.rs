@@ -378,6 +378,19 @@ impl<'a> Parser<'a> {
             .map(|l| l.indent)
             .filter(|&indent| indent > parent);
         let mut content: Vec<String> = Vec::new();
+        if column.is_none() {
+            // No content: the empty lines that follow are the scalar's own
+            // (YAML reads a tab past their spaces as content).
+            let mut blank = self.lines[self.next..]
+                .iter()
+                .take_while(|l| l.raw.trim_matches(WHITE).is_empty());
+            if let Some(line) = blank.find(|l| l.raw.contains('\t')) {
+                return error(
+                    line.number,
+                    "a block scalar line of only white space holds a tab",
+                );
+            }
+        }
         if let Some(column) = column {
             while let Some(line) = self.lines.get(self.next) {
                 if line.text.is_empty() && line.raw.contains('\t') {

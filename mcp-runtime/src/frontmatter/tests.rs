@@ -177,6 +177,9 @@ fn rejects_what_it_does_not_read_exactly() {
         ("a:\n b: ?\n", 3),
         ("a: :\n", 2),
         ("a: >#n\n", 2),
+        // A block scalar without content still owns the blank lines after
+        // it, and YAML reads a tab in them as content.
+        ("n: |\n \n  \t\n", 4),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
