@@ -12,16 +12,23 @@
 //!   that any of them can take the next round. The environment variable
 //!   `MCP_STATE_KEY` (64 hex digits) does the same; the flag wins. Without
 //!   either, each process makes up a random key.
+//! - `--auth-issuer ISSUER_URL`: with `--http`, make the server an OAuth
+//!   2.1 protected resource that accepts JWT access tokens from that
+//!   issuer (`https://`, or `http://` on loopback); tools declared with
+//!   `scopes` need them. `--resource URL` names the server's canonical URL,
+//!   the tokens' audience (default: `http://ADDR/mcp` as bound).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use mcp_runtime::server::auth::AuthConfig;
 use mcp_runtime::server::{ServerOptions, StateKey};
 
 /// The environment variable that may carry the request state key.
 pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
 
-const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PATH]";
+const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PATH] \
+                     [--auth-issuer ISSUER_URL [--resource URL]]";
 
 #[allow(missing_docs)] // generated code documents what the server documents
 #[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
@@ -75,19 +82,28 @@ pub fn server_options() -> Result<ServerOptions, Box<dyn std::error::Error>> {
 /// `--http ADDR` until Ctrl-C, printing `listening on http://IP:PORT/mcp` to
 /// stderr once bound; stdio otherwise.
 pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
-    match Args::parse(std::env::args().skip(1))?.http {
+    let args = Args::parse(std::env::args().skip(1))?;
+    match args.http {
         Some(addr) => {
             let listener = tokio::net::TcpListener::bind(addr).await?;
-            let config = mcp_runtime::transport::HttpConfig::default();
-            eprintln!(
-                "listening on http://{}{}",
-                listener.local_addr()?,
-                config.path
-            );
+            let mut config = mcp_runtime::transport::HttpConfig::default();
+            let url = format!("http://{}{}", listener.local_addr()?, config.path);
+            if let Some(issuer) = &args.auth_issuer {
+                let resource = args.resource.clone().unwrap_or_else(|| url.clone());
+                config.auth = Some(AuthConfig::jwt(&resource, issuer)?);
+                eprintln!("protected resource {resource}; tokens from {issuer}");
+            }
+            eprintln!("listening on {url}");
             let ctrl_c = async {
                 let _ = tokio::signal::ctrl_c().await;
             };
             server.serve_http_with(listener, config, ctrl_c).await?;
+        }
+        None if args.auth_issuer.is_some() => {
+            return Err(format!(
+                "--auth-issuer needs --http: a stdio server takes credentials from its environment; {USAGE}"
+            )
+            .into());
         }
         None => server.serve_stdio().await?,
     }
@@ -99,6 +115,8 @@ pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn st
 struct Args {
     http: Option<SocketAddr>,
     state_key_file: Option<PathBuf>,
+    auth_issuer: Option<String>,
+    resource: Option<String>,
 }
 
 impl Args {
@@ -111,8 +129,13 @@ impl Args {
             match arg.as_str() {
                 "--http" => parsed.http = Some(http_addr(&value)?),
                 "--state-key-file" => parsed.state_key_file = Some(value.into()),
+                "--auth-issuer" => parsed.auth_issuer = Some(value),
+                "--resource" => parsed.resource = Some(value),
                 _ => return Err(format!("unknown argument `{arg}`; {USAGE}")),
             }
+        }
+        if parsed.resource.is_some() && parsed.auth_issuer.is_none() {
+            return Err(format!("--resource needs --auth-issuer; {USAGE}"));
         }
         Ok(parsed)
     }

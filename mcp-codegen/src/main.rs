@@ -24,6 +24,8 @@ enum Command {
     Generate {
         #[command(flatten)]
         source: SourceArgs,
+        #[command(flatten)]
+        http: HttpArgs,
         /// Output file (standard output when absent).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -44,6 +46,8 @@ enum Command {
     Check {
         #[command(flatten)]
         source: SourceArgs,
+        #[command(flatten)]
+        http: HttpArgs,
         /// The generated file.
         #[arg(long)]
         against: PathBuf,
@@ -59,17 +63,52 @@ struct SourceArgs {
     /// A command starting a stdio server, e.g. "npx -y @modelcontextprotocol/server-everything".
     #[arg(long)]
     stdio: Option<String>,
-    /// A Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp.
+    /// A Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp or https://mcp.example.com/mcp.
+    /// https:// trusts the system's root certificates plus SSL_CERT_FILE and SSL_CERT_DIR.
     #[arg(long)]
     url: Option<String>,
 }
 
+/// Options of `--url`.
+#[derive(Args)]
+struct HttpArgs {
+    /// A header sent with every request, as `Name: value` (repeatable), e.g. an API key.
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    header: Vec<String>,
+    /// Send `Authorization: Bearer <token>` with the token read from this environment
+    /// variable (kept off the command line, where other users could read it).
+    #[arg(long, value_name = "VAR", requires = "url")]
+    bearer_env: Option<String>,
+}
+
 impl SourceArgs {
-    fn source(self) -> Result<Source, mcp_codegen::Error> {
+    fn source(self, http: HttpArgs) -> Result<Source, mcp_codegen::Error> {
         match (self.from, self.stdio, self.url) {
             (Some(path), _, _) => Ok(Source::File(path)),
             (_, Some(command), _) => Ok(Source::Stdio(command)),
-            (_, _, Some(url)) => Ok(Source::Url(url)),
+            (_, _, Some(url)) => {
+                let mut headers = Vec::new();
+                for header in http.header {
+                    let (name, value) = header.split_once(':').ok_or_else(|| {
+                        mcp_codegen::Error::Option(format!(
+                            "--header takes `Name: value`, not `{header}`"
+                        ))
+                    })?;
+                    headers.push((name.trim().to_owned(), value.trim().to_owned()));
+                }
+                if let Some(var) = http.bearer_env {
+                    let token = std::env::var(&var).map_err(|_| {
+                        mcp_codegen::Error::Option(format!(
+                            "--bearer-env {var}: the environment variable is not set"
+                        ))
+                    })?;
+                    headers.push((
+                        "Authorization".to_owned(),
+                        format!("Bearer {}", token.trim()),
+                    ));
+                }
+                Ok(Source::Url { url, headers })
+            }
             _ => Err(mcp_codegen::Error::Option(
                 "give one of --from, --stdio or --url".into(),
             )),
@@ -81,6 +120,7 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
     match cli.command {
         Command::Generate {
             source,
+            http,
             output,
             client_name,
             visibility,
@@ -94,7 +134,7 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
                 emit_client: !types_only,
                 ..Options::default()
             };
-            let source = source.source()?;
+            let source = source.source(http)?;
             match output {
                 Some(path) => {
                     let generated = mcp_codegen::generate_to(&source, &path, &options)?;
@@ -107,8 +147,12 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { source, against } => {
-            let report = mcp_codegen::check(&source.source()?, &against)?;
+        Command::Check {
+            source,
+            http,
+            against,
+        } => {
+            let report = mcp_codegen::check(&source.source(http)?, &against)?;
             for change in &report.changes {
                 println!("{change}");
             }

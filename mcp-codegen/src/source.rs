@@ -4,21 +4,44 @@
 
 use std::path::PathBuf;
 
-use mcp_runtime::client::Client;
+use mcp_runtime::client::{Client, ConnectOptions};
 use mcp_runtime::protocol::Tool;
+use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::error::Error;
 use crate::input::parse_tools;
 
 /// A source of tools.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum Source {
     /// A saved `tools/list` result or JSON-RPC response.
     File(PathBuf),
     /// A command line (split like a POSIX shell) that starts a stdio server.
     Stdio(String),
-    /// The URL of a Streamable HTTP endpoint.
-    Url(String),
+    /// A Streamable HTTP endpoint (`http://` or `https://`).
+    Url {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with every request, such as an API key or
+        /// `Authorization: Bearer ...`; kept out of debug output.
+        headers: Vec<(String, String)>,
+    },
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::File(path) => f.debug_tuple("File").field(path).finish(),
+            Source::Stdio(command) => f.debug_tuple("Stdio").field(command).finish(),
+            Source::Url { url, headers } => {
+                let names: Vec<_> = headers.iter().map(|(name, _)| name.as_str()).collect();
+                f.debug_struct("Url")
+                    .field("url", url)
+                    .field("header_names", &names)
+                    .finish()
+            }
+        }
+    }
 }
 
 impl Source {
@@ -44,8 +67,20 @@ impl Source {
                     .map_err(client_error)?;
                 client.list_tools().await.map_err(client_error)
             }
-            Source::Url(url) => {
-                let client = Client::connect_http(url).await.map_err(client_error)?;
+            Source::Url { url, headers } => {
+                let mut options = ConnectOptions::default();
+                for (name, value) in headers {
+                    let name = HeaderName::try_from(name.as_str())
+                        .map_err(|_| Error::Option(format!("`{name}` is not a header name")))?;
+                    let mut value = HeaderValue::try_from(value.as_str()).map_err(|_| {
+                        Error::Option(format!("the value of the header `{name}` is not valid"))
+                    })?;
+                    value.set_sensitive(true);
+                    options.headers.append(name, value);
+                }
+                let client = Client::connect_http_with(url, options)
+                    .await
+                    .map_err(client_error)?;
                 client.list_tools().await.map_err(client_error)
             }
         }

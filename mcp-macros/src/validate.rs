@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use mcp_names::{is_header_token, is_valid_tool_name};
+use mcp_names::{is_header_token, is_scope_token, is_valid_tool_name};
 use mcp_uri_template::UriTemplate;
 use syn::{LitStr, Type};
 
@@ -108,6 +108,7 @@ fn signature(sig: &FnSignature, noun: &str, errors: &mut Errors) {
 
 fn tool(tool: &Tool, errors: &mut Errors) {
     header_names(&tool.signature, errors);
+    scopes(tool.options.scopes.get().map_or(&[], Vec::as_slice), errors);
     let name = &tool.name;
     if !is_valid_tool_name(&name.value()) {
         errors.at(
@@ -117,6 +118,25 @@ fn tool(tool: &Tool, errors: &mut Errors) {
                 name.value()
             ),
         );
+    }
+}
+
+/// Each scope an OAuth scope token, none given twice.
+fn scopes(scopes: &[LitStr], errors: &mut Errors) {
+    let mut seen = BTreeSet::new();
+    for scope in scopes {
+        let value = scope.value();
+        if !is_scope_token(&value) {
+            errors.at(
+                scope,
+                format!("`{value}` is not an OAuth scope: use visible ASCII without spaces, `\"` or `\\`, e.g. `\"notes:write\"`; several scopes are several strings"),
+            );
+        } else if !seen.insert(value.clone()) {
+            errors.at(
+                scope,
+                format!("the scope `{value}` is listed twice: remove one"),
+            );
+        }
     }
 }
 

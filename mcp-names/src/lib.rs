@@ -31,6 +31,21 @@ pub fn is_header_token(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
+/// Whether `scope` is one OAuth 2.1 scope token (RFC 6749 section 3.3):
+/// one or more visible ASCII characters other than `"` and `\`. A space
+/// separates scopes, so it never occurs inside one.
+///
+/// ```
+/// assert!(mcp_names::is_scope_token("notes:write"));
+/// assert!(!mcp_names::is_scope_token("notes write"));
+/// ```
+pub fn is_scope_token(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,6 +56,16 @@ mod tests {
         assert!(is_valid_tool_name(&"x".repeat(128)));
         for bad in ["", "has space", "slash/name", "ünï", &"x".repeat(129)] {
             assert!(!is_valid_tool_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn scopes_are_rfc6749_tokens() {
+        for good in ["a", "notes:write", "https://api.example.com/read", "x!#[]~"] {
+            assert!(is_scope_token(good), "{good}");
+        }
+        for bad in ["", "two words", "quo\"te", "back\\slash", "tab\t", "é"] {
+            assert!(!is_scope_token(bad), "{bad}");
         }
     }
 

@@ -117,6 +117,8 @@ mod frontmatter;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod jsonrpc;
+pub mod oauth;
+mod outbound;
 pub mod protocol;
 pub mod schema;
 pub mod server;
@@ -126,6 +128,8 @@ pub mod transport;
 /// Crates that generated code refers to, so that a crate using generated
 /// clients needs no direct dependency on them.
 pub mod reexports {
+    /// The `http` crate, whose header types [`ConnectOptions::headers`](crate::client::ConnectOptions::headers) holds.
+    pub use hyper::http;
     pub use serde;
     pub use serde_json;
 }

@@ -2,7 +2,7 @@
 """Interop check: drive an MCP server with the official Python SDK client (mcp 2.3.0).
 
 Usage: py_client.py [--mode auto|legacy|2026-07-28] [--expect-version V] [--timeout S] -- COMMAND [ARGS...]
-       py_client.py [--mode ...] [--expect-version V] [--timeout S] --url URL
+       py_client.py [--mode ...] [--expect-version V] [--timeout S] [--bearer TOKEN] --url URL
 
 Spawns COMMAND and talks to it over stdio, or connects to the Streamable HTTP endpoint URL; then lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
 (expects text "hello") and add {"a": 2, "b": 40} (expects structuredContent {"sum": 42}).
@@ -12,6 +12,8 @@ Prints one JSON summary line and exits 0 on success; prints "py_client: FAIL: ..
 `initialize` on any error, so we also assert the negotiated version (--expect-version, default
 2026-07-28; 2025-11-25 for --mode legacy) to catch a server whose discover is broken.
 --mode 2026-07-28 skips the probe entirely (no discover on the wire). See README.md here.
+--bearer TOKEN sends `Authorization: Bearer TOKEN` on every HTTP request (the SDK's way for a
+static token: an httpx client with default headers), for a server protected with OAuth.
 Run with the venv from setup.sh: target/interop/venv/bin/python tests/interop/py_client.py -- ...
 """
 import argparse
@@ -20,7 +22,9 @@ import os
 import sys
 
 import anyio
+import httpx2
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import TextContent
 
 
@@ -35,7 +39,10 @@ def check(cond, msg):
 
 async def run(args) -> dict:
     # env: the SDK passes only HOME/LOGNAME/PATH/SHELL/TERM/USER by default; give the server ours.
-    if args.url:
+    if args.url and args.bearer:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {args.bearer}"})
+        params = streamable_http_client(args.url, http_client=http)
+    elif args.url:
         params = args.url
     else:
         params = StdioServerParameters(command=args.command[0], args=args.command[1:], env=dict(os.environ))
@@ -77,6 +84,7 @@ def main() -> int:
     ap.add_argument("--expect-version", help="negotiated version to require")
     ap.add_argument("--timeout", type=float, default=30.0, help="overall and per-request timeout, seconds")
     ap.add_argument("--url", help="Streamable HTTP endpoint to connect to, instead of spawning a command")
+    ap.add_argument("--bearer", help="access token sent as Authorization: Bearer (HTTP only)")
     ap.add_argument("command", nargs="*", help="server command (after --)")
     args = ap.parse_args()
     if bool(args.url) == bool(args.command):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the official MCP SDK clients used by the interop scripts in this folder:
 #   $TARGET/venv  Python venv with mcp==2.3.0 (pinned tree: requirements.txt)
-#   $TARGET/node  npm folder with @modelcontextprotocol/sdk 1.32.2 (npm ci from package-lock.json)
+#   $TARGET/node  npm folder with @modelcontextprotocol/sdk 1.32.2 and oidc-provider 9.13.3 (npm ci from package-lock.json)
 # TARGET defaults to <repo>/target/interop (gitignored). Idempotent: each half is skipped when a
 # stamp file says it is already installed from the same pin file; delete $TARGET to force a reinstall.
 # Needs python3 (3.10+) and node/npm (18+), plus the PyPI and npm registries.

@@ -4,7 +4,10 @@
 // initialize / notifications/initialized).
 //
 // Usage: node ts_client.mjs [--timeout S] -- COMMAND [ARGS...]
-//        node ts_client.mjs [--timeout S] --url URL
+//        node ts_client.mjs [--timeout S] [--bearer TOKEN] --url URL
+//
+// --bearer TOKEN sends `Authorization: Bearer TOKEN` on every HTTP request (the SDK's way for a
+// static token: requestInit headers), for a server protected with OAuth.
 //
 // Spawns COMMAND and talks stdio, or connects to the Streamable HTTP endpoint URL (then also
 // requires an Mcp-Session-Id and ends the session with DELETE); lists tools (needs `echo` and `add`), calls echo {"text": "hello"}
@@ -35,9 +38,11 @@ const opts = sep < 0 ? argv : argv.slice(0, sep);
 const command = sep < 0 ? [] : argv.slice(sep + 1);
 let timeoutMs = 30_000;
 let url = null;
+let bearer = null;
 for (let i = 0; i < opts.length; i++) {
   if (opts[i] === '--timeout' && opts[i + 1]) timeoutMs = Number(opts[++i]) * 1000;
   else if (opts[i] === '--url' && opts[i + 1]) url = opts[++i];
+  else if (opts[i] === '--bearer' && opts[i + 1]) bearer = opts[++i];
   else fail(`unknown option ${opts[i]}; ${usage}`);
 }
 if ((command.length === 0) === (url === null) || !(timeoutMs > 0)) fail(usage);
@@ -60,7 +65,8 @@ const check = (cond, msg) => { if (!cond) throw new Error(msg); };
 
 // env: the SDK passes only HOME/LOGNAME/PATH/SHELL/TERM/USER by default; give the server ours.
 const transport = url
-  ? new sdk.StreamableHTTPClientTransport(new URL(url))
+  ? new sdk.StreamableHTTPClientTransport(new URL(url),
+    bearer ? { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } } : undefined)
   : new sdk.StdioClientTransport({ command: command[0], args: command.slice(1), env: { ...process.env } });
 // Client.connect hands the negotiated version to transport.setProtocolVersion if the transport has one
 // (stdio has none; HTTP's sends it as MCP-Protocol-Version); wrap it to learn the version, since 1.32

@@ -1,14 +1,19 @@
 //! A small MCP server, written with `#[mcp_tool]`:
 //! `echo(text)` returns the text, `add(a, b)` returns `{"sum": a + b}` with
-//! an output schema, `sleep(ms)` waits and honours cancellation.
+//! an output schema, `whoami()` says who the access token speaks for,
+//! `sleep(ms)` waits and honours cancellation.
 //!
 //! Run it with `cargo run -p mcp-examples --bin echo-server` and type JSON-RPC
 //! lines (see the README), or point any MCP client at it. With
-//! `--http 127.0.0.1:PORT` it serves Streamable HTTP at `/mcp` instead.
+//! `--http 127.0.0.1:PORT` it serves Streamable HTTP at `/mcp` instead;
+//! add `--auth-issuer ISSUER_URL` to require access tokens from that
+//! issuer (then `add` needs the scope `calc`, and `whoami` says who the
+//! token speaks for).
 
 use std::time::Duration;
 
 use mcp_runtime::mcp_tool;
+use mcp_runtime::server::auth::Principal;
 use mcp_runtime::server::{RequestContext, Server, ToolError};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -35,12 +40,35 @@ struct Sum {
 ///
 /// * `a` - The first addend.
 /// * `b` - The second addend.
-#[mcp_tool(read_only, idempotent)]
+#[mcp_tool(read_only, idempotent, scopes = ["calc"])]
 fn add(a: i64, b: i64) -> Result<Sum, ToolError> {
     let sum = a
         .checked_add(b)
         .ok_or_else(|| ToolError::new("the sum overflows a 64-bit integer"))?;
     Ok(Sum { sum })
+}
+
+/// Who the caller is, as its access token says.
+#[derive(Serialize, JsonSchema)]
+struct Identity {
+    /// The token's subject; absent without authorization.
+    subject: Option<String>,
+    /// The OAuth client the token was issued to.
+    client_id: Option<String>,
+    /// The granted scopes.
+    scopes: Vec<String>,
+}
+
+/// Say who the caller is, as the verified access token says (nothing on a
+/// server without authorization).
+#[mcp_tool(read_only, idempotent)]
+fn whoami(principal: Option<Principal>) -> Identity {
+    let principal = principal.unwrap_or_default();
+    Identity {
+        subject: principal.subject,
+        client_id: principal.client_id,
+        scopes: principal.scopes.into_iter().collect(),
+    }
 }
 
 /// The longest `sleep` accepted, in milliseconds.
@@ -70,7 +98,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = Server::builder(mcp_runtime::server_info!())
         .instructions("Echoes text and adds integers.")
         .options(mcp_examples::server_options()?)
-        .register(mcp_runtime::definitions![echo, add, sleep])
+        .register(mcp_runtime::definitions![echo, add, whoami, sleep])
         .build()?;
     mcp_examples::serve(server).await
 }

@@ -24,6 +24,7 @@ const TOOL_OPTIONS: &[&str] = &[
     "icons",
     "meta",
     "task_support",
+    "scopes",
 ];
 const RESOURCE_OPTIONS: &[&str] = &[
     "uri",
@@ -78,6 +79,8 @@ pub struct ToolOptions {
     /// `task_support = "forbidden" | "optional" | "required"`, as the
     /// variant name of `TaskSupport`.
     pub task_support: Once<syn::Ident>,
+    /// `scopes = ["notes:write", ...]`: OAuth scopes a caller's token needs.
+    pub scopes: Once<Vec<LitStr>>,
 }
 
 impl ToolOptions {
@@ -99,8 +102,13 @@ impl ToolOptions {
             "idempotent" => &mut self.idempotent,
             "open_world" => &mut self.open_world,
             "icons" => {
-                let icons = icons(meta)?;
+                let icons = string_list(meta, ICON_EXAMPLE)?;
                 self.icons.set(&meta.path, &key, TOOL, icons, errors);
+                return Ok(());
+            }
+            "scopes" => {
+                let scopes = string_list(meta, SCOPES_EXAMPLE)?;
+                self.scopes.set(&meta.path, &key, TOOL, scopes, errors);
                 return Ok(());
             }
             "task_support" => {
@@ -124,8 +132,12 @@ impl ToolOptions {
     }
 }
 
-/// `icons = ["https://...", ...]`.
-fn icons(meta: &ParseNestedMeta) -> syn::Result<Vec<LitStr>> {
+const ICON_EXAMPLE: &str =
+    "an icon is a string literal URI: `icons = [\"https://example.com/icon.png\"]`";
+const SCOPES_EXAMPLE: &str = "a scope is a string literal: `scopes = [\"notes:write\"]`";
+
+/// `key = ["...", ...]`; `what` explains an element that is no string.
+fn string_list(meta: &ParseNestedMeta, what: &str) -> syn::Result<Vec<LitStr>> {
     let array: ExprArray = meta.value()?.parse()?;
     array
         .elems
@@ -134,10 +146,7 @@ fn icons(meta: &ParseNestedMeta) -> syn::Result<Vec<LitStr>> {
             Expr::Lit(syn::ExprLit {
                 lit: Lit::Str(s), ..
             }) => Ok(s),
-            other => Err(syn::Error::new_spanned(
-                other,
-                "an icon is a string literal URI: `icons = [\"https://example.com/icon.png\"]`",
-            )),
+            other => Err(syn::Error::new_spanned(other, what)),
         })
         .collect()
 }

@@ -124,6 +124,9 @@ fn setters(tool: &Tool) -> TokenStream {
             }),*]);
         });
     }
+    if let Some(scopes) = options.scopes.get().filter(|scopes| !scopes.is_empty()) {
+        out.extend(quote!(__mcp_def = __mcp_def.scopes([#(#scopes),*]);));
+    }
     if let Some(variant) = options.task_support.get() {
         out.extend(quote! {
             __mcp_def = __mcp_def.task_support(#private::TaskSupport::#variant);

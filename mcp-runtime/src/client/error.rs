@@ -3,11 +3,18 @@
 use std::fmt;
 
 use crate::jsonrpc::ErrorObject;
+use crate::oauth::challenge::Challenge;
+pub use crate::outbound::{ConnectError, ConnectErrorKind};
 use crate::protocol::CallToolResult;
 
 /// A request that did not produce a result.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ClientError {
+    /// The server could not be reached: TLS, DNS, a refused connection.
+    Connect(ConnectError),
+    /// The server refused the request's credentials (HTTP 401 or 403).
+    Auth(AuthError),
     /// The server answered with a JSON-RPC error.
     Protocol(ErrorObject),
     /// Reading or writing the transport failed.
@@ -30,6 +37,8 @@ pub enum ClientError {
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ClientError::Connect(error) => error.fmt(f),
+            ClientError::Auth(error) => error.fmt(f),
             ClientError::Protocol(error) => write!(f, "server error: {error}"),
             ClientError::Io(error) => write!(f, "transport error: {error}"),
             ClientError::Closed => f.write_str("the connection to the server closed"),
@@ -53,10 +62,77 @@ impl std::error::Error for ClientError {
         match self {
             ClientError::Protocol(error) => Some(error),
             ClientError::Io(error) => Some(error),
+            ClientError::Connect(error) => Some(error),
+            ClientError::Auth(error) => Some(error),
             _ => None,
         }
     }
 }
+
+impl ClientError {
+    /// Whether the failure is about reaching or being let in by the server
+    /// (TLS, DNS, refused, 401, 403), where trying another protocol era
+    /// cannot help.
+    pub fn is_access_failure(&self) -> bool {
+        matches!(self, ClientError::Connect(_) | ClientError::Auth(_))
+    }
+}
+
+/// An HTTP 401 or 403 from a server, with its `WWW-Authenticate` challenge.
+#[derive(Debug, Clone)]
+pub struct AuthError {
+    /// 401 (no valid token) or 403 (the token lacks a scope).
+    pub status: u16,
+    /// The `Bearer` challenge, when the server sent a readable one.
+    pub challenge: Option<Challenge>,
+}
+
+impl AuthError {
+    /// The scopes the server asked for (`scope` in the challenge).
+    pub fn scope(&self) -> Option<&str> {
+        self.challenge.as_ref().and_then(Challenge::scope)
+    }
+
+    /// Where the server's protected-resource metadata is
+    /// (`resource_metadata` in the challenge).
+    pub fn resource_metadata(&self) -> Option<&str> {
+        self.challenge
+            .as_ref()
+            .and_then(Challenge::resource_metadata)
+    }
+}
+
+impl fmt::Display for AuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let challenge = self.challenge.as_ref();
+        let description = challenge.and_then(|c| c.get("error_description"));
+        match (self.status, self.scope()) {
+            (403, Some(scope)) => write!(
+                f,
+                "the access token lacks a scope the server requires (HTTP 403 \
+                 insufficient_scope; needed: {scope})"
+            )?,
+            (403, None) => f.write_str("the server refused the access token (HTTP 403)")?,
+            (status, _) => write!(
+                f,
+                "the server requires authorization (HTTP {status}{})",
+                challenge
+                    .and_then(Challenge::error)
+                    .map(|e| format!(" {e}"))
+                    .unwrap_or_default()
+            )?,
+        }
+        if let Some(description) = description {
+            write!(f, ": {description}")?;
+        }
+        match challenge {
+            Some(challenge) => write!(f, "; WWW-Authenticate: {challenge}"),
+            None => f.write_str("; no readable Bearer challenge"),
+        }
+    }
+}
+
+impl std::error::Error for AuthError {}
 
 impl From<std::io::Error> for ClientError {
     fn from(error: std::io::Error) -> Self {

@@ -8,17 +8,16 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, StatusCode, Uri};
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::sse::SseDecoder;
-use super::{ClientError, InputHandler, server_requests};
+use super::{AuthError, ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
+use crate::oauth::challenge;
+use crate::outbound::{self, ConnectError, HttpClient};
 use crate::protocol::headers::encode_header_value;
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 use crate::sync::lock;
@@ -45,8 +44,10 @@ pub(crate) struct MessageHeaders<'a> {
 }
 
 pub(crate) struct HttpLink {
-    client: HyperClient<HttpConnector, Full<Bytes>>,
+    client: HttpClient,
     url: Uri,
+    /// Sent with every request; the protocol's own headers win.
+    extra_headers: HeaderMap,
     /// The legacy era's session, minted by `initialize`.
     session: Mutex<Option<HeaderValue>>,
     /// Answers requests a legacy server sends on a response stream.
@@ -71,21 +72,16 @@ impl HttpLink {
     pub(crate) fn new(
         url: &str,
         answers: Option<Arc<dyn InputHandler>>,
+        extra_headers: HeaderMap,
     ) -> Result<Self, ClientError> {
         let url: Uri = url
             .parse()
-            .map_err(|e| ClientError::Negotiation(format!("invalid URL {url}: {e}")))?;
-        if url.scheme_str() != Some("http") {
-            return Err(ClientError::Negotiation(format!(
-                "only http:// URLs are supported, not {url}"
-            )));
-        }
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        let client = HyperClient::builder(TokioExecutor::new()).build(connector);
+            .map_err(|e| ClientError::InvalidArguments(format!("invalid URL {url}: {e}")))?;
+        let client = outbound::client_for(&url).map_err(ClientError::Connect)?;
         Ok(HttpLink {
             client,
             url,
+            extra_headers,
             session: Mutex::new(None),
             answers,
             waiting: Mutex::default(),
@@ -244,11 +240,7 @@ impl HttpLink {
             .header(SESSION_ID, session)
             .body(Full::new(Bytes::new()))
             .map_err(|e| ClientError::InvalidArguments(e.to_string()))?;
-        let response = self
-            .client
-            .request(request)
-            .await
-            .map_err(|e| ClientError::Io(std::io::Error::other(e)))?;
+        let response = self.send(request).await?;
         Ok((response.status() == StatusCode::OK).then(|| response.into_body()))
     }
 
@@ -288,11 +280,7 @@ impl HttpLink {
         let request = request
             .body(Full::new(Bytes::new()))
             .map_err(|e| ClientError::InvalidArguments(e.to_string()))?;
-        let response = self
-            .client
-            .request(request)
-            .await
-            .map_err(|e| ClientError::Io(std::io::Error::other(e)))?;
+        let response = self.send(request).await?;
         if response.status() != StatusCode::OK {
             return Err(ClientError::InvalidResponse(format!(
                 "resuming the event stream answered HTTP {}",
@@ -323,10 +311,37 @@ impl HttpLink {
         headers: &MessageHeaders<'_>,
     ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError> {
         let request = self.post_request(frame, headers)?;
-        self.client
+        self.send(request).await
+    }
+
+    /// Sends `request` with the extra headers; a failure to connect and a
+    /// 401 or 403 become the errors that say so.
+    async fn send(
+        &self,
+        mut request: hyper::Request<Full<Bytes>>,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError> {
+        add_extra_headers(request.headers_mut(), &self.extra_headers);
+        let response = self
+            .client
             .request(request)
             .await
-            .map_err(|e| ClientError::Io(std::io::Error::other(e)))
+            .map_err(|e| ClientError::Connect(ConnectError::classify(&self.url, &e)))?;
+        match response.status() {
+            status @ (StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) => {
+                let challenge = challenge::find_bearer(
+                    response
+                        .headers()
+                        .get_all(WWW_AUTHENTICATE)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok()),
+                );
+                Err(ClientError::Auth(AuthError {
+                    status: status.as_u16(),
+                    challenge,
+                }))
+            }
+            _ => Ok(response),
+        }
     }
 
     /// A POST of `frame` with the headers the spec asks for.
@@ -388,7 +403,8 @@ impl Drop for CancelOnDrop<'_> {
             protocol_version: self.protocol_version,
             params: Vec::new(),
         };
-        if let Ok(request) = self.link.post_request(frame, &headers) {
+        if let Ok(mut request) = self.link.post_request(frame, &headers) {
+            add_extra_headers(request.headers_mut(), &self.link.extra_headers);
             let client = self.link.client.clone();
             runtime.spawn(async move {
                 let _ = client.request(request).await;
@@ -428,6 +444,17 @@ fn route(
         _ => {
             tracing::debug!("message on the response stream ignored");
             None
+        }
+    }
+}
+
+/// Adds the user's headers the request does not set itself.
+fn add_extra_headers(headers: &mut HeaderMap, extra: &HeaderMap) {
+    for name in extra.keys() {
+        if !headers.contains_key(name) {
+            for value in extra.get_all(name) {
+                headers.append(name, value.clone());
+            }
         }
     }
 }

@@ -35,7 +35,9 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 
-pub use error::{ClientError, DriftError, ToolCallError};
+pub use error::{
+    AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
+};
 pub use fingerprint::tool_fingerprint;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 
@@ -85,6 +87,27 @@ pub struct ConnectOptions {
     /// Answers `input_required` rounds; without it such calls fail with
     /// [`ClientError::InputRequired`].
     pub input_handler: Option<Arc<dyn InputHandler>>,
+    /// Headers sent with every HTTP request, such as an API key or
+    /// `Authorization` (see [`bearer_token`](Self::bearer_token)). The
+    /// protocol's own headers (`Mcp-*`, `Accept`, `Content-Type`) win over
+    /// these. Not used over stdio, where a server takes credentials from
+    /// its environment.
+    pub headers: hyper::HeaderMap,
+}
+
+impl ConnectOptions {
+    /// Sends `Authorization: Bearer <token>` with every HTTP request, for a
+    /// server that accepts a static token. The value is marked sensitive,
+    /// so it stays out of debug output.
+    pub fn bearer_token(mut self, token: &str) -> Result<Self, ClientError> {
+        let mut value =
+            hyper::header::HeaderValue::try_from(format!("Bearer {token}")).map_err(|_| {
+                ClientError::InvalidArguments("the token is not a valid header value".into())
+            })?;
+        value.set_sensitive(true);
+        self.headers.insert(hyper::header::AUTHORIZATION, value);
+        Ok(self)
+    }
 }
 
 impl Default for ConnectOptions {
@@ -96,6 +119,7 @@ impl Default for ConnectOptions {
             request_timeout: Duration::from_secs(60),
             discover_timeout: Duration::from_secs(10),
             input_handler: None,
+            headers: hyper::HeaderMap::new(),
         }
     }
 }
@@ -167,7 +191,8 @@ impl Client {
         .await
     }
 
-    /// Connects to a Streamable HTTP endpoint such as `http://127.0.0.1:8080/mcp`.
+    /// Connects to a Streamable HTTP endpoint such as
+    /// `http://127.0.0.1:8080/mcp` or `https://mcp.example.com/mcp`.
     pub async fn connect_http(url: &str) -> Result<Client, ClientError> {
         Self::connect_http_with(url, ConnectOptions::default()).await
     }
@@ -181,6 +206,7 @@ impl Client {
             Link::Http(Box::new(http::HttpLink::new(
                 url,
                 options.input_handler.clone(),
+                options.headers.clone(),
             )?)),
             options,
             None,

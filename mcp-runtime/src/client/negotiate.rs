@@ -22,8 +22,11 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
             let probe = tokio::time::timeout(inner.options.discover_timeout, discover(inner)).await;
             match probe {
                 Ok(Ok(server)) => Ok(server),
-                // Closed means the server is gone: falling back cannot help.
+                // Closed means the server is gone, and an unreachable or
+                // refusing server refuses `initialize` too: falling back
+                // cannot help.
                 Ok(Err(ClientError::Closed)) => Err(ClientError::Closed),
+                Ok(Err(error)) if error.is_access_failure() => Err(error),
                 Ok(Err(error)) => {
                     tracing::debug!(%error, "server/discover failed; trying initialize");
                     initialize(inner).await

@@ -40,6 +40,7 @@
 //! registry. No module imports a later stage of the request path, and
 //! there are no import cycles.
 
+pub mod auth;
 mod derive;
 mod engine;
 mod registry;
@@ -74,6 +75,7 @@ pub use registry::tool_schema::{OutputSchema, SchemaProfile};
 /// Whether a tool may run as a task; see [`ToolDef::task_support`].
 pub use crate::protocol::TaskSupport;
 
+pub(crate) use engine::inbound::Inbound;
 pub(crate) use engine::peer::Peer;
 pub(crate) use engine::request::Answer;
 pub(crate) use registry::handler::catch_panic;
@@ -116,6 +118,19 @@ impl Server {
     /// The name and version this server reports.
     pub fn info(&self) -> &Implementation {
         &self.inner.info
+    }
+
+    /// The OAuth scopes a call of the tool `name` needs.
+    pub(crate) fn tool_scopes(&self, name: &str) -> Option<&[String]> {
+        self.inner.tools.get(name).map(|t| t.def.scopes.as_slice())
+    }
+
+    /// Every scope some tool needs, for `scopes_supported`.
+    pub(crate) fn all_tool_scopes(&self) -> impl Iterator<Item = &str> {
+        self.inner
+            .tools
+            .iter()
+            .flat_map(|t| t.def.scopes.iter().map(String::as_str))
     }
 
     /// The `Mcp-Param-*` headers a call of the tool `name` must carry.

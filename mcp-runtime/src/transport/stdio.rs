@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
 use crate::jsonrpc::{ErrorObject, Incoming, decode, error_frame};
-use crate::server::{Peer, Server, Session};
+use crate::server::{Inbound, Peer, Server, Session};
 
 /// Limits of the stdio transport.
 #[derive(Debug, Clone)]
@@ -221,7 +221,7 @@ async fn serve_one(
     let reply = tokio::select! {
         biased;
         () = cancellation.cancelled() => None,
-        answer = server.handle_request(&session, request, peer.clone(), cancellation.clone()) => Some(answer.frame),
+        answer = server.handle_request(&session, request, peer.clone(), cancellation.clone(), Inbound::default()) => Some(answer.frame),
     };
     session.finish(&id);
     if let Some(frame) = reply {

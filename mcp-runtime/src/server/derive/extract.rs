@@ -4,6 +4,7 @@
 
 use tokio_util::sync::CancellationToken;
 
+use crate::server::auth::Principal;
 use crate::server::{ClientMeta, Era, RequestContext};
 
 /// A type a tool, resource or prompt function can take as a parameter to
@@ -11,6 +12,7 @@ use crate::server::{ClientMeta, Era, RequestContext};
 /// input schema.
 ///
 /// Implemented for [`RequestContext`], [`ClientMeta`], [`Era`],
+/// `Option<`[`Principal`]`>`, `Option<HeaderMap>` (the HTTP headers),
 /// [`CancellationToken`] and [`Progress`]; implement it for your own types
 /// to derive them from the context.
 #[diagnostic::on_unimplemented(
@@ -71,5 +73,20 @@ impl FromRequestContext for Progress {
         Progress {
             context: context.clone(),
         }
+    }
+}
+
+/// The verified principal of a request on a protected HTTP server; `None`
+/// over stdio or without authorization.
+impl FromRequestContext for Option<Principal> {
+    fn from_request_context(context: &RequestContext) -> Self {
+        context.principal().cloned()
+    }
+}
+
+/// The HTTP request's headers (without `Authorization`); `None` over stdio.
+impl FromRequestContext for Option<hyper::HeaderMap> {
+    fn from_request_context(context: &RequestContext) -> Self {
+        context.http_headers().cloned()
     }
 }

@@ -7,6 +7,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::client_meta::ClientMeta;
+use super::inbound::Inbound;
 use super::input::InputState;
 use super::peer::Peer;
 use super::session::Session;
@@ -14,6 +15,7 @@ use crate::jsonrpc::{RequestId, notification_frame};
 use crate::protocol::{
     LoggingLevel, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
 };
+use crate::server::auth::Principal;
 
 /// The context of one request, handed to tool, resource and prompt handlers.
 #[derive(Clone, Debug)]
@@ -27,6 +29,7 @@ pub struct RequestContext {
     pub(crate) peer: Peer,
     pub(crate) session: Arc<Session>,
     pub(crate) input: Arc<InputState>,
+    pub(crate) inbound: Inbound,
 }
 
 impl RequestContext {
@@ -38,6 +41,19 @@ impl RequestContext {
     /// The era, version, identity and capabilities of the client.
     pub fn client(&self) -> &ClientMeta {
         &self.client
+    }
+
+    /// Who the request's access token speaks for, on a server protected
+    /// with [`HttpConfig::auth`](crate::transport::http::HttpConfig::auth);
+    /// `None` over stdio and on an unprotected server.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.inbound.principal.as_deref()
+    }
+
+    /// The HTTP request's headers, without `Authorization` (a server never
+    /// passes the client's token on); `None` over stdio.
+    pub fn http_headers(&self) -> Option<&hyper::HeaderMap> {
+        self.inbound.headers.as_deref()
     }
 
     /// The request's `_meta` object, if it had one.

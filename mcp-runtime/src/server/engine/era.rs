@@ -122,6 +122,7 @@ impl Server {
             peer: channel.peer,
             session: channel.session,
             input: Arc::default(),
+            inbound: channel.inbound,
         }
     }
 

@@ -20,6 +20,7 @@ pub(crate) mod client_meta;
 pub(crate) mod context;
 pub(crate) mod discover;
 pub(crate) mod era;
+pub(crate) mod inbound;
 pub(crate) mod input;
 pub(crate) mod invoke;
 pub(crate) mod listen;

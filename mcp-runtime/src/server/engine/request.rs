@@ -16,13 +16,14 @@ use crate::protocol::CancelledNotificationParams;
 use crate::protocol::methods::{
     NOTIFICATION_CANCELLED, NOTIFICATION_INITIALIZED, NOTIFICATION_ROOTS_LIST_CHANGED,
 };
-use crate::server::Server;
+use crate::server::{Inbound, Server};
 
 /// Where a request came from and how to reach back to it.
 pub(super) struct Channel {
     pub(super) session: Arc<Session>,
     pub(super) peer: Peer,
     pub(super) cancellation: CancellationToken,
+    pub(super) inbound: Inbound,
 }
 
 impl Server {
@@ -33,6 +34,7 @@ impl Server {
         request: Request,
         peer: Peer,
         cancellation: CancellationToken,
+        inbound: Inbound,
     ) -> Answer {
         let Request {
             id,
@@ -49,6 +51,7 @@ impl Server {
             session: session.clone(),
             peer,
             cancellation,
+            inbound,
         };
         let reply = match era {
             Era::Legacy => self.legacy(&id, method, params, meta, channel).await,

@@ -226,6 +226,11 @@ fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
         .map(CompiledSchema::compile)
         .transpose()
         .map_err(|e| BuildError(format!("tool `{name}`: invalid output schema: {e}")))?;
+    if let Some(scope) = def.scopes.iter().find(|s| !mcp_names::is_scope_token(s)) {
+        return Err(BuildError(format!(
+            "tool `{name}`: {scope:?} is not an OAuth scope token"
+        )));
+    }
     let annotations = read_param_headers(&def.tool.input_schema)
         .map_err(|why| BuildError(format!("tool `{name}`: {why}")))?;
     let param_headers = ParamHeaders::new(annotations);

@@ -21,6 +21,8 @@ pub struct ToolDef {
     pub(crate) handler: Handler<ToolCall, ToolOutcome>,
     /// Set by `task_support` (in `task/mod.rs`).
     pub(crate) task_support: TaskSupport,
+    /// OAuth scopes a caller's token needs on a protected server.
+    pub(crate) scopes: Vec<String>,
 }
 
 impl ToolDef {
@@ -62,6 +64,7 @@ impl ToolDef {
             tool,
             handler: erase(handler),
             task_support: TaskSupport::Forbidden,
+            scopes: Vec::new(),
         }
     }
 
@@ -95,6 +98,25 @@ impl ToolDef {
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.tool.annotations = Some(annotations);
         self
+    }
+
+    /// The OAuth scopes a caller's access token must carry to call this
+    /// tool on a server protected with
+    /// [`HttpConfig::auth`](crate::transport::http::HttpConfig::auth); a
+    /// token without them gets 403 `insufficient_scope`. Each must be a
+    /// scope token (checked when the server is built). Ignored over stdio.
+    pub fn scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The scopes set with [`scopes`](Self::scopes).
+    pub fn required_scopes(&self) -> &[String] {
+        &self.scopes
     }
 
     /// The listed metadata, for inspection.

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::server::auth::AuthConfig;
+
 /// Settings of the Streamable HTTP server. [`HttpConfig::default`] is safe
 /// for a server on a developer's machine: it accepts only requests addressed
 /// to a localhost name, from no browser origin other than a localhost one,
@@ -68,6 +70,13 @@ pub struct HttpConfig {
     /// How long requests in flight may take to finish after the shutdown
     /// signal before they are cancelled (default 10 s).
     pub shutdown_grace: Duration,
+    /// Makes the endpoint an OAuth 2.1 protected resource (default `None`:
+    /// no authorization). Every request then needs a valid access token
+    /// (401 with a `WWW-Authenticate` challenge otherwise), a tool's
+    /// [`scopes`](crate::server::ToolDef::scopes) are enforced (403
+    /// `insufficient_scope`), and the Protected Resource Metadata is served
+    /// at [`AuthConfig::metadata_paths`]. See [`crate::server::auth`].
+    pub auth: Option<AuthConfig>,
 }
 
 /// The host names a local server answers to.
@@ -88,6 +97,7 @@ impl Default for HttpConfig {
             max_connections: 1024,
             stateless_legacy: false,
             shutdown_grace: Duration::from_secs(10),
+            auth: None,
         }
     }
 }

@@ -17,7 +17,7 @@ use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
 use crate::jsonrpc::{ErrorObject, Request, RequestId, code, error_frame};
-use crate::server::{Answer, BoxFuture, Peer, Server, Session, catch_panic};
+use crate::server::{Answer, BoxFuture, Inbound, Peer, Server, Session, catch_panic};
 
 /// Notifications a handler may queue before it is slowed down.
 const PEER_QUEUE: usize = 64;
@@ -43,6 +43,7 @@ pub(super) async fn run(
     accepts: Accepts,
     cancellation: CancellationToken,
     mode: Mode,
+    inbound: Inbound,
 ) -> Response<McpBody> {
     let guard = (mode == Mode::Modern).then(|| cancellation.clone().drop_guard());
     let (frames_tx, mut frames) = mpsc::channel(PEER_QUEUE);
@@ -51,7 +52,7 @@ pub(super) async fn run(
         true => Peer::new(frames_tx),
         false => Peer::without_requests(frames_tx),
     };
-    let mut handler = start_handler(server, session, request, peer, cancellation, mode);
+    let mut handler = start_handler(server, session, request, peer, cancellation, mode, inbound);
     let outcome = loop {
         tokio::select! {
             biased;
@@ -100,6 +101,7 @@ fn start_handler(
     peer: Peer,
     cancellation: CancellationToken,
     mode: Mode,
+    inbound: Inbound,
 ) -> Handler {
     let id = request.id.clone();
     let work = async move {
@@ -107,7 +109,7 @@ fn start_handler(
         let answer = tokio::select! {
             biased;
             () = cancellation.cancelled() => None,
-            answer = server.handle_request(&session, request, peer, cancellation.clone()) => Some(answer),
+            answer = server.handle_request(&session, request, peer, cancellation.clone(), inbound) => Some(answer),
         };
         session.finish(&id);
         answer

@@ -26,6 +26,7 @@
 //! # }
 //! ```
 
+mod auth;
 mod body;
 mod config;
 mod exchange;

@@ -50,7 +50,11 @@ impl Server {
         let mut http = http1::Builder::new();
         http.timer(TokioTimer::new())
             .header_read_timeout(config.header_read_timeout);
-        let path: Arc<str> = config.path.clone().into();
+        // The endpoint, and the protected-resource metadata when protected.
+        let mut paths = vec![config.path.clone()];
+        paths.extend(config.auth.iter().flat_map(|auth| auth.metadata_paths()));
+        let paths: Arc<[String]> = paths.into();
+        let path = paths[0].clone();
         let service = McpService::new(self, config);
         let graceful = GracefulShutdown::new();
         let mut connections = JoinSet::new();
@@ -78,11 +82,11 @@ impl Server {
             if let Err(e) = stream.set_nodelay(true) {
                 tracing::debug!(error = %e, "TCP_NODELAY not set");
             }
-            let (service, path) = (service.clone(), path.clone());
+            let (service, paths, path) = (service.clone(), paths.clone(), path.clone());
             let endpoint = service_fn(move |request: Request<Incoming>| {
-                let (service, path) = (service.clone(), path.clone());
+                let (service, paths, path) = (service.clone(), paths.clone(), path.clone());
                 async move {
-                    if request.uri().path() != &*path {
+                    if !paths.iter().any(|p| p == request.uri().path()) {
                         return Ok::<_, std::convert::Infallible>(response::refuse(
                             StatusCode::NOT_FOUND,
                             format!("the MCP endpoint is {path}"),

@@ -14,6 +14,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::auth::Protection;
 use super::body::McpBody;
 use super::exchange::{self, Mode};
 use super::guard::Guard;
@@ -23,7 +24,8 @@ use super::sessions::{InsertError, Sessions};
 use super::{HttpConfig, metadata, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
-use crate::server::{BoxFuture, Server, Session};
+use crate::server::auth::Principal;
+use crate::server::{BoxFuture, Inbound, Server, Session};
 
 /// `Mcp-Session-Id`.
 const SESSION_ID: &str = "mcp-session-id";
@@ -49,6 +51,8 @@ struct Shared {
     /// `config`'s Host and Origin allow-lists, parsed.
     guard: Guard,
     sessions: Sessions,
+    /// Present when the endpoint is a protected resource.
+    protection: Option<Protection>,
     /// Parent of the cancellation token of every 2026-07-28 request.
     stop: CancellationToken,
 }
@@ -57,9 +61,14 @@ impl McpService {
     /// Serves `server` under `config`.
     pub fn new(server: Server, config: HttpConfig) -> Self {
         let sessions = Sessions::new(config.session_idle_timeout, config.max_sessions);
+        let protection = config
+            .auth
+            .clone()
+            .map(|auth| Protection::new(auth, &server));
         McpService {
             shared: Arc::new(Shared {
                 server,
+                protection,
                 guard: Guard::new(&config),
                 config,
                 sessions,
@@ -85,8 +94,21 @@ impl McpService {
             tracing::warn!(reason = %refusal.reason, "request refused");
             return refusal.into_response();
         }
+        let mut principal = None;
+        if let Some(protection) = &shared.protection {
+            if protection.serves_metadata(request.uri().path()) {
+                return match *request.method() {
+                    Method::GET => protection.metadata_response(),
+                    _ => method_not_allowed(),
+                };
+            }
+            match protection.authenticate(request.headers()).await {
+                Ok(verified) => principal = Some(verified),
+                Err(refusal) => return refusal,
+            }
+        }
         match *request.method() {
-            Method::POST => shared.post(request).await,
+            Method::POST => shared.post(request, principal).await,
             Method::GET => shared.get(request.headers()),
             Method::DELETE => shared.delete(request.headers()),
             _ => method_not_allowed(),
@@ -95,7 +117,11 @@ impl McpService {
 }
 
 impl Shared {
-    async fn post<B>(&self, request: Request<B>) -> Response<McpBody>
+    async fn post<B>(
+        &self,
+        request: Request<B>,
+        principal: Option<Arc<Principal>>,
+    ) -> Response<McpBody>
     where
         B: Body<Data = Bytes>,
         B::Error: Into<Box<dyn StdError + Send + Sync>>,
@@ -120,7 +146,13 @@ impl Shared {
             Err(refusal) => return refusal.into_response(),
         };
         match jsonrpc::decode(&bytes) {
-            Ok(Incoming::Request(request)) => self.request(headers, request, accepts).await,
+            Ok(Incoming::Request(request)) => {
+                if let Some(refusal) = self.refuse_tool_scopes(principal.as_deref(), &request) {
+                    return refusal;
+                }
+                let inbound = Inbound::http(headers, principal);
+                self.request(headers, request, accepts, inbound).await
+            }
             Ok(Incoming::Notification(notification)) => self.notification(headers, notification),
             // The client's answer to a request we sent it (legacy era).
             Ok(Incoming::Response(answer)) => match self.session(headers) {
@@ -180,6 +212,7 @@ impl Shared {
         headers: &HeaderMap,
         request: jsonrpc::Request,
         accepts: Accepts,
+        inbound: Inbound,
     ) -> Response<McpBody> {
         let server = self.server.clone();
         if let Some(params) = modern_params(request.params.as_ref()) {
@@ -209,6 +242,7 @@ impl Shared {
                 accepts,
                 cancellation,
                 Mode::Modern,
+                inbound,
             )
             .await;
         }
@@ -218,7 +252,7 @@ impl Shared {
             return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
         }
         if request.method == "initialize" {
-            return self.initialize(request, accepts).await;
+            return self.initialize(request, accepts, inbound).await;
         }
         let session = match self.session(headers) {
             Ok(Some(session)) => session,
@@ -246,8 +280,30 @@ impl Shared {
             accepts,
             cancellation,
             Mode::Legacy,
+            inbound,
         )
         .await
+    }
+
+    /// On a protected endpoint, a `tools/call` needs the tool's scopes:
+    /// the 403 when the token lacks them (an unknown tool is dispatch's to
+    /// report).
+    fn refuse_tool_scopes(
+        &self,
+        principal: Option<&Principal>,
+        request: &jsonrpc::Request,
+    ) -> Option<Response<McpBody>> {
+        let (Some(protection), Some(principal)) = (&self.protection, principal) else {
+            return None;
+        };
+        let needed = (request.method == "tools/call")
+            .then(|| request.params.as_ref()?.get("name")?.as_str())
+            .flatten()
+            .and_then(|name| self.server.tool_scopes(name));
+        match needed {
+            Some(needed) if !needed.is_empty() => protection.refuse_scopes(principal, needed),
+            _ => None,
+        }
     }
 
     /// The `Mcp-Param-*` headers of a `tools/call` against its tool's
@@ -270,7 +326,12 @@ impl Shared {
 
     /// `initialize` starts a session; its id goes back in `Mcp-Session-Id`
     /// only when the handshake succeeded (and never in stateless mode).
-    async fn initialize(&self, request: jsonrpc::Request, accepts: Accepts) -> Response<McpBody> {
+    async fn initialize(
+        &self,
+        request: jsonrpc::Request,
+        accepts: Accepts,
+        inbound: Inbound,
+    ) -> Response<McpBody> {
         let session = Arc::new(Session::new());
         let id = request.id.clone();
         let cancellation = session.begin(&id).unwrap_or_default();
@@ -282,6 +343,7 @@ impl Shared {
             accepts,
             cancellation,
             Mode::Legacy,
+            inbound,
         )
         .await;
         if session.legacy_client().is_none() || self.config.stateless_legacy {

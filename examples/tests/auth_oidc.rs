@@ -1,0 +1,324 @@
+//! `echo-server --http 0 --auth-issuer ISSUER` as an OAuth 2.1 protected
+//! resource, against a real authorization server nobody here wrote: the
+//! npm `oidc-provider` (tests/interop/oidc_issuer.mjs), issuing JWT access
+//! tokens for the server's URL through the client_credentials grant. Our
+//! runtime client and the official TypeScript and Python SDK clients call
+//! it with a bearer token, and fail cleanly without one.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use mcp_runtime::client::{AuthError, Client, ClientError, ConnectOptions};
+use serde_json::{Value, json};
+use support::interop::{HttpFixture, python, script, sdks};
+
+/// The authorization server, killed on drop.
+struct Issuer {
+    child: Child,
+    url: String,
+}
+
+impl Issuer {
+    fn start() -> Self {
+        let mut child = Command::new("node")
+            .arg(script("oidc_issuer.mjs"))
+            .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
+            .env("SHORT_TTL", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start node oidc_issuer.mjs");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the issuer did not start");
+        let url = line
+            .trim()
+            .strip_prefix("ISSUER ")
+            .unwrap_or_else(|| panic!("unexpected issuer output {line:?}"))
+            .to_owned();
+        Issuer { child, url }
+    }
+
+    /// An access token from the client_credentials grant.
+    fn token(&self, client: &str, resource: &str, scope: &str) -> String {
+        let form = format!(
+            "grant_type=client_credentials&client_id={client}&client_secret=test-secret&resource={}&scope={}",
+            encode(resource),
+            encode(scope)
+        );
+        let answer = post(
+            &format!("{}/token", self.url),
+            &form,
+            "application/x-www-form-urlencoded",
+        );
+        answer["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no token: {answer}"))
+            .to_owned()
+    }
+}
+
+impl Drop for Issuer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// One HTTP/1.1 exchange with a loopback server: status, headers, body.
+fn http(method: &str, url: &str, body: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
+    let rest = url.strip_prefix("http://").expect("http URL");
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut stream = TcpStream::connect(authority).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut request = format!(
+        "{method} {} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        if path.is_empty() { "/" } else { path },
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_owned(), body.to_owned())
+}
+
+fn post(url: &str, body: &str, content_type: &str) -> Value {
+    let (status, _, body) = http("POST", url, body, &[("Content-Type", content_type)]);
+    assert_eq!(status, 200, "{url}: {body}");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{url}: {e}: {body}"))
+}
+
+fn protected_server(issuer: &Issuer) -> HttpFixture {
+    HttpFixture::start(
+        Path::new(env!("CARGO_BIN_EXE_echo-server")),
+        &[Path::new("--auth-issuer"), Path::new(&issuer.url)],
+    )
+}
+
+async fn connect(url: &str, token: Option<&str>) -> Result<Client, ClientError> {
+    let mut options = ConnectOptions::default();
+    if let Some(token) = token {
+        options = options.bearer_token(token)?;
+    }
+    Client::connect_http_with(url, options).await
+}
+
+fn auth_error(result: Result<Client, ClientError>) -> AuthError {
+    match result {
+        Err(ClientError::Auth(error)) => error,
+        Err(other) => panic!("expected an HTTP 401/403, got {other}"),
+        Ok(_) => panic!("expected an HTTP 401/403, got a connection"),
+    }
+}
+
+/// The JWT's three parts.
+fn parts(token: &str) -> [String; 3] {
+    let parts: Vec<_> = token.split('.').map(str::to_owned).collect();
+    parts.try_into().expect("a JWS compact serialization")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_protected_server_takes_tokens_from_a_real_issuer_and_refuses_every_bad_one() {
+    let issuer = Issuer::start();
+    let server = protected_server(&issuer);
+    let resource = server.url.clone();
+
+    // No token: 401, and the challenge leads to metadata naming the issuer.
+    let denied = auth_error(connect(&resource, None).await);
+    assert_eq!(denied.status, 401, "{denied}");
+    let metadata_url = denied
+        .resource_metadata()
+        .expect("resource_metadata")
+        .to_owned();
+    assert!(
+        metadata_url.ends_with("/.well-known/oauth-protected-resource/mcp"),
+        "{metadata_url}"
+    );
+    let (status, head, body) = http("GET", &metadata_url, "", &[]);
+    assert_eq!(status, 200, "{head}");
+    let metadata: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(metadata["resource"], json!(resource));
+    assert_eq!(metadata["authorization_servers"], json!([issuer.url]));
+    assert!(
+        metadata["scopes_supported"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("calc")),
+        "{metadata}"
+    );
+
+    // A valid token: calls work, and the handler sees the principal.
+    let token = issuer.token("mcp-test", &resource, "calc profile");
+    let client = connect(&resource, Some(&token))
+        .await
+        .expect("a valid token connects");
+    let sum = client
+        .call_tool("add", &json!({"a": 2, "b": 40}))
+        .await
+        .unwrap();
+    assert_eq!(sum.structured_content, Some(json!({"sum": 42})));
+    let me = client.call_tool("whoami", &json!({})).await.unwrap();
+    let me = me.structured_content.unwrap();
+    assert_eq!(me["subject"], "mcp-test");
+    assert_eq!(me["client_id"], "mcp-test");
+    assert_eq!(me["scopes"], json!(["calc", "profile"]));
+
+    // A token without the tool's scope: 403 insufficient_scope naming it;
+    // tools that need no scope still work.
+    let narrow = issuer.token("mcp-test", &resource, "profile");
+    let client = connect(&resource, Some(&narrow)).await.unwrap();
+    assert!(
+        client
+            .call_tool("echo", &json!({"text": "hi"}))
+            .await
+            .is_ok()
+    );
+    match client.call_tool("add", &json!({"a": 1, "b": 1})).await {
+        Err(ClientError::Auth(error)) => {
+            assert_eq!(error.status, 403, "{error}");
+            let challenge = error.challenge.as_ref().unwrap();
+            assert_eq!(challenge.error(), Some("insufficient_scope"));
+            assert!(
+                challenge.scope().unwrap().split(' ').any(|s| s == "calc"),
+                "{error}"
+            );
+        }
+        other => panic!("expected 403, got {other:?}"),
+    }
+
+    // Every bad token: 401 invalid_token.
+    let other_issuer = Issuer::start();
+    let foreign = other_issuer.token("mcp-test", &resource, "calc");
+    let other_audience = issuer.token("mcp-test", "http://127.0.0.1:9/other", "calc");
+    let [header, payload, _] = parts(&token);
+    let [_, _, foreign_signature] = parts(&foreign);
+    let none_header = URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"at+jwt"}"#);
+    let hmac_header =
+        URL_SAFE_NO_PAD.encode(r#"{"alg":"HS256","typ":"at+jwt","kid":"es256-test"}"#);
+    let unknown_kid = URL_SAFE_NO_PAD.encode(r#"{"alg":"ES256","typ":"at+jwt","kid":"nobody"}"#);
+    let bad = [
+        ("another audience", other_audience),
+        ("another issuer", foreign.clone()),
+        (
+            "signed by another key",
+            format!("{header}.{payload}.{foreign_signature}"),
+        ),
+        ("alg none", format!("{none_header}.{payload}.")),
+        (
+            "HMAC with the public key",
+            format!("{hmac_header}.{payload}.{foreign_signature}"),
+        ),
+        (
+            "unknown kid",
+            format!("{unknown_kid}.{payload}.{foreign_signature}"),
+        ),
+        ("garbage", "not-a-jwt".to_owned()),
+    ];
+    for (what, bad_token) in bad {
+        let error = auth_error(connect(&resource, Some(&bad_token)).await);
+        assert_eq!(error.status, 401, "{what}: {error}");
+        assert_eq!(
+            error.challenge.as_ref().and_then(|c| c.error()),
+            Some("invalid_token"),
+            "{what}: {error}"
+        );
+    }
+
+    // An expired token (the short client's live 1 s; the leeway is 5 s).
+    let short = issuer.token("mcp-test-short", &resource, "calc");
+    assert!(
+        connect(&resource, Some(&short)).await.is_ok(),
+        "fresh, it works"
+    );
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    let error = auth_error(connect(&resource, Some(&short)).await);
+    assert_eq!(error.status, 401);
+    assert!(error.to_string().contains("expired"), "{error}");
+}
+
+fn run_official(program: &Path, client: &str, extra: &[&str], url: &str) -> (bool, String) {
+    let output = Command::new(program)
+        .arg(script(client))
+        .args(extra)
+        .args(["--timeout", "30", "--url", url])
+        .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {client}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+#[test]
+fn official_sdk_clients_call_the_protected_server_with_a_bearer_token() {
+    let issuer = Issuer::start();
+    let server = protected_server(&issuer);
+    let token = issuer.token("mcp-test", &server.url, "calc");
+    let clients: [(&Path, &str, &[&str]); 3] = [
+        (Path::new("node"), "ts_client.mjs", &[]),
+        (&python(), "py_client.py", &["--mode", "auto"]),
+        (&python(), "py_client.py", &["--mode", "legacy"]),
+    ];
+    for (program, client, extra) in clients {
+        let with_token = [extra, &["--bearer", &token]].concat();
+        let (ok, output) = run_official(program, client, &with_token, &server.url);
+        assert!(ok, "{client} {extra:?} with a token failed:\n{output}");
+        let (ok, output) = run_official(program, client, extra, &server.url);
+        assert!(
+            !ok,
+            "{client} {extra:?} without a token succeeded:\n{output}"
+        );
+        assert!(
+            output.contains("401")
+                || output.contains("nauthorized")
+                || output.contains("an access token is required"),
+            "{client} {extra:?} failed without naming the 401:\n{output}"
+        );
+        println!(
+            "{client} {extra:?}: with a token ok; without: {}",
+            output.lines().last().unwrap_or("")
+        );
+    }
+}

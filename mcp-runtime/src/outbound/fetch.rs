@@ -1,0 +1,97 @@
+//! Small JSON exchanges with an authorization server (metadata, keys,
+//! introspection): bounded in size and time, and never following a
+//! redirect, so that a hostile document cannot send us elsewhere.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use hyper::{Method, Request, Uri};
+use serde::de::DeserializeOwned;
+
+use super::{ConnectError, HttpClient};
+
+/// GETs `url` and reads its JSON body as `T`.
+pub(crate) async fn get_json<T: DeserializeOwned>(
+    client: &HttpClient,
+    url: &str,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<T, String> {
+    let uri = parse(url)?;
+    let request = Request::builder()
+        .method(Method::GET)
+        .uri(uri.clone())
+        .header(ACCEPT, "application/json")
+        .body(Full::new(Bytes::new()))
+        .map_err(|e| e.to_string())?;
+    exchange(client, &uri, request, max_bytes, timeout).await
+}
+
+/// POSTs `form` to `url`, with HTTP Basic client authentication when
+/// `basic` is given, and reads the JSON answer as `T`.
+pub(crate) async fn post_form<T: DeserializeOwned>(
+    client: &HttpClient,
+    url: &str,
+    form: &[(&str, &str)],
+    basic: Option<HeaderValue>,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<T, String> {
+    let uri = parse(url)?;
+    let body = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(form)
+        .finish();
+    let mut request = Request::builder()
+        .method(Method::POST)
+        .uri(uri.clone())
+        .header(ACCEPT, "application/json")
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded");
+    if let Some(basic) = basic {
+        request = request.header(AUTHORIZATION, basic);
+    }
+    let request = request
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|e| e.to_string())?;
+    exchange(client, &uri, request, max_bytes, timeout).await
+}
+
+fn parse(url: &str) -> Result<Uri, String> {
+    url.parse::<Uri>()
+        .map_err(|e| format!("invalid URL {url}: {e}"))
+}
+
+async fn exchange<T: DeserializeOwned>(
+    client: &HttpClient,
+    uri: &Uri,
+    request: Request<Full<Bytes>>,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<T, String> {
+    let work = async {
+        let response = client
+            .request(request)
+            .await
+            .map_err(|e| ConnectError::classify(uri, &e).to_string())?;
+        let status = response.status();
+        if status.is_redirection() {
+            return Err(format!(
+                "{uri} answered HTTP {status}; redirects are not followed"
+            ));
+        }
+        let body = Limited::new(response.into_body(), max_bytes)
+            .collect()
+            .await
+            .map_err(|e| format!("reading {uri} failed (at most {max_bytes} bytes): {e}"))?
+            .to_bytes();
+        if !status.is_success() {
+            let text = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+            return Err(format!("{uri} answered HTTP {status}: {text}"));
+        }
+        serde_json::from_slice(&body).map_err(|e| format!("{uri} sent an unreadable document: {e}"))
+    };
+    tokio::time::timeout(timeout, work)
+        .await
+        .map_err(|_| format!("{uri} did not answer within {timeout:?}"))?
+}

@@ -1,0 +1,32 @@
+//! What the transport knew about a request beyond its JSON-RPC message:
+//! over HTTP, its headers and the principal its access token verified to.
+//! Over stdio there is neither (a stdio server takes credentials from its
+//! environment).
+
+use std::sync::Arc;
+
+use hyper::HeaderMap;
+
+use crate::server::auth::Principal;
+
+/// Handed from the transport to the request's context.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Inbound {
+    /// The HTTP request headers, `Authorization` removed: a handler has no
+    /// business forwarding the client's token upstream.
+    pub(crate) headers: Option<Arc<HeaderMap>>,
+    /// Who the access token speaks for, on a protected server.
+    pub(crate) principal: Option<Arc<Principal>>,
+}
+
+impl Inbound {
+    /// An HTTP request's headers (without `Authorization`) and principal.
+    pub(crate) fn http(headers: &HeaderMap, principal: Option<Arc<Principal>>) -> Self {
+        let mut headers = headers.clone();
+        headers.remove(hyper::header::AUTHORIZATION);
+        Inbound {
+            headers: Some(Arc::new(headers)),
+            principal,
+        }
+    }
+}

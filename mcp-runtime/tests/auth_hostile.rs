@@ -1,0 +1,234 @@
+//! A protected server's token verification against a hostile issuer: its
+//! metadata and key documents are wrong, oversized or redirect elsewhere,
+//! and its clients send floods of tokens naming unknown keys. Every case is
+//! a clear error, none a panic, and a flood costs one key fetch.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::service::service_fn;
+use hyper::{Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use mcp_runtime::server::auth::{JwtVerifier, TokenError, TokenVerifier};
+use serde_json::json;
+
+/// What the hostile issuer answers on a path: status, extra header, body.
+type Route = (StatusCode, Option<(&'static str, String)>, String);
+
+/// An issuer on a free port serving `routes` (built from its own URL);
+/// counts the requests per path.
+struct Hostile {
+    url: String,
+    hits: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Hostile {
+    async fn start(routes: impl Fn(&str) -> HashMap<String, Route>) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let routes = Arc::new(routes(&url));
+        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let counted = hits.clone();
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let (routes, hits) = (routes.clone(), counted.clone());
+                tokio::spawn(async move {
+                    let handler = service_fn(move |request: hyper::Request<_>| {
+                        let path = request.uri().path().to_owned();
+                        *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
+                        let (status, header, body) = routes.get(&path).cloned().unwrap_or((
+                            StatusCode::NOT_FOUND,
+                            None,
+                            String::new(),
+                        ));
+                        let mut response = Response::new(Full::new(Bytes::from(body)));
+                        *response.status_mut() = status;
+                        if let Some((name, value)) = header {
+                            response.headers_mut().insert(name, value.parse().unwrap());
+                        }
+                        async move { Ok::<_, Infallible>(response) }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(tcp), handler)
+                        .await;
+                });
+            }
+        });
+        Hostile { url, hits }
+    }
+
+    fn hits(&self, path: &str) -> usize {
+        self.hits.lock().unwrap().get(path).copied().unwrap_or(0)
+    }
+}
+
+fn ok(body: serde_json::Value) -> Route {
+    (StatusCode::OK, None, body.to_string())
+}
+
+/// A public P-256 key (RFC 7517 appendix A.1), marked for signatures.
+fn jwks() -> serde_json::Value {
+    json!({"keys": [{
+        "kty": "EC", "crv": "P-256", "use": "sig", "kid": "known",
+        "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+        "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"
+    }]})
+}
+
+fn token(kid: &str) -> String {
+    let header = URL_SAFE_NO_PAD.encode(json!({"alg": "ES256", "kid": kid}).to_string());
+    let claims = URL_SAFE_NO_PAD.encode(r#"{"iss":"x","aud":"y","exp":99999999999}"#);
+    format!("{header}.{claims}.c2lnbmF0dXJl")
+}
+
+const RESOURCE: &str = "http://127.0.0.1:1/mcp";
+
+fn unavailable(outcome: Result<impl std::fmt::Debug, TokenError>) -> String {
+    match outcome {
+        Err(TokenError::Unavailable(why)) => why,
+        other => panic!("expected an unavailable issuer, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_flood_of_unknown_key_ids_costs_one_key_fetch() {
+    let issuer = Hostile::start(|url| {
+        HashMap::from([
+            (
+                "/.well-known/oauth-authorization-server".to_owned(),
+                ok(json!({"issuer": url, "jwks_uri": format!("{url}/jwks")})),
+            ),
+            ("/jwks".to_owned(), ok(jwks())),
+        ])
+    })
+    .await;
+    let verifier = JwtVerifier::new(&issuer.url, RESOURCE).unwrap();
+    for i in 0..200 {
+        match verifier.verify(&token(&format!("made-up-{i}"))).await {
+            Err(TokenError::Invalid(why)) => assert!(why.contains("does not publish"), "{why}"),
+            other => panic!("unknown kid {i}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        issuer.hits("/jwks"),
+        1,
+        "the key set is fetched once per interval"
+    );
+    assert_eq!(issuer.hits("/.well-known/oauth-authorization-server"), 1);
+    // A known key with a bad signature is refused without a fetch.
+    assert!(matches!(
+        verifier.verify(&token("known")).await,
+        Err(TokenError::Invalid(_))
+    ));
+    assert_eq!(issuer.hits("/jwks"), 1);
+}
+
+#[tokio::test]
+async fn metadata_naming_another_issuer_is_refused() {
+    let issuer = Hostile::start(|_| {
+        HashMap::from([(
+            "/.well-known/oauth-authorization-server".to_owned(),
+            ok(json!({"issuer": "https://evil.example", "jwks_uri": "https://evil.example/jwks"})),
+        )])
+    })
+    .await;
+    let verifier = JwtVerifier::new(&issuer.url, RESOURCE).unwrap();
+    let why = unavailable(verifier.verify(&token("k")).await);
+    assert!(
+        why.contains("names the issuer \"https://evil.example\""),
+        "{why}"
+    );
+}
+
+#[tokio::test]
+async fn redirects_are_not_followed() {
+    let issuer = Hostile::start(|_| {
+        let redirect = (
+            StatusCode::FOUND,
+            Some(("location", "https://evil.example/metadata".to_owned())),
+            String::new(),
+        );
+        HashMap::from([
+            (
+                "/.well-known/oauth-authorization-server".to_owned(),
+                redirect.clone(),
+            ),
+            ("/.well-known/openid-configuration".to_owned(), redirect),
+        ])
+    })
+    .await;
+    let verifier = JwtVerifier::new(&issuer.url, RESOURCE).unwrap();
+    let why = unavailable(verifier.verify(&token("k")).await);
+    assert!(why.contains("redirects are not followed"), "{why}");
+}
+
+#[tokio::test]
+async fn oversized_and_malformed_key_sets_are_refused() {
+    let huge = format!("{{\"keys\": [], \"pad\": \"{}\"}}", "x".repeat(300 * 1024));
+    for (body, expected) in [
+        (huge, "at most"),
+        ("{\"keys\": 3}".to_owned(), "not a JWK set"),
+        (
+            "{\"keys\": [{\"kty\": \"nope\"}]}".to_owned(),
+            "no usable key",
+        ),
+        ("not json".to_owned(), "unreadable document"),
+    ] {
+        let issuer = Hostile::start(move |url| {
+            HashMap::from([
+                (
+                    "/.well-known/oauth-authorization-server".to_owned(),
+                    ok(json!({"issuer": url, "jwks_uri": format!("{url}/jwks")})),
+                ),
+                ("/jwks".to_owned(), (StatusCode::OK, None, body.clone())),
+            ])
+        })
+        .await;
+        let verifier = JwtVerifier::new(&issuer.url, RESOURCE).unwrap();
+        let why = unavailable(verifier.verify(&token("k")).await);
+        assert!(why.contains(expected), "{expected}: {why}");
+    }
+}
+
+#[tokio::test]
+async fn malformed_tokens_are_refused_before_any_fetch() {
+    let issuer = Hostile::start(|_| HashMap::new()).await;
+    let verifier = JwtVerifier::new(&issuer.url, RESOURCE).unwrap();
+    let none = format!(
+        "{}.{}.",
+        URL_SAFE_NO_PAD.encode(r#"{"alg":"none"}"#),
+        URL_SAFE_NO_PAD.encode("{}")
+    );
+    let hmac = format!("{}.e30.c2ln", URL_SAFE_NO_PAD.encode(r#"{"alg":"HS256"}"#));
+    for bad in ["", "garbage", "a.b.c", &none, &hmac, &"a".repeat(20_000)] {
+        assert!(
+            matches!(verifier.verify(bad).await, Err(TokenError::Invalid(_))),
+            "{}",
+            &bad[..bad.len().min(40)]
+        );
+    }
+    assert_eq!(
+        issuer.hits.lock().unwrap().len(),
+        0,
+        "no document was fetched"
+    );
+}
+
+#[test]
+fn issuers_must_use_https_except_on_loopback() {
+    assert!(JwtVerifier::new("http://auth.example.com", RESOURCE).is_err());
+    assert!(JwtVerifier::new("https://auth.example.com/?x=1", RESOURCE).is_err());
+    assert!(JwtVerifier::new("http://127.0.0.1:9000", RESOURCE).is_ok());
+    assert!(JwtVerifier::new("https://auth.example.com", RESOURCE).is_ok());
+    assert!(
+        JwtVerifier::new("https://auth.example.com", RESOURCE)
+            .unwrap()
+            .algorithms(&["HS256"])
+            .is_err()
+    );
+}
