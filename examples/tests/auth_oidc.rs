@@ -322,3 +322,107 @@ fn official_sdk_clients_call_the_protected_server_with_a_bearer_token() {
         );
     }
 }
+
+/// A server in this process protected by token introspection (RFC 7662)
+/// at the real issuer, which hands out opaque tokens for `/opaque`.
+#[tokio::test(flavor = "multi_thread")]
+async fn introspection_headers_and_session_owners() {
+    use mcp_runtime::protocol::CallToolResult;
+    use mcp_runtime::server::auth::{AuthConfig, IntrospectionVerifier};
+    use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    use mcp_runtime::transport::http::HttpConfig;
+
+    let issuer = Issuer::start();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let resource = format!(
+        "http://127.0.0.1:{}/opaque",
+        listener.local_addr().unwrap().port()
+    );
+    let verifier =
+        IntrospectionVerifier::new(&format!("{}/token/introspection", issuer.url), &resource)
+            .unwrap()
+            .client_credentials("mcp-test", "test-secret")
+            .issuer(&issuer.url);
+    let auth = AuthConfig::new(&resource, verifier)
+        .unwrap()
+        .authorization_server(&issuer.url)
+        .unwrap();
+    let inspect = ToolDef::new("inspect", |call: ToolCall| async move {
+        let context = call.context();
+        let headers = context.http_headers().expect("HTTP headers");
+        let principal = context.principal().expect("a principal");
+        CallToolResult::structured(&json!({
+            "authorization": headers.contains_key("authorization"),
+            "trace": headers.get("x-trace").and_then(|v| v.to_str().ok()),
+            "client_id": principal.client_id,
+            "scopes": principal.scopes,
+        }))
+    });
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool(inspect)
+        .build()
+        .unwrap();
+    let config = HttpConfig {
+        path: "/opaque".into(),
+        auth: Some(auth),
+        ..HttpConfig::default()
+    };
+    tokio::spawn(server.serve_http_with(listener, config, std::future::pending()));
+
+    // An opaque token, checked by introspection; the handler sees the
+    // principal and the headers, without Authorization.
+    let token = issuer.token("mcp-test", &resource, "calc");
+    assert_eq!(token.split('.').count(), 1, "opaque, not a JWT: {token}");
+    let mut options = ConnectOptions::default().bearer_token(&token).unwrap();
+    options.headers.insert("x-trace", "abc".parse().unwrap());
+    let client = Client::connect_http_with(&resource, options).await.unwrap();
+    let seen = client.call_tool("inspect", &json!({})).await.unwrap();
+    assert_eq!(
+        seen.structured_content,
+        Some(
+            json!({"authorization": false, "trace": "abc", "client_id": "mcp-test", "scopes": ["calc"]})
+        )
+    );
+    let error = auth_error(connect(&resource, Some("made-up-opaque-token")).await);
+    assert_eq!(error.status, 401);
+    assert!(error.to_string().contains("not active"), "{error}");
+
+    // A legacy session serves only the token owner that started it.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}})
+    .to_string();
+    let bearer = format!("Bearer {token}");
+    let common = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    let (status, head, _) = http(
+        "POST",
+        &resource,
+        &initialize,
+        &[common[0], common[1], ("Authorization", &bearer)],
+    );
+    assert_eq!(status, 200, "{head}");
+    let session = head
+        .lines()
+        .find_map(|line| line.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .to_owned();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let other = format!(
+        "Bearer {}",
+        issuer.token("mcp-test-short", &resource, "calc")
+    );
+    for (who, status) in [(&other, 404), (&bearer, 200)] {
+        let headers = [
+            common[0],
+            common[1],
+            ("Authorization", who.as_str()),
+            ("Mcp-Session-Id", &session),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ];
+        let (got, head, body) = http("POST", &resource, &list, &headers);
+        assert_eq!(got, status, "{head}\n{body}");
+    }
+}

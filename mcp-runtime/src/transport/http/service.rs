@@ -109,8 +109,10 @@ impl McpService {
         }
         match *request.method() {
             Method::POST => shared.post(request, principal).await,
-            Method::GET => shared.get(request.headers()),
-            Method::DELETE => shared.delete(request.headers()),
+            Method::GET => shared.get(request.headers(), owner(principal.as_deref()).as_deref()),
+            Method::DELETE => {
+                shared.delete(request.headers(), owner(principal.as_deref()).as_deref())
+            }
             _ => method_not_allowed(),
         }
     }
@@ -153,17 +155,23 @@ impl Shared {
                 let inbound = Inbound::http(headers, principal);
                 self.request(headers, request, accepts, inbound).await
             }
-            Ok(Incoming::Notification(notification)) => self.notification(headers, notification),
+            Ok(Incoming::Notification(notification)) => self.notification(
+                headers,
+                owner(principal.as_deref()).as_deref(),
+                notification,
+            ),
             // The client's answer to a request we sent it (legacy era).
-            Ok(Incoming::Response(answer)) => match self.session(headers) {
-                Ok(session) => {
-                    if let Some(session) = session {
-                        session.deliver(answer);
+            Ok(Incoming::Response(answer)) => {
+                match self.session(headers, owner(principal.as_deref()).as_deref()) {
+                    Ok(session) => {
+                        if let Some(session) = session {
+                            session.deliver(answer);
+                        }
+                        response::empty(StatusCode::ACCEPTED)
                     }
-                    response::empty(StatusCode::ACCEPTED)
+                    Err(refusal) => refusal.into_response(),
                 }
-                Err(refusal) => refusal.into_response(),
-            },
+            }
             Err(rejected) => response::error(
                 StatusCode::BAD_REQUEST,
                 rejected.id.as_ref(),
@@ -254,7 +262,8 @@ impl Shared {
         if request.method == "initialize" {
             return self.initialize(request, accepts, inbound).await;
         }
-        let session = match self.session(headers) {
+        let owner = owner(inbound.principal.as_deref());
+        let session = match self.session(headers, owner.as_deref()) {
             Ok(Some(session)) => session,
             Ok(None) if self.config.stateless_legacy => stateless::session(headers),
             Ok(None) => {
@@ -332,6 +341,7 @@ impl Shared {
         accepts: Accepts,
         inbound: Inbound,
     ) -> Response<McpBody> {
+        let owner = owner(inbound.principal.as_deref());
         let session = Arc::new(Session::new());
         let id = request.id.clone();
         let cancellation = session.begin(&id).unwrap_or_default();
@@ -349,7 +359,7 @@ impl Shared {
         if session.legacy_client().is_none() || self.config.stateless_legacy {
             return response;
         }
-        match self.sessions.insert(session) {
+        match self.sessions.insert(session, owner) {
             Ok(session_id) => {
                 let value = HeaderValue::try_from(session_id).expect("hex digits");
                 response.headers_mut().insert(SESSION_ID, value);
@@ -370,8 +380,13 @@ impl Shared {
     /// Notifications are accepted with 202. In a legacy session they reach
     /// it (`notifications/cancelled`); without one (2026-07-28 defines no
     /// client notification over HTTP) they are dropped.
-    fn notification(&self, headers: &HeaderMap, notification: Notification) -> Response<McpBody> {
-        match self.session(headers) {
+    fn notification(
+        &self,
+        headers: &HeaderMap,
+        owner: Option<&str>,
+        notification: Notification,
+    ) -> Response<McpBody> {
+        match self.session(headers, owner) {
             Ok(Some(session)) => self.server.handle_notification(&session, notification),
             Ok(None) => {
                 tracing::debug!(method = %notification.method, "sessionless notification ignored");
@@ -384,17 +399,19 @@ impl Shared {
     /// No standalone stream is offered: nothing is ever sent outside a
     /// response yet, so GET is 405 (after a session check, so that a
     /// client learns that its session expired).
-    fn get(&self, headers: &HeaderMap) -> Response<McpBody> {
-        match self.session(headers) {
+    fn get(&self, headers: &HeaderMap, owner: Option<&str>) -> Response<McpBody> {
+        match self.session(headers, owner) {
             Ok(_) => method_not_allowed(),
             Err(refusal) => refusal.into_response(),
         }
     }
 
     /// DELETE ends a legacy session.
-    fn delete(&self, headers: &HeaderMap) -> Response<McpBody> {
+    fn delete(&self, headers: &HeaderMap, owner: Option<&str>) -> Response<McpBody> {
         match session_id(headers) {
-            Ok(Some(id)) if self.sessions.remove(id) => response::empty(StatusCode::NO_CONTENT),
+            Ok(Some(id)) if self.sessions.remove(id, owner) => {
+                response::empty(StatusCode::NO_CONTENT)
+            }
             Ok(Some(_)) => unknown_session().into_response(),
             Ok(None) => response::refuse(StatusCode::BAD_REQUEST, "no Mcp-Session-Id header"),
             Err(refusal) => refusal.into_response(),
@@ -404,11 +421,15 @@ impl Shared {
     /// The legacy session a request names, `None` when it names none; 404
     /// for an unknown or expired one, 400 for a protocol version header
     /// that names no legacy version.
-    fn session(&self, headers: &HeaderMap) -> Result<Option<Arc<Session>>, Refusal> {
+    fn session(
+        &self,
+        headers: &HeaderMap,
+        owner: Option<&str>,
+    ) -> Result<Option<Arc<Session>>, Refusal> {
         let Some(id) = session_id(headers)? else {
             return Ok(None);
         };
-        let session = self.sessions.get(id).ok_or_else(unknown_session)?;
+        let session = self.sessions.get(id, owner).ok_or_else(unknown_session)?;
         if let Some(version) = headers.get(metadata::PROTOCOL_VERSION) {
             let known = version
                 .to_str()
@@ -442,6 +463,20 @@ fn modern_header_without_meta(headers: &HeaderMap) -> bool {
             v.to_str()
                 .is_ok_and(|v| !LEGACY_PROTOCOL_VERSIONS.contains(&v))
         })
+}
+
+/// Whom a legacy session belongs to on a protected endpoint: the token's
+/// issuer and subject (or client, without a subject).
+fn owner(principal: Option<&Principal>) -> Option<String> {
+    let principal = principal?;
+    let who = principal
+        .subject
+        .as_ref()
+        .or(principal.client_id.as_ref())?;
+    Some(format!(
+        "{} {who}",
+        principal.issuer.as_deref().unwrap_or_default()
+    ))
 }
 
 fn session_id(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {

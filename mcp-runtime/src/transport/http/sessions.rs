@@ -28,6 +28,9 @@ pub(super) struct Sessions {
 struct Entry {
     session: Arc<Session>,
     last_used: Instant,
+    /// Who started the session on a protected endpoint; only they may use
+    /// it, so that a leaked session id is useless with another token.
+    owner: Option<String>,
 }
 
 impl Sessions {
@@ -40,7 +43,11 @@ impl Sessions {
     }
 
     /// Stores a session that just completed `initialize`; returns its id.
-    pub(super) fn insert(&self, session: Arc<Session>) -> Result<String, InsertError> {
+    pub(super) fn insert(
+        &self,
+        session: Arc<Session>,
+        owner: Option<String>,
+    ) -> Result<String, InsertError> {
         let id = new_id().map_err(InsertError::Random)?;
         let mut live = self.lock();
         let now = Instant::now();
@@ -59,6 +66,7 @@ impl Sessions {
             Entry {
                 session,
                 last_used: now,
+                owner,
             },
         );
         Ok(id)
@@ -66,9 +74,13 @@ impl Sessions {
 
     /// The session named `id`, marking it used; `None` when there is none or
     /// it has expired (it is then forgotten).
-    pub(super) fn get(&self, id: &str) -> Option<Arc<Session>> {
+    /// The live session `id`, when `owner` is the one that started it.
+    pub(super) fn get(&self, id: &str, owner: Option<&str>) -> Option<Arc<Session>> {
         let mut live = self.lock();
         let entry = live.get_mut(id)?;
+        if entry.owner.as_deref() != owner {
+            return None;
+        }
         let now = Instant::now();
         if now.duration_since(entry.last_used) >= self.idle_timeout {
             if let Some(expired) = live.remove(id) {
@@ -82,8 +94,16 @@ impl Sessions {
 
     /// Ends the session named `id`, cancelling its requests in flight;
     /// `false` when there is none.
-    pub(super) fn remove(&self, id: &str) -> bool {
-        let removed = self.lock().remove(id);
+    /// Ends the session `id`, when `owner` is the one that started it.
+    pub(super) fn remove(&self, id: &str, owner: Option<&str>) -> bool {
+        let mut live = self.lock();
+        if live
+            .get(id)
+            .is_none_or(|entry| entry.owner.as_deref() != owner)
+        {
+            return false;
+        }
+        let removed = live.remove(id);
         removed
             .inspect(|entry| entry.session.cancel_all())
             .is_some()
@@ -116,28 +136,41 @@ mod tests {
     #[test]
     fn ids_are_long_random_and_distinct() {
         let sessions = Sessions::new(Duration::from_secs(60), 10);
-        let a = sessions.insert(Arc::new(Session::new())).unwrap();
-        let b = sessions.insert(Arc::new(Session::new())).unwrap();
+        let a = sessions.insert(Arc::new(Session::new()), None).unwrap();
+        let b = sessions.insert(Arc::new(Session::new()), None).unwrap();
         assert_eq!(a.len(), 64);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(a, b);
-        assert!(sessions.get(&a).is_some());
-        assert!(sessions.remove(&a));
-        assert!(sessions.get(&a).is_none());
-        assert!(!sessions.remove(&a));
+        assert!(sessions.get(&a, None).is_some());
+        assert!(sessions.remove(&a, None));
+        assert!(sessions.get(&a, None).is_none());
+        assert!(!sessions.remove(&a, None));
     }
 
     #[test]
     fn full_and_expiry() {
         let sessions = Sessions::new(Duration::from_millis(50), 1);
-        let a = sessions.insert(Arc::new(Session::new())).unwrap();
+        let a = sessions.insert(Arc::new(Session::new()), None).unwrap();
         assert!(matches!(
-            sessions.insert(Arc::new(Session::new())),
+            sessions.insert(Arc::new(Session::new()), None),
             Err(InsertError::Full)
         ));
         std::thread::sleep(Duration::from_millis(60));
-        assert!(sessions.get(&a).is_none());
+        assert!(sessions.get(&a, None).is_none());
         // Expired sessions make room.
-        assert!(sessions.insert(Arc::new(Session::new())).is_ok());
+        assert!(sessions.insert(Arc::new(Session::new()), None).is_ok());
+    }
+
+    #[test]
+    fn a_session_serves_only_its_owner() {
+        let sessions = Sessions::new(Duration::from_secs(60), 10);
+        let id = sessions
+            .insert(Arc::new(Session::new()), Some("iss alice".into()))
+            .unwrap();
+        assert!(sessions.get(&id, Some("iss mallory")).is_none());
+        assert!(sessions.get(&id, None).is_none());
+        assert!(!sessions.remove(&id, Some("iss mallory")));
+        assert!(sessions.get(&id, Some("iss alice")).is_some());
+        assert!(sessions.remove(&id, Some("iss alice")));
     }
 }
