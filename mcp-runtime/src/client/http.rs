@@ -8,11 +8,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE,
+};
 use hyper::{Method, StatusCode, Uri};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::auth::{OAuthConfig, OAuthSession};
 use super::sse::SseDecoder;
 use super::{AuthError, ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
@@ -48,6 +51,8 @@ pub(crate) struct HttpLink {
     url: Uri,
     /// Sent with every request; the protocol's own headers win.
     extra_headers: HeaderMap,
+    /// Gets and sends access tokens, when the client authorizes.
+    oauth: Option<OAuthSession>,
     /// The legacy era's session, minted by `initialize`.
     session: Mutex<Option<HeaderValue>>,
     /// Answers requests a legacy server sends on a response stream.
@@ -73,15 +78,18 @@ impl HttpLink {
         url: &str,
         answers: Option<Arc<dyn InputHandler>>,
         extra_headers: HeaderMap,
+        oauth: Option<Arc<OAuthConfig>>,
     ) -> Result<Self, ClientError> {
         let url: Uri = url
             .parse()
             .map_err(|e| ClientError::InvalidArguments(format!("invalid URL {url}: {e}")))?;
         let client = outbound::client_for(&url).map_err(ClientError::Connect)?;
+        let oauth = oauth.map(|config| OAuthSession::new(config, &url.to_string()));
         Ok(HttpLink {
             client,
             url,
             extra_headers,
+            oauth,
             session: Mutex::new(None),
             answers,
             waiting: Mutex::default(),
@@ -314,33 +322,61 @@ impl HttpLink {
         self.send(request).await
     }
 
-    /// Sends `request` with the extra headers; a failure to connect and a
-    /// 401 or 403 become the errors that say so.
+    /// Sends `request` with the extra headers and the access token; a
+    /// failure to connect and a 401 or 403 become the errors that say so.
+    /// When the client authorizes, a 401 or a 403 `insufficient_scope`
+    /// gets a new token and the request is sent again, a bounded number of
+    /// times.
     async fn send(
         &self,
         mut request: hyper::Request<Full<Bytes>>,
     ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError> {
         add_extra_headers(request.headers_mut(), &self.extra_headers);
-        let response = self
-            .client
-            .request(request)
-            .await
-            .map_err(|e| ClientError::Connect(ConnectError::classify(&self.url, &e)))?;
-        match response.status() {
-            status @ (StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) => {
-                let challenge = challenge::find_bearer(
-                    response
-                        .headers()
-                        .get_all(WWW_AUTHENTICATE)
-                        .iter()
-                        .filter_map(|v| v.to_str().ok()),
-                );
-                Err(ClientError::Auth(AuthError {
-                    status: status.as_u16(),
-                    challenge,
-                }))
+        let mut attempts = 0;
+        loop {
+            let mut attempt = copy(&request);
+            let bearer = match &self.oauth {
+                Some(oauth) => oauth.bearer().await,
+                None => None,
+            };
+            if let Some(bearer) = &bearer {
+                attempt.headers_mut().insert(AUTHORIZATION, bearer.clone());
             }
-            _ => Ok(response),
+            let response = self
+                .client
+                .request(attempt)
+                .await
+                .map_err(|e| ClientError::Connect(ConnectError::classify(&self.url, &e)))?;
+            let status = response.status();
+            if status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN {
+                return Ok(response);
+            }
+            let challenge = challenge::find_bearer(
+                response
+                    .headers()
+                    .get_all(WWW_AUTHENTICATE)
+                    .iter()
+                    .filter_map(|v| v.to_str().ok()),
+            );
+            let refused = AuthError {
+                status: status.as_u16(),
+                challenge,
+            };
+            match &self.oauth {
+                Some(oauth)
+                    if attempts < oauth.max_attempts()
+                        && OAuthSession::can_recover(
+                            refused.status,
+                            refused.challenge.as_ref(),
+                        ) =>
+                {
+                    attempts += 1;
+                    oauth
+                        .recover(refused.status, refused.challenge.as_ref(), bearer.as_ref())
+                        .await?;
+                }
+                _ => return Err(ClientError::Auth(refused)),
+            }
         }
     }
 
@@ -446,6 +482,15 @@ fn route(
             None
         }
     }
+}
+
+/// A copy of a request to send again (its body is shared bytes).
+fn copy(request: &hyper::Request<Full<Bytes>>) -> hyper::Request<Full<Bytes>> {
+    let mut copy = hyper::Request::new(request.body().clone());
+    *copy.method_mut() = request.method().clone();
+    *copy.uri_mut() = request.uri().clone();
+    *copy.headers_mut() = request.headers().clone();
+    copy
 }
 
 /// Adds the user's headers the request does not set itself.

@@ -13,6 +13,7 @@
 //! # }
 //! ```
 
+pub mod auth;
 mod connection;
 mod error;
 mod fingerprint;
@@ -93,6 +94,9 @@ pub struct ConnectOptions {
     /// these. Not used over stdio, where a server takes credentials from
     /// its environment.
     pub headers: hyper::HeaderMap,
+    /// Authorizes with OAuth 2.1 when an HTTP server asks for it (401), and
+    /// steps up when it needs more scopes (403); see [`auth`].
+    pub oauth: Option<Arc<auth::OAuthConfig>>,
 }
 
 impl ConnectOptions {
@@ -120,6 +124,7 @@ impl Default for ConnectOptions {
             discover_timeout: Duration::from_secs(10),
             input_handler: None,
             headers: hyper::HeaderMap::new(),
+            oauth: None,
         }
     }
 }
@@ -207,6 +212,7 @@ impl Client {
                 url,
                 options.input_handler.clone(),
                 options.headers.clone(),
+                options.oauth.clone(),
             )?)),
             options,
             None,

@@ -57,6 +57,62 @@ pub(crate) async fn post_form<T: DeserializeOwned>(
     exchange(client, &uri, request, max_bytes, timeout).await
 }
 
+/// POSTs `body` as JSON to `url` and reads the JSON answer as `T` (any
+/// 2xx status, such as 201 Created).
+pub(crate) async fn post_json<T: DeserializeOwned>(
+    client: &HttpClient,
+    url: &str,
+    body: &serde_json::Value,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<T, String> {
+    let uri = parse(url)?;
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(uri.clone())
+        .header(ACCEPT, "application/json")
+        .header(CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body.to_string())))
+        .map_err(|e| e.to_string())?;
+    exchange(client, &uri, request, max_bytes, timeout).await
+}
+
+/// GETs `url` without following its redirect and returns the redirect's
+/// `Location` (an authorization endpoint answering with the callback URL).
+pub(crate) async fn redirect_location(
+    client: &HttpClient,
+    url: &str,
+    timeout: Duration,
+) -> Result<String, String> {
+    let uri = parse(url)?;
+    let request = Request::builder()
+        .method(Method::GET)
+        .uri(uri.clone())
+        .body(Full::new(Bytes::new()))
+        .map_err(|e| e.to_string())?;
+    let work = async {
+        let response = client
+            .request(request)
+            .await
+            .map_err(|e| ConnectError::classify(&uri, &e).to_string())?;
+        if !response.status().is_redirection() {
+            return Err(format!(
+                "the authorization endpoint answered HTTP {} instead of redirecting",
+                response.status()
+            ));
+        }
+        response
+            .headers()
+            .get(hyper::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+            .ok_or_else(|| "a redirect without Location".to_owned())
+    };
+    tokio::time::timeout(timeout, work)
+        .await
+        .map_err(|_| format!("{uri} did not answer within {timeout:?}"))?
+}
+
 fn parse(url: &str) -> Result<Uri, String> {
     url.parse::<Uri>()
         .map_err(|e| format!("invalid URL {url}: {e}"))

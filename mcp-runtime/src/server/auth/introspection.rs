@@ -4,12 +4,12 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use base64::Engine;
 use hyper::header::HeaderValue;
 use serde_json::{Map, Value};
 
 use super::verifier::VerifyFuture;
 use super::{AuthSetupError, Principal, TokenError, TokenVerifier, check_issuer_url};
+use crate::oauth::basic_authorization;
 use crate::oauth::metadata::MAX_DOCUMENT_BYTES;
 use crate::outbound::{self, HttpClient, fetch};
 
@@ -59,15 +59,7 @@ impl IntrospectionVerifier {
 
     /// Authenticates to the endpoint with HTTP Basic (`client_secret_basic`).
     pub fn client_credentials(mut self, client_id: &str, client_secret: &str) -> Self {
-        // RFC 6749 section 2.3.1: both parts form-encoded before Base64.
-        let encode =
-            |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>();
-        let pair = format!("{}:{}", encode(client_id), encode(client_secret));
-        let basic = base64::engine::general_purpose::STANDARD.encode(pair);
-        let mut value = HeaderValue::try_from(format!("Basic {basic}"))
-            .expect("Base64 is a valid header value");
-        value.set_sensitive(true);
-        self.credentials = Some(value);
+        self.credentials = Some(basic_authorization(client_id, client_secret));
         self
     }
 

@@ -1,0 +1,157 @@
+//! Who this client is at an authorization server: pre-registered
+//! credentials, else a Client ID Metadata Document where the server takes
+//! them, else Dynamic Client Registration (RFC 7591).
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::discovery::failure;
+use super::{ClientCredentials, ClientSecret, OAuthConfig};
+use crate::client::ClientError;
+use crate::oauth::metadata::{AuthorizationServerMetadata, MAX_DOCUMENT_BYTES};
+use crate::outbound::{self, fetch};
+
+/// How the client authenticates at the token endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AuthMethod {
+    None,
+    Basic,
+    Post,
+    PrivateKeyJwt,
+}
+
+impl AuthMethod {
+    fn name(self) -> &'static str {
+        match self {
+            AuthMethod::None => "none",
+            AuthMethod::Basic => "client_secret_basic",
+            AuthMethod::Post => "client_secret_post",
+            AuthMethod::PrivateKeyJwt => "private_key_jwt",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        [
+            AuthMethod::None,
+            AuthMethod::Basic,
+            AuthMethod::Post,
+            AuthMethod::PrivateKeyJwt,
+        ]
+        .into_iter()
+        .find(|method| method.name() == name)
+    }
+}
+
+/// A client identity usable at one authorization server.
+#[derive(Clone)]
+pub(super) struct Registration {
+    pub(super) credentials: ClientCredentials,
+    pub(super) method: AuthMethod,
+}
+
+/// The registration to use at the server `metadata` describes.
+pub(super) async fn register(
+    config: &OAuthConfig,
+    metadata: &AuthorizationServerMetadata,
+    redirect_uri: &str,
+) -> Result<Registration, ClientError> {
+    if let Some(credentials) = &config.pre_registered {
+        return Ok(Registration {
+            method: method_for(&credentials.secret, metadata),
+            credentials: credentials.clone(),
+        });
+    }
+    let takes_documents =
+        metadata.extra.get("client_id_metadata_document_supported") == Some(&Value::Bool(true));
+    if let (true, Some(url)) = (takes_documents, &config.client_metadata_url) {
+        return Ok(Registration {
+            credentials: ClientCredentials::new(url.clone(), ClientSecret::None),
+            method: AuthMethod::None,
+        });
+    }
+    let endpoint = metadata.registration_endpoint.as_deref().ok_or_else(|| {
+        failure(format!(
+            "the authorization server {} offers no registration endpoint: configure \
+             pre-registered credentials or a client metadata document URL",
+            metadata.issuer
+        ))
+    })?;
+    let wanted = supported(metadata)
+        .into_iter()
+        .find(|m| matches!(m, AuthMethod::Basic | AuthMethod::Post | AuthMethod::None))
+        .unwrap_or(AuthMethod::Basic);
+    let request = json!({
+        "client_name": config.client_name,
+        "redirect_uris": [redirect_uri],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": wanted.name(),
+        "application_type": "native",
+    });
+    #[derive(Deserialize)]
+    struct Registered {
+        client_id: String,
+        client_secret: Option<String>,
+        token_endpoint_auth_method: Option<String>,
+    }
+    let uri = endpoint
+        .parse()
+        .map_err(|e| failure(format!("invalid registration endpoint {endpoint}: {e}")))?;
+    let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
+    let registered: Registered = fetch::post_json(
+        &client,
+        endpoint,
+        &request,
+        MAX_DOCUMENT_BYTES,
+        Duration::from_secs(30),
+    )
+    .await
+    .map_err(|e| failure(format!("registering at {endpoint} failed: {e}")))?;
+    let method = registered
+        .token_endpoint_auth_method
+        .as_deref()
+        .and_then(AuthMethod::parse)
+        .unwrap_or(wanted);
+    let secret = match registered.client_secret {
+        Some(secret) if method != AuthMethod::None => ClientSecret::Secret(secret),
+        _ => ClientSecret::None,
+    };
+    Ok(Registration {
+        credentials: ClientCredentials::new(registered.client_id, secret),
+        method,
+    })
+}
+
+/// The methods the server advertises, in its order (`client_secret_basic`
+/// when it says nothing, as RFC 8414 defaults).
+fn supported(metadata: &AuthorizationServerMetadata) -> Vec<AuthMethod> {
+    match metadata
+        .extra
+        .get("token_endpoint_auth_methods_supported")
+        .and_then(Value::as_array)
+    {
+        Some(names) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(AuthMethod::parse)
+            .collect(),
+        None => vec![AuthMethod::Basic],
+    }
+}
+
+/// How pre-registered credentials authenticate at this server.
+pub(super) fn method_for(
+    secret: &ClientSecret,
+    metadata: &AuthorizationServerMetadata,
+) -> AuthMethod {
+    match secret {
+        ClientSecret::None => AuthMethod::None,
+        ClientSecret::PrivateKeyJwt { .. } => AuthMethod::PrivateKeyJwt,
+        ClientSecret::Secret(_) => supported(metadata)
+            .into_iter()
+            .find(|m| matches!(m, AuthMethod::Basic | AuthMethod::Post))
+            .unwrap_or(AuthMethod::Basic),
+    }
+}
