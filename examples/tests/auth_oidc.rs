@@ -27,10 +27,15 @@ struct Issuer {
 
 impl Issuer {
     fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    fn start_with(env: &[(&str, &str)]) -> Self {
         let mut child = Command::new("node")
             .arg(script("oidc_issuer.mjs"))
             .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
             .env("SHORT_TTL", "1")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -424,5 +429,258 @@ async fn introspection_headers_and_session_owners() {
         ];
         let (got, head, body) = http("POST", &resource, &list, &headers);
         assert_eq!(got, status, "{head}\n{body}");
+    }
+}
+
+/// The user's part, answered programmatically: follows the issuer's
+/// redirects (login, consent), keeping its cookies, until one leads to the
+/// redirect URI.
+struct ProgrammaticConsent {
+    issuer: String,
+    redirect_uri: String,
+}
+
+impl mcp_runtime::client::auth::AuthorizationStep for ProgrammaticConsent {
+    fn redirect_uri(&self) -> String {
+        self.redirect_uri.clone()
+    }
+
+    fn authorize<'a>(&'a self, url: &'a str) -> mcp_runtime::client::auth::AuthorizeFuture<'a> {
+        let (issuer, redirect_uri, url) = (
+            self.issuer.clone(),
+            self.redirect_uri.clone(),
+            url.to_owned(),
+        );
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                let mut cookies: Vec<String> = Vec::new();
+                let mut next = url;
+                for _ in 0..10 {
+                    let cookie = cookies.join("; ");
+                    let headers: Vec<(&str, &str)> = if cookie.is_empty() {
+                        vec![]
+                    } else {
+                        vec![("Cookie", cookie.as_str())]
+                    };
+                    let (status, head, body) = http("GET", &next, "", &headers);
+                    let mut location = None;
+                    for line in head.lines() {
+                        let Some((name, value)) = line.split_once(": ") else {
+                            continue;
+                        };
+                        if name.eq_ignore_ascii_case("set-cookie") {
+                            let pair = value.split(';').next().unwrap_or_default().to_owned();
+                            let name = pair.split('=').next().unwrap_or_default().to_owned();
+                            cookies.retain(|c| !c.starts_with(&format!("{name}=")));
+                            cookies.push(pair);
+                        } else if name.eq_ignore_ascii_case("location") {
+                            location = Some(value.trim().to_owned());
+                        }
+                    }
+                    let Some(location) = location else {
+                        return Err(ClientError::Authorization(format!(
+                            "HTTP {status} without redirect: {body}"
+                        )));
+                    };
+                    if location.starts_with(&redirect_uri) {
+                        return Ok(location);
+                    }
+                    next = if location.starts_with('/') {
+                        format!("{issuer}{location}")
+                    } else {
+                        location
+                    };
+                }
+                Err(ClientError::Authorization("too many redirects".into()))
+            })
+            .await
+            .expect("the consent thread")
+        })
+    }
+}
+
+type Saved = std::sync::Arc<std::sync::Mutex<Vec<mcp_runtime::client::auth::StoredToken>>>;
+
+/// Remembers every token the client keeps.
+struct RecordingStore(Saved);
+
+impl mcp_runtime::client::auth::TokenStore for RecordingStore {
+    fn load(&self, _: &str) -> Option<mcp_runtime::client::auth::StoredToken> {
+        self.0.lock().unwrap().last().cloned()
+    }
+
+    fn save(&self, _: &str, token: Option<&mcp_runtime::client::auth::StoredToken>) {
+        if let Some(token) = token {
+            self.0.lock().unwrap().push(token.clone());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn our_client_registers_authorizes_with_pkce_refreshes_and_calls_again() {
+    use mcp_runtime::client::auth::OAuthConfig;
+    // Code-flow tokens live 1 s: every later request needs a refresh.
+    let issuer = Issuer::start_with(&[("CODE_TTL", "1")]);
+    let server = protected_server(&issuer);
+    let saved = Saved::default();
+    let step = ProgrammaticConsent {
+        issuer: issuer.url.clone(),
+        redirect_uri: "http://127.0.0.1:1/callback".into(),
+    };
+    let config = OAuthConfig::authorization_code("mcp-toolkit-test", step)
+        .store(RecordingStore(saved.clone()));
+    let options = ConnectOptions {
+        oauth: Some(std::sync::Arc::new(config)),
+        ..ConnectOptions::default()
+    };
+    let client = Client::connect_http_with(&server.url, options)
+        .await
+        .expect("authorized");
+    let sum = client
+        .call_tool("add", &json!({"a": 2, "b": 40}))
+        .await
+        .unwrap();
+    assert_eq!(sum.structured_content, Some(json!({"sum": 42})));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let me = client.call_tool("whoami", &json!({})).await.unwrap();
+    let me = me.structured_content.unwrap();
+    assert_eq!(me["subject"], "alice", "{me}");
+    assert!(
+        me["scopes"].as_array().unwrap().contains(&json!("calc")),
+        "{me}"
+    );
+
+    let saved = saved.lock().unwrap().clone();
+    assert!(
+        saved.len() >= 2,
+        "a token, then at least one refreshed one: {saved:?}"
+    );
+    assert!(
+        saved[0].refresh_token.is_some(),
+        "the code flow gave a refresh token"
+    );
+    assert_ne!(saved[0].access_token, saved[saved.len() - 1].access_token);
+    assert!(saved.iter().all(|t| t.issuer == issuer.url));
+}
+
+/// Tokens by the server they were kept for.
+#[derive(Clone, Default)]
+struct KeyedStore(
+    std::sync::Arc<std::sync::Mutex<Vec<(String, mcp_runtime::client::auth::StoredToken)>>>,
+);
+
+impl mcp_runtime::client::auth::TokenStore for KeyedStore {
+    fn load(&self, key: &str) -> Option<mcp_runtime::client::auth::StoredToken> {
+        let saved = self.0.lock().unwrap();
+        saved
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, t)| t.clone())
+    }
+
+    fn save(&self, key: &str, token: Option<&mcp_runtime::client::auth::StoredToken>) {
+        if let Some(token) = token {
+            self.0.lock().unwrap().push((key.to_owned(), token.clone()));
+        }
+    }
+}
+
+/// A TCP relay to `target` that keeps a copy of every byte sent through it.
+async fn recording_relay(target: String) -> (String, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let tee = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((inbound, _)) = listener.accept().await {
+            let (target, tee) = (target.clone(), tee.clone());
+            tokio::spawn(async move {
+                let Ok(outbound) = tokio::net::TcpStream::connect(&target).await else {
+                    return;
+                };
+                let (mut from_client, mut to_client) = inbound.into_split();
+                let (mut from_server, mut to_server) = outbound.into_split();
+                let upstream = async {
+                    let mut buffer = [0u8; 8192];
+                    while let Ok(n @ 1..) = from_client.read(&mut buffer).await {
+                        tee.lock().unwrap().extend_from_slice(&buffer[..n]);
+                        if to_server.write_all(&buffer[..n]).await.is_err() {
+                            break;
+                        }
+                    }
+                    let _ = to_server.shutdown().await;
+                };
+                let downstream = tokio::io::copy(&mut from_server, &mut to_client);
+                let _ = tokio::join!(upstream, downstream);
+            });
+        }
+    });
+    (format!("http://127.0.0.1:{port}/mcp"), seen)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_never_reaches_another_server_of_the_same_issuer() {
+    use mcp_runtime::client::auth::OAuthConfig;
+    let issuer = Issuer::start();
+    let first = protected_server(&issuer);
+    // The second server is reached through a relay that records what it
+    // is sent; its canonical URL is the relay's.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let second_addr = listener.local_addr().unwrap().to_string();
+    drop(listener);
+    let (relay_url, seen) = recording_relay(second_addr.clone()).await;
+    let port = second_addr.rsplit(':').next().unwrap().to_owned();
+    let _second = HttpFixture::start_with_args(
+        Path::new(env!("CARGO_BIN_EXE_echo-server")),
+        &[
+            "--auth-issuer",
+            &issuer.url,
+            "--resource",
+            &relay_url,
+            "--http",
+            &port,
+        ],
+    );
+    let store = KeyedStore::default();
+    let step = ProgrammaticConsent {
+        issuer: issuer.url.clone(),
+        redirect_uri: "http://127.0.0.1:1/callback".into(),
+    };
+    let config = std::sync::Arc::new(
+        OAuthConfig::authorization_code("mcp-toolkit-test", step).store(store.clone()),
+    );
+    let options = ConnectOptions {
+        oauth: Some(config),
+        ..ConnectOptions::default()
+    };
+    let a = Client::connect_http_with(&first.url, options.clone())
+        .await
+        .unwrap();
+    a.call_tool("add", &json!({"a": 1, "b": 2})).await.unwrap();
+    let b = Client::connect_http_with(&relay_url, options)
+        .await
+        .unwrap();
+    b.call_tool("add", &json!({"a": 3, "b": 4})).await.unwrap();
+
+    let saved = store.0.lock().unwrap().clone();
+    let for_first: Vec<_> = saved.iter().filter(|(k, _)| *k == first.url).collect();
+    let for_second: Vec<_> = saved.iter().filter(|(k, _)| *k == relay_url).collect();
+    assert!(
+        !for_first.is_empty() && !for_second.is_empty(),
+        "{:?}",
+        saved.iter().map(|(k, _)| k).collect::<Vec<_>>()
+    );
+    let traffic = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+    assert!(
+        traffic.contains(&for_second[0].1.access_token),
+        "the second server got its own token"
+    );
+    for (_, token) in for_first {
+        assert!(
+            !traffic.contains(&token.access_token),
+            "the first server's token reached the second"
+        );
     }
 }

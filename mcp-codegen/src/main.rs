@@ -79,6 +79,10 @@ struct HttpArgs {
     /// variable (kept off the command line, where other users could read it).
     #[arg(long, value_name = "VAR", requires = "url")]
     bearer_env: Option<String>,
+    /// Authorize with OAuth 2.1 when the server asks for it: prints (and opens) the
+    /// authorization URL and waits for the redirect on a loopback port.
+    #[arg(long, requires = "url")]
+    oauth: bool,
 }
 
 impl SourceArgs {
@@ -107,7 +111,11 @@ impl SourceArgs {
                         format!("Bearer {}", token.trim()),
                     ));
                 }
-                Ok(Source::Url { url, headers })
+                Ok(Source::Url {
+                    url,
+                    headers,
+                    oauth: http.oauth,
+                })
             }
             _ => Err(mcp_codegen::Error::Option(
                 "give one of --from, --stdio or --url".into(),

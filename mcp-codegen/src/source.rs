@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use mcp_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
 use mcp_runtime::client::{Client, ConnectOptions};
 use mcp_runtime::protocol::Tool;
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
@@ -25,6 +26,10 @@ pub enum Source {
         /// Headers sent with every request, such as an API key or
         /// `Authorization: Bearer ...`; kept out of debug output.
         headers: Vec<(String, String)>,
+        /// Authorize with OAuth 2.1 when the server asks (interactively:
+        /// the authorization URL is printed and opened in a browser, the
+        /// redirect arrives on a loopback port).
+        oauth: bool,
     },
 }
 
@@ -33,11 +38,16 @@ impl std::fmt::Debug for Source {
         match self {
             Source::File(path) => f.debug_tuple("File").field(path).finish(),
             Source::Stdio(command) => f.debug_tuple("Stdio").field(command).finish(),
-            Source::Url { url, headers } => {
+            Source::Url {
+                url,
+                headers,
+                oauth,
+            } => {
                 let names: Vec<_> = headers.iter().map(|(name, _)| name.as_str()).collect();
                 f.debug_struct("Url")
                     .field("url", url)
                     .field("header_names", &names)
+                    .field("oauth", oauth)
                     .finish()
             }
         }
@@ -67,8 +77,17 @@ impl Source {
                     .map_err(client_error)?;
                 client.list_tools().await.map_err(client_error)
             }
-            Source::Url { url, headers } => {
+            Source::Url {
+                url,
+                headers,
+                oauth,
+            } => {
                 let mut options = ConnectOptions::default();
+                if *oauth {
+                    let browser = LoopbackBrowser::bind().await.map_err(client_error)?;
+                    let config = OAuthConfig::authorization_code("mcp-codegen", browser);
+                    options.oauth = Some(std::sync::Arc::new(config));
+                }
                 for (name, value) in headers {
                     let name = HeaderName::try_from(name.as_str())
                         .map_err(|_| Error::Option(format!("`{name}` is not a header name")))?;

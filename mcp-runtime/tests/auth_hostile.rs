@@ -1,7 +1,10 @@
-//! A protected server's token verification against a hostile issuer: its
+//! Against a hostile issuer. A protected server's token verification: its
 //! metadata and key documents are wrong, oversized or redirect elsewhere,
-//! and its clients send floods of tokens naming unknown keys. Every case is
-//! a clear error, none a panic, and a flood costs one key fetch.
+//! and its clients send floods of tokens naming unknown keys. And the
+//! client's OAuth flow: the metadata and token responses are wrong,
+//! oversized, malformed, redirect elsewhere or never come. Every case is a
+//! clear error within bounded time, none a panic, and a flood costs one key
+//! fetch.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -46,12 +49,18 @@ impl Hostile {
                             None,
                             String::new(),
                         ));
+                        let hang = body == HANG;
                         let mut response = Response::new(Full::new(Bytes::from(body)));
                         *response.status_mut() = status;
                         if let Some((name, value)) = header {
                             response.headers_mut().insert(name, value.parse().unwrap());
                         }
-                        async move { Ok::<_, Infallible>(response) }
+                        async move {
+                            if hang {
+                                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                            }
+                            Ok::<_, Infallible>(response)
+                        }
                     });
                     let _ = hyper::server::conn::http1::Builder::new()
                         .serve_connection(TokioIo::new(tcp), handler)
@@ -66,6 +75,9 @@ impl Hostile {
         self.hits.lock().unwrap().get(path).copied().unwrap_or(0)
     }
 }
+
+/// A body that makes the route never answer.
+const HANG: &str = "(never answers)";
 
 fn ok(body: serde_json::Value) -> Route {
     (StatusCode::OK, None, body.to_string())
@@ -231,4 +243,173 @@ fn issuers_must_use_https_except_on_loopback() {
             .algorithms(&["HS256"])
             .is_err()
     );
+}
+
+mod client_flow {
+    use std::time::{Duration, Instant};
+
+    use mcp_runtime::client::auth::{ClientCredentials, ClientSecret, OAuthConfig};
+    use mcp_runtime::client::{Client, ClientError, ConnectOptions};
+
+    use super::*;
+
+    /// A server whose MCP endpoint always answers 401 pointing at its own
+    /// metadata, with `change` applied to the issuer's documents.
+    async fn hostile(
+        change: impl Fn(&str, &mut HashMap<String, Route>) + Send + 'static,
+    ) -> Hostile {
+        Hostile::start(move |url| {
+            let challenge = format!(
+                "Bearer resource_metadata=\"{url}/.well-known/oauth-protected-resource/mcp\""
+            );
+            let mut routes = HashMap::from([
+                (
+                    "/mcp".to_owned(),
+                    (
+                        StatusCode::UNAUTHORIZED,
+                        Some(("www-authenticate", challenge)),
+                        String::new(),
+                    ),
+                ),
+                (
+                    "/.well-known/oauth-protected-resource/mcp".to_owned(),
+                    ok(json!({"resource": format!("{url}/mcp"), "authorization_servers": [url]})),
+                ),
+                (
+                    "/.well-known/oauth-authorization-server".to_owned(),
+                    ok(json!({"issuer": url, "token_endpoint": format!("{url}/token")})),
+                ),
+                (
+                    "/token".to_owned(),
+                    ok(json!({"access_token": "t", "token_type": "Bearer"})),
+                ),
+            ]);
+            change(url, &mut routes);
+            routes
+        })
+        .await
+    }
+
+    /// Connects with client credentials; the error must name `expected`
+    /// and come within 10 s.
+    async fn refused(issuer: &Hostile, expected: &str) {
+        let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
+        let config = OAuthConfig::client_credentials(credentials).timeout(Duration::from_secs(2));
+        let options = ConnectOptions {
+            oauth: Some(std::sync::Arc::new(config)),
+            ..ConnectOptions::default()
+        };
+        let started = Instant::now();
+        let outcome = Client::connect_http_with(&format!("{}/mcp", issuer.url), options).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{expected}: took {:?}",
+            started.elapsed()
+        );
+        match outcome {
+            Err(error @ (ClientError::Authorization(_) | ClientError::Auth(_))) => {
+                let text = error.to_string();
+                assert!(text.contains(expected), "expected {expected:?} in: {text}");
+            }
+            Err(other) => panic!("{expected}: unexpected error {other}"),
+            Ok(_) => panic!("{expected}: connected"),
+        }
+    }
+
+    #[tokio::test]
+    async fn metadata_naming_another_issuer_stops_the_flow() {
+        let issuer = hostile(|_, routes| {
+            routes.insert(
+                "/.well-known/oauth-authorization-server".into(),
+                ok(json!({"issuer": "https://evil.example", "token_endpoint": "https://evil.example/token"})),
+            );
+        })
+        .await;
+        refused(&issuer, "names the issuer \"https://evil.example\"").await;
+        assert_eq!(issuer.hits("/token"), 0);
+    }
+
+    #[tokio::test]
+    async fn a_resource_for_another_server_gets_no_token() {
+        let issuer = hostile(|url, routes| {
+            routes.insert(
+                "/.well-known/oauth-protected-resource/mcp".into(),
+                ok(json!({"resource": "https://evil.example/mcp", "authorization_servers": [url]})),
+            );
+        })
+        .await;
+        refused(&issuer, "is for \"https://evil.example/mcp\"").await;
+        assert_eq!(issuer.hits("/token"), 0);
+    }
+
+    #[tokio::test]
+    async fn plain_http_endpoints_off_loopback_are_refused() {
+        let issuer = hostile(|url, routes| {
+            routes.insert(
+                "/.well-known/oauth-authorization-server".into(),
+                ok(json!({"issuer": url, "token_endpoint": "http://auth.example.com/token"})),
+            );
+        })
+        .await;
+        refused(&issuer, "http://auth.example.com/token is not https://").await;
+    }
+
+    #[tokio::test]
+    async fn redirects_are_not_followed() {
+        let issuer = hostile(|_, routes| {
+            routes.insert(
+                "/token".into(),
+                (
+                    StatusCode::TEMPORARY_REDIRECT,
+                    Some(("location", "https://evil.example/token".into())),
+                    String::new(),
+                ),
+            );
+        })
+        .await;
+        refused(&issuer, "redirects are not followed").await;
+    }
+
+    #[tokio::test]
+    async fn oversized_and_malformed_token_responses_are_refused() {
+        for (body, expected) in [
+            (
+                format!("{{\"access_token\": \"{}\"}}", "x".repeat(300 * 1024)),
+                "at most",
+            ),
+            ("not json".to_owned(), "unreadable document"),
+            (
+                "{\"token_type\": \"Bearer\"}".to_owned(),
+                "unreadable document",
+            ),
+        ] {
+            let issuer = hostile(move |_, routes| {
+                routes.insert("/token".into(), (StatusCode::OK, None, body.clone()));
+            })
+            .await;
+            refused(&issuer, expected).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_token_endpoint_that_never_answers_times_out() {
+        let issuer = hostile(|_, routes| {
+            routes.insert("/token".into(), (StatusCode::OK, None, HANG.to_owned()));
+        })
+        .await;
+        refused(&issuer, "did not answer within 2s").await;
+    }
+
+    #[tokio::test]
+    async fn a_server_that_refuses_every_token_is_given_up_on() {
+        // The endpoint answers 401 to the issued token too: the client
+        // tries a bounded number of times, then reports the 401.
+        let issuer = hostile(|_, _| {}).await;
+        refused(&issuer, "HTTP 401").await;
+        assert!(
+            issuer.hits("/token") <= 3,
+            "{} token requests",
+            issuer.hits("/token")
+        );
+    }
 }

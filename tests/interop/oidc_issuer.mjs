@@ -11,6 +11,11 @@
 // Clients (secret `test-secret`): `mcp-test` (client_secret_basic), `mcp-test-short` (tokens live
 // SHORT_TTL seconds, for expiry tests). A resource ending in `/opaque` gets opaque tokens, which
 // only the introspection endpoint can read.
+//
+// The authorization code flow: clients register themselves (RFC 7591), and the user's login and
+// consent are answered programmatically at /interaction/UID (user `alice`, every scope asked for
+// granted), so a client that follows the redirects, keeping cookies, ends at its redirect URI
+// with a code. Access tokens from codes live CODE_TTL seconds; refresh tokens are always issued.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +37,7 @@ const { createMemoryAdapter } = await import(join(dirname(providerPath), 'adapte
 const PORT = Number(process.argv[2] ?? 0);
 const SCOPES = process.env.SCOPES ?? 'calc profile';
 const SHORT_TTL = Number(process.env.SHORT_TTL ?? 2);
+const CODE_TTL = Number(process.env.CODE_TTL ?? 3600);
 const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'es256-test', use: 'sig', alg: 'ES256' };
 
@@ -56,7 +62,12 @@ server.listen(PORT, '127.0.0.1', () => {
     cookies: { keys: ['test-only-cookie-key'] },
     clients: [client('mcp-test', 'client_secret_basic'), client('mcp-test-short', 'client_secret_post')],
     clientDefaults: { id_token_signed_response_alg: 'ES256' },
+    findAccount: async (ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
+    interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
+    issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),
+    pkce: { required: () => true },
     features: {
+      registration: { enabled: true },
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: true, allowedPolicy: async () => true },
@@ -68,7 +79,13 @@ server.listen(PORT, '127.0.0.1', () => {
         getResourceServerInfo: async (ctx, indicator) => {
           if (!loopback(indicator)) throw new errors.InvalidTarget(`unknown resource ${indicator}`);
           const opaque = indicator.endsWith('/opaque');
-          return { scope: SCOPES, audience: indicator, accessTokenTTL: 3600, accessTokenFormat: opaque ? 'opaque' : 'jwt' };
+          // Code-flow tokens expire after CODE_TTL, so that clients must refresh them.
+          const grantType = ctx.oidc?.params?.grant_type;
+          const codeFlow = grantType === 'authorization_code' || grantType === 'refresh_token';
+          return {
+            scope: SCOPES, audience: indicator, accessTokenTTL: codeFlow ? CODE_TTL : 3600,
+            accessTokenFormat: opaque ? 'opaque' : 'jwt',
+          };
         },
       },
     },
@@ -76,10 +93,43 @@ server.listen(PORT, '127.0.0.1', () => {
       ClientCredentials: (ctx, token, client) =>
         client?.clientId === 'mcp-test-short' ? SHORT_TTL : (token.resourceServer?.accessTokenTTL ?? 600),
       AccessToken: (ctx, token) => token.resourceServer?.accessTokenTTL ?? 3600,
+      AuthorizationCode: 60,
+      RefreshToken: 3600,
+      Grant: 3600,
+      Interaction: 600,
+      Session: 3600,
     },
   });
   provider.on('server_error', (ctx, err) => console.error('server_error', err));
-  server.on('request', provider.callback());
+  const callback = provider.callback();
+  server.on('request', async (req, res) => {
+    const match = /^\/interaction\/([^/?]+)/.exec(req.url);
+    if (!match) return callback(req, res);
+    try {
+      // The user: logs in as alice, then grants every scope the client asked for.
+      const details = await provider.interactionDetails(req, res);
+      let result;
+      if (details.prompt.name === 'login') {
+        result = { login: { accountId: 'alice' } };
+      } else {
+        const grant = details.grantId
+          ? await provider.Grant.find(details.grantId)
+          : new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
+        const missing = details.prompt.details;
+        if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+        if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+          grant.addResourceScope(indicator, scopes.join(' '));
+        }
+        result = { consent: { grantId: await grant.save() } };
+      }
+      await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true });
+    } catch (err) {
+      console.error('interaction failed', err);
+      res.statusCode = 500;
+      res.end(String(err));
+    }
+  });
   process.stdout.write(`ISSUER ${issuer}\n`);
 });
 

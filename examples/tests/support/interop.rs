@@ -57,10 +57,24 @@ impl HttpFixture {
 
     /// [`start`](Self::start) with extra environment variables.
     pub fn start_with_env(program: &Path, args: &[&Path], env: &[(&str, &str)]) -> Self {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .args(["--http", "0"])
-            .envs(env.iter().copied())
+            .envs(env.iter().copied());
+        Self::spawn(program, command)
+    }
+
+    /// Starts `program args`, whose arguments choose the address.
+    #[allow(dead_code)] // not every test binary uses it
+    pub fn start_with_args(program: &Path, args: &[&str]) -> Self {
+        let mut command = Command::new(program);
+        command.args(args);
+        Self::spawn(program, command)
+    }
+
+    fn spawn(program: &Path, mut command: Command) -> Self {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -110,6 +110,13 @@ pub fn authorization_server_metadata_urls(issuer: &str) -> Option<Vec<String>> {
     Some(urls)
 }
 
+/// Whether `url` may carry OAuth traffic: an absolute `https://` URL, or a
+/// plain `http://` one on a loopback host (development, tests), without
+/// query or fragment.
+pub fn is_https_or_loopback(url: &str) -> bool {
+    split_origin(url).is_some() && (url.starts_with("https://") || is_loopback(url))
+}
+
 /// Whether `url`'s host is a loopback name, the only place where a plain
 /// `http://` issuer is accepted.
 pub fn is_loopback(url: &str) -> bool {

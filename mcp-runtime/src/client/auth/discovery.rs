@@ -10,18 +10,16 @@ use crate::client::ClientError;
 use crate::oauth::challenge::Challenge;
 use crate::oauth::metadata::{
     AuthorizationServerMetadata, MAX_DOCUMENT_BYTES, PROTECTED_RESOURCE_PATH,
-    ProtectedResourceMetadata, authorization_server_metadata_urls, protected_resource_metadata_url,
-    split_origin,
+    ProtectedResourceMetadata, authorization_server_metadata_urls, is_https_or_loopback,
+    protected_resource_metadata_url, split_origin,
 };
 use crate::outbound::{self, fetch};
 
-const TIMEOUT: Duration = Duration::from_secs(30);
-
 /// GETs a JSON document (a fresh client per URL: the scheme decides TLS).
-pub(super) async fn get<T: DeserializeOwned>(url: &str) -> Result<T, String> {
+pub(super) async fn get<T: DeserializeOwned>(url: &str, timeout: Duration) -> Result<T, String> {
     let uri = url.parse().map_err(|e| format!("invalid URL {url}: {e}"))?;
     let client = outbound::client_for(&uri).map_err(|e| e.to_string())?;
-    fetch::get_json(&client, url, MAX_DOCUMENT_BYTES, TIMEOUT).await
+    fetch::get_json(&client, url, MAX_DOCUMENT_BYTES, timeout).await
 }
 
 /// The metadata of the resource at `server_url`: from the challenge's
@@ -31,9 +29,10 @@ pub(super) async fn get<T: DeserializeOwned>(url: &str) -> Result<T, String> {
 pub(super) async fn protected_resource(
     server_url: &str,
     challenge: Option<&Challenge>,
+    timeout: Duration,
 ) -> Result<ProtectedResourceMetadata, ClientError> {
     let urls = match challenge.and_then(Challenge::resource_metadata) {
-        Some(url) => vec![url.to_owned()],
+        Some(url) => vec![secure(url, "the resource metadata URL")?.to_owned()],
         None => {
             let (origin, _) = split_origin(server_url)
                 .ok_or_else(|| failure(format!("{server_url} is not an http(s) URL")))?;
@@ -49,8 +48,11 @@ pub(super) async fn protected_resource(
     };
     let mut failures = Vec::new();
     for url in &urls {
-        match get::<ProtectedResourceMetadata>(url).await {
+        match get::<ProtectedResourceMetadata>(url, timeout).await {
             Ok(metadata) => {
+                for issuer in &metadata.authorization_servers {
+                    secure(issuer, "the authorization server")?;
+                }
                 if !covers(&metadata.resource, server_url) {
                     return Err(failure(format!(
                         "the resource metadata at {url} is for {:?}, not for {server_url}; \
@@ -74,13 +76,24 @@ pub(super) async fn protected_resource(
 /// character.
 pub(super) async fn authorization_server(
     issuer: &str,
+    timeout: Duration,
 ) -> Result<AuthorizationServerMetadata, ClientError> {
     let urls = authorization_server_metadata_urls(issuer)
         .ok_or_else(|| failure(format!("the issuer {issuer:?} is not an http(s) URL")))?;
     let mut failures = Vec::new();
     for url in &urls {
-        match get::<AuthorizationServerMetadata>(url).await {
-            Ok(metadata) if metadata.issuer == issuer => return Ok(metadata),
+        match get::<AuthorizationServerMetadata>(url, timeout).await {
+            Ok(metadata) if metadata.issuer == issuer => {
+                let endpoints = [
+                    &metadata.authorization_endpoint,
+                    &metadata.token_endpoint,
+                    &metadata.registration_endpoint,
+                ];
+                for endpoint in endpoints.into_iter().flatten() {
+                    secure(endpoint, "an endpoint of the authorization server")?;
+                }
+                return Ok(metadata);
+            }
             Ok(metadata) => {
                 return Err(failure(format!(
                     "the metadata at {url} names the issuer {:?}, not {issuer:?}",
@@ -110,6 +123,17 @@ fn covers(resource: &str, server_url: &str) -> bool {
             || server_path
                 .strip_prefix(path)
                 .is_some_and(|rest| rest.starts_with('/')))
+}
+
+/// `url`, when OAuth traffic may go there: `https://`, or `http://` on a
+/// loopback host only.
+fn secure<'a>(url: &'a str, what: &str) -> Result<&'a str, ClientError> {
+    match is_https_or_loopback(url) {
+        true => Ok(url),
+        false => Err(failure(format!(
+            "{what} {url} is not https:// (plain http:// is accepted on loopback hosts only)"
+        ))),
+    }
 }
 
 pub(super) fn failure(why: impl Into<String>) -> ClientError {

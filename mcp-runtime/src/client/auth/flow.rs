@@ -118,7 +118,8 @@ impl OAuthSession {
                 asked.iter().cloned().collect::<Vec<_>>().join(" ")
             )));
         }
-        let resource = discovery::protected_resource(&self.server_url, challenge).await?;
+        let resource =
+            discovery::protected_resource(&self.server_url, challenge, self.config.timeout).await?;
         let issuer = resource
             .authorization_servers
             .first()
@@ -129,7 +130,7 @@ impl OAuthSession {
                     resource.resource
                 ))
             })?;
-        let metadata = discovery::authorization_server(&issuer).await?;
+        let metadata = discovery::authorization_server(&issuer, self.config.timeout).await?;
         let mut scopes: BTreeSet<String> = held.union(&asked).cloned().collect();
         if asked.is_empty() && status == 401 {
             scopes.extend(resource.scopes_supported.iter().cloned());
@@ -149,7 +150,15 @@ impl OAuthSession {
                     form.push(("scope", scopes.join(" ")));
                 }
                 let endpoint = token_endpoint(&metadata)?;
-                let token = token::request(endpoint, &issuer, &registration, form, &scopes).await?;
+                let token = token::request(
+                    endpoint,
+                    &issuer,
+                    &registration,
+                    form,
+                    &scopes,
+                    self.config.timeout,
+                )
+                .await?;
                 lock(&self.state).source = Some((metadata, resource.resource.clone()));
                 token
             }
@@ -205,7 +214,15 @@ impl OAuthSession {
                     ("resource", resource.resource.clone()),
                 ];
                 let endpoint = token_endpoint(&metadata)?;
-                let token = token::request(endpoint, &issuer, &registration, form, &scopes).await?;
+                let token = token::request(
+                    endpoint,
+                    &issuer,
+                    &registration,
+                    form,
+                    &scopes,
+                    self.config.timeout,
+                )
+                .await?;
                 lock(&self.state).source = Some((metadata, resource.resource.clone()));
                 token
             }
@@ -264,6 +281,7 @@ impl OAuthSession {
             &registration,
             form,
             &token.scopes,
+            self.config.timeout,
         )
         .await?;
         if fresh.refresh_token.is_none() {

@@ -36,7 +36,7 @@ mod token;
 use std::fmt;
 use std::sync::Arc;
 
-pub use redirect::{AuthorizationStep, FollowRedirect, LoopbackBrowser};
+pub use redirect::{AuthorizationStep, AuthorizeFuture, FollowRedirect, LoopbackBrowser};
 pub use store::{FileTokenStore, MemoryTokenStore, StoredToken, TokenStore};
 
 pub(crate) use flow::OAuthSession;
@@ -50,6 +50,7 @@ pub struct OAuthConfig {
     pub(crate) pre_registered: Option<ClientCredentials>,
     pub(crate) store: Arc<dyn TokenStore>,
     pub(crate) max_step_ups: usize,
+    pub(crate) timeout: std::time::Duration,
 }
 
 #[derive(Clone)]
@@ -127,6 +128,7 @@ impl OAuthConfig {
             pre_registered: None,
             store: Arc::new(MemoryTokenStore::default()),
             max_step_ups: 2,
+            timeout: std::time::Duration::from_secs(30),
         }
     }
 
@@ -146,6 +148,13 @@ impl OAuthConfig {
     /// Where tokens are kept (default: in memory).
     pub fn store(mut self, store: impl TokenStore) -> Self {
         self.store = Arc::new(store);
+        self
+    }
+
+    /// The longest wait for any one answer of an authorization server
+    /// (metadata, registration, token; default 30 s).
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout = timeout;
         self
     }
 

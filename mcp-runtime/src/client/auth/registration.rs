@@ -2,8 +2,6 @@
 //! credentials, else a Client ID Metadata Document where the server takes
 //! them, else Dynamic Client Registration (RFC 7591).
 
-use std::time::Duration;
-
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -105,7 +103,7 @@ pub(super) async fn register(
         endpoint,
         &request,
         MAX_DOCUMENT_BYTES,
-        Duration::from_secs(30),
+        config.timeout,
     )
     .await
     .map_err(|e| failure(format!("registering at {endpoint} failed: {e}")))?;

@@ -32,6 +32,7 @@ pub(super) async fn request(
     registration: &Registration,
     mut form: Vec<(&'static str, String)>,
     scopes: &[String],
+    timeout: Duration,
 ) -> Result<StoredToken, ClientError> {
     let credentials = &registration.credentials;
     let mut basic = None;
@@ -63,7 +64,7 @@ pub(super) async fn request(
         &pairs,
         basic,
         MAX_DOCUMENT_BYTES,
-        Duration::from_secs(30),
+        timeout,
     )
     .await
     .map_err(|e| failure(format!("the token request failed: {e}")))?;

@@ -38,7 +38,7 @@ pub use principal::Principal;
 pub use verifier::{TokenError, TokenVerifier, VerifyFuture};
 
 use crate::oauth::metadata::{
-    PROTECTED_RESOURCE_PATH, is_loopback, protected_resource_metadata_url, split_origin,
+    PROTECTED_RESOURCE_PATH, is_https_or_loopback, protected_resource_metadata_url, split_origin,
 };
 
 /// What makes the HTTP transport a protected resource: this server's
@@ -172,7 +172,7 @@ pub(crate) fn check_issuer_url(url: &str) -> Result<(), AuthSetupError> {
             "{url:?} is not an absolute http(s) URL without query or fragment"
         )));
     }
-    if url.starts_with("http://") && !is_loopback(url) {
+    if !is_https_or_loopback(url) {
         return Err(AuthSetupError::new(format!(
             "{url} must use https:// (plain http:// only on a loopback host)"
         )));
