@@ -684,3 +684,48 @@ async fn a_token_never_reaches_another_server_of_the_same_issuer() {
         );
     }
 }
+
+/// The official SDK clients with their own OAuth support (TypeScript
+/// `authProvider`, Python `OAuthClientProvider`): they register,
+/// authorize with PKCE (the user's part answered by the scripts), call
+/// `add`, get their expired token refreshed and call again.
+#[test]
+fn official_sdk_clients_authorize_refresh_and_call_with_their_own_oauth() {
+    // Code-flow tokens live 1 s; our server allows 5 s of leeway.
+    let issuer = Issuer::start_with(&[("CODE_TTL", "1")]);
+    let server = protected_server(&issuer);
+    let clients: [(&Path, &str, &[&str]); 3] = [
+        // The TypeScript SDK refreshes when the server refuses the token.
+        (Path::new("node"), "ts_oauth_client.mjs", &["--wait", "7"]),
+        // The Python SDK refreshes a token it knows has expired.
+        (
+            &python(),
+            "py_oauth_client.py",
+            &["--mode", "auto", "--wait", "2"],
+        ),
+        (
+            &python(),
+            "py_oauth_client.py",
+            &["--mode", "legacy", "--wait", "2"],
+        ),
+    ];
+    for (program, client, extra) in clients {
+        let output = Command::new(program)
+            .arg(script(client))
+            .args(extra)
+            .args(["--url", &server.url])
+            .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {client}: {e}"));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{client} {extra:?} failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let summary: Value = serde_json::from_str(stdout.trim()).expect("a JSON summary");
+        assert_eq!(summary["subject"], "alice", "{summary}");
+        assert_eq!(summary["refreshed"], true, "{summary}");
+        println!("{client} {extra:?}: {summary}");
+    }
+}

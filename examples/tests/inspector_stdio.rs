@@ -262,7 +262,7 @@ fn conformance_server(era: Era) {
 
 fn echo_server(era: Era) {
     let server = env!("CARGO_BIN_EXE_echo-server");
-    assert_eq!(tool_names(era, server), ["add", "echo", "sleep"]);
+    assert_eq!(tool_names(era, server), ["add", "echo", "sleep", "whoami"]);
     report(era, server, "tools/list");
 
     let (status, result) = call(era, server, "echo", &["text=héllo, wörld"]);

@@ -62,6 +62,8 @@ server.listen(PORT, '127.0.0.1', () => {
     cookies: { keys: ['test-only-cookie-key'] },
     clients: [client('mcp-test', 'client_secret_basic'), client('mcp-test-short', 'client_secret_post')],
     clientDefaults: { id_token_signed_response_alg: 'ES256' },
+    // Also the resource scopes, so that a client may name them when it registers.
+    scopes: ['openid', 'offline_access', ...SCOPES.split(' ')],
     findAccount: async (ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
     issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -135,6 +135,19 @@ impl<'a> Parser<'a> {
             if rest.starts_with('\t') && !rest.trim_matches(WHITE).is_empty() {
                 return error(number, "tabs are not allowed for indentation");
             }
+            // `---` or `...` at the start of a line, alone or before white
+            // space, starts or ends a YAML document, even inside a block
+            // scalar.
+            let marker = ["---", "..."].iter().any(|m| {
+                raw.strip_prefix(m)
+                    .is_some_and(|after| after.is_empty() || after.starts_with(WHITE))
+            });
+            if marker {
+                return error(
+                    number,
+                    "a YAML document marker (`---` or `...`) inside the frontmatter",
+                );
+            }
             lines.push(Line {
                 number,
                 indent: raw.len() - rest.len(),

@@ -180,6 +180,11 @@ fn rejects_what_it_does_not_read_exactly() {
         // A block scalar without content still owns the blank lines after
         // it, and YAML reads a tab in them as content.
         ("n: |\n \n  \t\n", 4),
+        // `...` ends a YAML document and `---` starts one, wherever the
+        // line is (found by the differential fuzz target).
+        ("...\t:\n", 2),
+        ("a: |\n  x\n... \n", 4),
+        ("a: b\n--- c\n", 3),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }

@@ -67,6 +67,7 @@ pub struct LoopbackBrowser {
     listener: tokio::sync::Mutex<tokio::net::TcpListener>,
     port: u16,
     wait: Duration,
+    open: bool,
 }
 
 impl LoopbackBrowser {
@@ -78,7 +79,14 @@ impl LoopbackBrowser {
             listener: tokio::sync::Mutex::new(listener),
             port,
             wait: Duration::from_secs(300),
+            open: true,
         })
+    }
+
+    /// Only prints the URL, for machines without a browser (over SSH).
+    pub fn without_browser(mut self) -> Self {
+        self.open = false;
+        self
     }
 }
 
@@ -90,7 +98,9 @@ impl AuthorizationStep for LoopbackBrowser {
     fn authorize<'a>(&'a self, url: &'a str) -> AuthorizeFuture<'a> {
         Box::pin(async move {
             eprintln!("Open this URL to authorize access:\n\n    {url}\n");
-            open_browser(url);
+            if self.open {
+                open_browser(url);
+            }
             let listener = self.listener.lock().await;
             tokio::time::timeout(self.wait, async {
                 loop {
@@ -156,4 +166,52 @@ pub(super) fn with_query(endpoint: &str, params: &[(&str, &str)]) -> String {
         .finish();
     let separator = if endpoint.contains('?') { '&' } else { '?' };
     format!("{endpoint}{separator}{query}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_loopback_listener_takes_the_redirect_and_ignores_other_paths() {
+        let browser = LoopbackBrowser::bind().await.unwrap().without_browser();
+        let redirect_uri = browser.redirect_uri();
+        let port = redirect_uri
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches("/callback")
+            .to_owned();
+        let user = tokio::spawn(async move {
+            for target in ["/favicon.ico", "/callback?code=abc&state=xyz"] {
+                let mut stream = tokio::net::TcpStream::connect(format!("127.0.0.1:{port}"))
+                    .await
+                    .unwrap();
+                let request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+                stream.write_all(request.as_bytes()).await.unwrap();
+                let mut answer = String::new();
+                stream.read_to_string(&mut answer).await.unwrap();
+                assert!(answer.starts_with("HTTP/1.1"), "{answer}");
+            }
+        });
+        let redirected = browser
+            .authorize("https://as.example/authorize")
+            .await
+            .unwrap();
+        user.await.unwrap();
+        assert_eq!(redirected, format!("{}?code=abc&state=xyz", redirect_uri));
+        let params = callback_params(&redirected);
+        assert_eq!(params["code"], "abc");
+        assert_eq!(params["state"], "xyz");
+    }
+
+    #[test]
+    fn queries_are_form_encoded() {
+        assert_eq!(
+            with_query("https://as/authorize", &[("scope", "a b"), ("x", "&=")]),
+            "https://as/authorize?scope=a+b&x=%26%3D"
+        );
+        assert_eq!(
+            with_query("https://as/a?p=1", &[("q", "2")]),
+            "https://as/a?p=1&q=2"
+        );
+    }
 }
