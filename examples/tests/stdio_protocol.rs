@@ -33,7 +33,10 @@ fn legacy_handshake_lists_and_calls_tools() {
         .iter()
         .map(|t| t["name"].clone())
         .collect();
-    assert_eq!(names, [json!("add"), json!("echo"), json!("sleep")]);
+    assert_eq!(
+        names,
+        [json!("add"), json!("echo"), json!("sleep"), json!("whoami")]
+    );
     assert_eq!(
         reply["result"]["tools"][0]["outputSchema"]["required"],
         json!(["sum"])
