@@ -104,11 +104,9 @@ impl ConnectOptions {
     /// server that accepts a static token. The value is marked sensitive,
     /// so it stays out of debug output.
     pub fn bearer_token(mut self, token: &str) -> Result<Self, ClientError> {
-        let mut value =
-            hyper::header::HeaderValue::try_from(format!("Bearer {token}")).map_err(|_| {
-                ClientError::InvalidArguments("the token is not a valid header value".into())
-            })?;
-        value.set_sensitive(true);
+        let value = crate::oauth::bearer_authorization(token).ok_or_else(|| {
+            ClientError::InvalidArguments("the token is not a valid header value".into())
+        })?;
         self.headers.insert(hyper::header::AUTHORIZATION, value);
         Ok(self)
     }

@@ -21,3 +21,11 @@ pub(crate) fn basic_authorization(client_id: &str, client_secret: &str) -> Heade
     value.set_sensitive(true);
     value
 }
+
+/// `Authorization: Bearer <token>`, marked sensitive so that it stays out
+/// of debug output; `None` when the token cannot be a header value.
+pub(crate) fn bearer_authorization(token: &str) -> Option<HeaderValue> {
+    let mut value = HeaderValue::try_from(format!("Bearer {token}")).ok()?;
+    value.set_sensitive(true);
+    Some(value)
+}

@@ -15,6 +15,7 @@ use super::redirect::{callback_params, with_query};
 use super::registration::{self, Registration};
 use super::{Grant, OAuthConfig, StoredToken, token};
 use crate::client::ClientError;
+use crate::oauth::bearer_authorization;
 use crate::oauth::challenge::Challenge;
 use crate::oauth::metadata::AuthorizationServerMetadata;
 use crate::sync::lock;
@@ -73,10 +74,7 @@ impl OAuthSession {
                 self.forget();
             }
         }
-        let token = lock(&self.state).token.clone()?;
-        let mut value = HeaderValue::try_from(format!("Bearer {}", token.access_token)).ok()?;
-        value.set_sensitive(true);
-        Some(value)
+        self.bearer_now()
     }
 
     /// Whether a refusal is one this session can act on: any 401, and a 403
@@ -232,11 +230,10 @@ impl OAuthSession {
         Ok(())
     }
 
+    /// `Authorization: Bearer ...` for the held token, as it is.
     fn bearer_now(&self) -> Option<HeaderValue> {
         let token = lock(&self.state).token.clone()?;
-        let mut value = HeaderValue::try_from(format!("Bearer {}", token.access_token)).ok()?;
-        value.set_sensitive(true);
-        Some(value)
+        bearer_authorization(&token.access_token)
     }
 
     fn forget(&self) {
