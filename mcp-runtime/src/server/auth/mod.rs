@@ -14,7 +14,7 @@
 //! let auth = AuthConfig::jwt("https://mcp.example.com/mcp", "https://auth.example.com")?;
 //! let config = HttpConfig { auth: Some(auth), ..HttpConfig::default() };
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! server.serve_http_with(listener, config).await?;
+//! server.serve_http_with(listener, config, std::future::pending()).await?;
 //! # Ok(())
 //! # }
 //! ```
