@@ -1,0 +1,259 @@
+//! `mcp-host` over five configured servers: `echo-server` over stdio and
+//! over HTTP, the npm reference servers `server-everything` and
+//! `server-filesystem`, and one whose command does not exist. The command
+//! is built by cargo for this test (`cargo build -p mcp-host`).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use mcp_host::{CallOptions, Config, Host, HostError, HostOptions, NeverAllow};
+use serde_json::{Value, json};
+use support::interop::{HttpFixture, repo, sdks};
+
+/// The `mcp-host` binary, built once.
+fn mcp_host() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "mcp-host", "--bin", "mcp-host"])
+            .current_dir(repo())
+            .status()
+            .expect("run cargo build");
+        assert!(status.success(), "building mcp-host failed");
+        let exe = std::env::current_exe().unwrap();
+        // target/debug/deps/this-test -> target/debug/mcp-host
+        exe.parent().unwrap().parent().unwrap().join("mcp-host")
+    })
+}
+
+struct Setup {
+    _http: HttpFixture,
+    dir: tempfile::TempDir,
+    config: PathBuf,
+}
+
+impl Setup {
+    fn new(policy: Value) -> Self {
+        let http = HttpFixture::start(Path::new(env!("CARGO_BIN_EXE_echo-server")), &[]);
+        let dir = tempfile::tempdir().unwrap();
+        let bin = sdks().join("node/node_modules/.bin");
+        let config = json!({
+            "mcpServers": {
+                "echo": {"command": env!("CARGO_BIN_EXE_echo-server")},
+                "web": {"url": http.url},
+                "everything": {"command": bin.join("mcp-server-everything"), "args": ["stdio"]},
+                "fs": {"command": bin.join("mcp-server-filesystem"), "args": [dir.path()]},
+                "missing": {"command": "/nonexistent/mcp-server"}
+            },
+            "policy": policy
+        });
+        let path = dir.path().join(".mcp.json");
+        std::fs::write(&path, config.to_string()).unwrap();
+        Setup {
+            _http: http,
+            config: path,
+            dir,
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(mcp_host())
+            .arg("--config")
+            .arg(&self.config)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run mcp-host")
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn servers_and_tools_of_every_working_server() {
+    let setup = Setup::new(json!({}));
+    let servers = setup.run(&["servers"]);
+    let listing = String::from_utf8_lossy(&servers.stdout).into_owned();
+    assert!(servers.status.success(), "{}", text(&servers));
+    for ready in [
+        "echo\tready",
+        "web\tready",
+        "everything\tready",
+        "fs\tready",
+    ] {
+        assert!(listing.contains(ready), "{ready}:\n{listing}");
+    }
+    assert!(
+        listing.contains("missing\tfailed\tcannot start `/nonexistent/mcp-server`"),
+        "{listing}"
+    );
+
+    let tools = setup.run(&["tools", "--json"]);
+    assert!(tools.status.success(), "{}", text(&tools));
+    let tools: Vec<Value> = serde_json::from_slice(&tools.stdout).unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    for name in [
+        "echo.add",
+        "web.add",
+        "everything.echo",
+        "fs.read_text_file",
+        "fs.write_file",
+    ] {
+        assert!(names.contains(&name), "{name} not in {names:?}");
+    }
+    assert!(!names.iter().any(|n| n.starts_with("missing.")));
+}
+
+#[test]
+fn calls_work_on_each_server_and_exit_codes_say_what_happened() {
+    let setup = Setup::new(json!({"deny": ["everything.get-env"]}));
+    let sum = setup.run(&["call", "echo.add", "a=2", "b=40"]);
+    assert!(sum.status.success(), "{}", text(&sum));
+    assert_eq!(
+        serde_json::from_slice::<Value>(&sum.stdout).unwrap(),
+        json!({"sum": 42})
+    );
+    let web = setup.run(&["call", "web.echo", "text=over http", "--yes"]);
+    assert_eq!(
+        String::from_utf8_lossy(&web.stdout).trim(),
+        "over http",
+        "{}",
+        text(&web)
+    );
+    let everything = setup.run(&["call", "everything.echo", "message=hi", "--yes"]);
+    assert!(
+        String::from_utf8_lossy(&everything.stdout).contains("hi"),
+        "{}",
+        text(&everything)
+    );
+
+    // Validation: nothing is sent, the argument is named.
+    let invalid = setup.run(&["call", "echo.add", "a=two", "b=40"]);
+    assert_eq!(invalid.status.code(), Some(2), "{}", text(&invalid));
+    assert!(
+        String::from_utf8_lossy(&invalid.stderr).contains("/a"),
+        "{}",
+        text(&invalid)
+    );
+    // Policy: a deny rule refuses.
+    let denied = setup.run(&["call", "everything.get-env", "--yes"]);
+    assert_eq!(denied.status.code(), Some(3), "{}", text(&denied));
+    assert!(String::from_utf8_lossy(&denied.stderr).contains("everything.get-env"));
+    // Unknown tool, unavailable server.
+    assert_eq!(setup.run(&["call", "echo.nope"]).status.code(), Some(2));
+    let missing = setup.run(&["call", "missing.anything"]);
+    assert_eq!(missing.status.code(), Some(5), "{}", text(&missing));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("server missing"));
+}
+
+#[test]
+fn side_effects_need_consent_and_read_only_tools_do_not() {
+    let setup = Setup::new(json!({}));
+    let file = setup.dir.path().join("note.txt");
+    let path = file.to_str().unwrap();
+    let content = "content=hello";
+    let refused = setup.run(&["call", "fs.write_file", &format!("path={path}"), content]);
+    assert_eq!(refused.status.code(), Some(3), "{}", text(&refused));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--yes"));
+    assert!(!file.exists(), "nothing was written");
+
+    let written = setup.run(&[
+        "call",
+        "fs.write_file",
+        &format!("path={path}"),
+        content,
+        "--yes",
+    ]);
+    assert!(written.status.success(), "{}", text(&written));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello");
+
+    // read_text_file is marked read-only: no confirmation needed.
+    let read = setup.run(&["call", "fs.read_text_file", &format!("path={path}")]);
+    assert!(read.status.success(), "{}", text(&read));
+    assert!(String::from_utf8_lossy(&read.stdout).contains("hello"));
+}
+
+#[test]
+fn progress_extends_the_timeout_under_a_cap() {
+    let setup = Setup::new(json!({}));
+    // 8 steps of 0.5 s: progress every 0.5 s keeps a 1.5 s timeout alive.
+    let started = Instant::now();
+    let long = setup.run(&[
+        "call",
+        "everything.trigger-long-running-operation",
+        "duration=4",
+        "steps=8",
+        "--timeout",
+        "1.5",
+    ]);
+    assert!(long.status.success(), "{}", text(&long));
+    assert!(started.elapsed() >= Duration::from_secs(4));
+
+    // 12 steps of 0.5 s, capped at 3 s in all: exit 4 after about 3 s.
+    let started = Instant::now();
+    let capped = setup.run(&[
+        "call",
+        "everything.trigger-long-running-operation",
+        "duration=6",
+        "steps=12",
+        "--timeout",
+        "1.5",
+        "--max-timeout",
+        "3",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(capped.status.code(), Some(4), "{}", text(&capped));
+    assert!(
+        took >= Duration::from_secs(3) && took < Duration::from_secs(6),
+        "took {took:?}"
+    );
+}
+
+/// The library: a killed server fails its own calls; the others answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_server_leaves_the_others_answering() {
+    let setup = Setup::new(json!({}));
+    let config = Config::load(&setup.config).unwrap();
+    let host = Host::start(config, HostOptions::default()).await;
+    let options = CallOptions::new(&NeverAllow);
+    let add = || json!({"a": 1, "b": 2});
+    assert!(host.call("echo.add", add(), &options).await.is_ok());
+    // Kill the stdio echo-server behind the host's back.
+    let pid = host
+        .servers()
+        .into_iter()
+        .find(|s| s.name == "echo")
+        .and_then(|s| s.pid)
+        .expect("the echo server's pid");
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    match host.call("echo.add", add(), &options).await {
+        Err(HostError::Unavailable { server, .. }) => assert_eq!(server, "echo"),
+        other => panic!("expected the echo server to be gone, got {other:?}"),
+    }
+    let web = host
+        .call("web.add", add(), &options)
+        .await
+        .expect("web still answers");
+    assert_eq!(web.result.structured_content, Some(json!({"sum": 3})));
+    assert_eq!(web.server, "web");
+    let everything = host
+        .call("everything.get-sum", json!({"a": 1, "b": 2}), &options)
+        .await
+        .expect("everything still answers");
+    assert!(format!("{:?}", everything.result.content).contains('3'));
+}

@@ -1,0 +1,194 @@
+//! One tool call through the host: policy, argument validation, consent,
+//! a timeout that progress extends under an absolute cap (the call is
+//! cancelled on the wire when it runs out), output validation, and an
+//! audit record whatever happens.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mcp_runtime::protocol::CallToolResult;
+use mcp_runtime::schema::CompiledSchema;
+use serde_json::Value;
+
+use crate::audit::{AuditRecord, Decision, argument_digest, trace};
+use crate::error::HostError;
+use crate::host::{Host, ServerState};
+use crate::policy::{Consent, ConsentRequest};
+
+/// How one call is bounded and who consents.
+pub struct CallOptions<'a> {
+    /// The longest wait without news: each progress notification starts it
+    /// again (default 60 s).
+    pub timeout: Duration,
+    /// The longest wait in all, progress or not (default 10 minutes).
+    pub max_timeout: Duration,
+    /// Asked before a call with possible side effects.
+    pub consent: &'a dyn Consent,
+}
+
+impl<'a> CallOptions<'a> {
+    /// Default bounds with `consent`.
+    pub fn new(consent: &'a dyn Consent) -> Self {
+        CallOptions {
+            timeout: Duration::from_secs(60),
+            max_timeout: Duration::from_secs(600),
+            consent,
+        }
+    }
+}
+
+/// A tool's result with its provenance: the text in it is the server's,
+/// untrusted data, never instructions.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    /// The server that produced it.
+    pub server: String,
+    /// The tool.
+    pub tool: String,
+    /// What the server returned (`is_error` set when the tool failed).
+    pub result: CallToolResult,
+}
+
+impl Host {
+    /// Calls `SERVER.TOOL` with `arguments` (a JSON object).
+    pub async fn call(
+        &self,
+        qualified: &str,
+        arguments: Value,
+        options: &CallOptions<'_>,
+    ) -> Result<CallOutcome, HostError> {
+        let started = Instant::now();
+        let unknown = || HostError::UnknownTool(qualified.to_owned());
+        let (server, tool_name) = qualified.split_once('.').ok_or_else(unknown)?;
+        let slot = self.servers.get(server).ok_or_else(unknown)?;
+        let (client, tools) = match &slot.state {
+            ServerState::Ready { client, tools } => (client, tools),
+            ServerState::Failed(why) => {
+                return Err(HostError::Unavailable {
+                    server: server.to_owned(),
+                    why: why.clone(),
+                });
+            }
+        };
+        let tool = tools
+            .iter()
+            .find(|t| t.name == tool_name)
+            .ok_or_else(unknown)?;
+        let audit = |decision: Decision, outcome: &str| {
+            let record = AuditRecord {
+                server: server.to_owned(),
+                tool: tool_name.to_owned(),
+                argument_digest: argument_digest(&arguments),
+                decision,
+                outcome: outcome.to_owned(),
+                duration: started.elapsed(),
+            };
+            trace(&record);
+            for sink in &self.audit {
+                sink.record(&record);
+            }
+        };
+
+        if let Some(why) = self.policy.refusal(server, tool_name) {
+            audit(Decision::Denied, &why);
+            return Err(HostError::Refused {
+                tool: qualified.to_owned(),
+                why,
+            });
+        }
+        let input =
+            CompiledSchema::compile(&tool.input_schema).map_err(|e| HostError::Unavailable {
+                server: server.to_owned(),
+                why: format!("the input schema of {tool_name} does not compile: {e}"),
+            })?;
+        if let Err(detail) = input.check(&arguments) {
+            audit(Decision::Invalid, &detail);
+            return Err(HostError::InvalidArguments {
+                tool: qualified.to_owned(),
+                detail,
+            });
+        }
+        if let Some(reason) = self.policy.consent_reason(server, tool) {
+            let request = ConsentRequest {
+                server: server.to_owned(),
+                tool: tool_name.to_owned(),
+                reason: reason.clone(),
+                arguments: arguments.clone(),
+            };
+            if !options.consent.confirm(&request).await {
+                audit(Decision::NotConfirmed, &reason);
+                return Err(HostError::Refused {
+                    tool: qualified.to_owned(),
+                    why: format!("not confirmed ({reason}); pass --yes to allow it"),
+                });
+            }
+        }
+
+        let last_news = Arc::new(Mutex::new(Instant::now()));
+        let news = last_news.clone();
+        let call = client.call_tool_with_progress(tool_name, &arguments, move |_| {
+            *news.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        });
+        tokio::pin!(call);
+        let cap = started + options.max_timeout;
+        let outcome = loop {
+            let quiet_until =
+                *last_news.lock().unwrap_or_else(|e| e.into_inner()) + options.timeout;
+            let deadline = quiet_until.min(cap);
+            tokio::select! {
+                outcome = &mut call => break Some(outcome),
+                () = tokio::time::sleep_until(deadline.into()) => {
+                    // Progress may have moved the deadline meanwhile.
+                    let quiet_until = *last_news.lock().unwrap_or_else(|e| e.into_inner()) + options.timeout;
+                    if Instant::now() >= quiet_until.min(cap) {
+                        break None;
+                    }
+                }
+            }
+        };
+        // Dropping an unfinished call cancels it on the wire.
+        let result = match outcome {
+            None => {
+                audit(Decision::Allowed, "timeout");
+                return Err(HostError::Timeout {
+                    tool: qualified.to_owned(),
+                    after: started.elapsed(),
+                });
+            }
+            Some(Err(error)) => {
+                audit(Decision::Allowed, &error.to_string());
+                return Err(HostError::Unavailable {
+                    server: server.to_owned(),
+                    why: format!("{tool_name}: {error}"),
+                });
+            }
+            Some(Ok(result)) => result,
+        };
+        if let (Some(schema), false) = (&tool.output_schema, result.is_error.unwrap_or(false)) {
+            let checked = match &result.structured_content {
+                Some(content) => CompiledSchema::compile(schema)
+                    .map_err(|e| e.to_string())
+                    .and_then(|output| output.check(content)),
+                None => Err("no structuredContent".to_owned()),
+            };
+            if let Err(detail) = checked {
+                audit(Decision::Allowed, "output schema violated");
+                return Err(HostError::Unavailable {
+                    server: server.to_owned(),
+                    why: format!("{tool_name} broke its own output schema: {detail}"),
+                });
+            }
+        }
+        let outcome = if result.is_error.unwrap_or(false) {
+            "tool error"
+        } else {
+            "ok"
+        };
+        audit(Decision::Allowed, outcome);
+        Ok(CallOutcome {
+            server: server.to_owned(),
+            tool: tool_name.to_owned(),
+            result,
+        })
+    }
+}

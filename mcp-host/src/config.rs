@@ -1,0 +1,230 @@
+//! The host's configuration: the `mcpServers` JSON format that Claude
+//! Desktop, Cursor and VS Code use, with `${VAR}` references to the
+//! environment, plus a `policy` section of our own.
+//!
+//! ```json
+//! {
+//!   "mcpServers": {
+//!     "echo": { "command": "echo-server", "args": [], "env": {"RUST_LOG": "warn"} },
+//!     "notes": { "url": "https://notes.example.com/mcp", "headers": {"Authorization": "Bearer ${NOTES_TOKEN}"} }
+//!   },
+//!   "policy": { "deny": ["notes.delete_*"], "untrusted": ["notes"] }
+//! }
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::HostError;
+
+/// Every server and the policy.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The servers, by name (sorted).
+    pub servers: BTreeMap<String, ServerConfig>,
+    /// What may be called.
+    pub policy: PolicyConfig,
+}
+
+/// How to reach one server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerConfig {
+    /// A child process speaking stdio.
+    Stdio {
+        /// The program.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Variables added to its environment.
+        env: BTreeMap<String, String>,
+        /// Its working directory.
+        cwd: Option<PathBuf>,
+    },
+    /// A Streamable HTTP endpoint.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with every request.
+        headers: BTreeMap<String, String>,
+    },
+}
+
+/// The `policy` section.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyConfig {
+    /// When not empty, only these may be called: `server.tool`, `server.*`
+    /// or a `*` suffix pattern (`notes.read_*`).
+    #[serde(default)]
+    pub allow: Vec<String>,
+    /// Never called, whatever `allow` says. Same patterns.
+    #[serde(default)]
+    pub deny: Vec<String>,
+    /// Servers whose annotations are not believed when they loosen
+    /// (`readOnlyHint`): every call to them needs consent.
+    #[serde(default)]
+    pub untrusted: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawConfig {
+    #[serde(default)]
+    mcp_servers: BTreeMap<String, RawServer>,
+    #[serde(default)]
+    policy: PolicyConfig,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    command: Option<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    cwd: Option<PathBuf>,
+    url: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    /// Accepted for compatibility with other hosts' files (`stdio`, `http`).
+    #[serde(rename = "type")]
+    _kind: Option<String>,
+}
+
+impl Config {
+    /// Reads `path`.
+    pub fn load(path: &Path) -> Result<Self, HostError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| HostError::Usage(format!("cannot read {}: {e}", path.display())))?;
+        Self::parse(&text, |name| std::env::var(name).ok())
+            .map_err(|e| HostError::Usage(format!("{}: {e}", path.display())))
+    }
+
+    /// Reads a configuration, looking `${VAR}` references up with `env`.
+    pub fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let raw: RawConfig = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut servers = BTreeMap::new();
+        for (name, server) in raw.mcp_servers {
+            if name.is_empty() || name.contains('.') {
+                return Err(format!(
+                    "server name {name:?}: use a non-empty name without `.` (tools are named SERVER.TOOL)"
+                ));
+            }
+            let expand = |text: &str| expand(text, &env).map_err(|e| format!("server {name}: {e}"));
+            let config = match (server.command, server.url) {
+                (Some(command), None) => ServerConfig::Stdio {
+                    command: expand(&command)?,
+                    args: server
+                        .args
+                        .iter()
+                        .map(|a| expand(a))
+                        .collect::<Result<_, _>>()?,
+                    env: expand_map(&server.env, &expand)?,
+                    cwd: server.cwd,
+                },
+                (None, Some(url)) => ServerConfig::Http {
+                    url: expand(&url)?,
+                    headers: expand_map(&server.headers, &expand)?,
+                },
+                _ => return Err(format!("server {name}: give either `command` or `url`")),
+            };
+            servers.insert(name, config);
+        }
+        Ok(Config {
+            servers,
+            policy: raw.policy,
+        })
+    }
+}
+
+fn expand_map(
+    map: &BTreeMap<String, String>,
+    expand: &impl Fn(&str) -> Result<String, String>,
+) -> Result<BTreeMap<String, String>, String> {
+    map.iter()
+        .map(|(k, v)| Ok((k.clone(), expand(v)?)))
+        .collect()
+}
+
+/// Replaces every `${VAR}` with the variable's value; an unset variable is
+/// an error that names it.
+fn expand(text: &str, env: &impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after
+            .find('}')
+            .ok_or_else(|| format!("an unterminated `${{` in {text:?}"))?;
+        let name = &after[..end];
+        let value =
+            env(name).ok_or_else(|| format!("the environment variable {name} is not set"))?;
+        out.push_str(&value);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_common_format_with_variables() {
+        let text = r#"{
+            "mcpServers": {
+                "echo": {"command": "echo-server", "args": ["--x", "${HOME_DIR}/a"], "env": {"K": "${TOKEN}"}},
+                "web": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
+            },
+            "policy": {"deny": ["web.*"]}
+        }"#;
+        let env = |name: &str| match name {
+            "HOME_DIR" => Some("/home/me".to_owned()),
+            "TOKEN" => Some("t0k".to_owned()),
+            _ => None,
+        };
+        let config = Config::parse(text, env).unwrap();
+        assert_eq!(
+            config.servers["echo"],
+            ServerConfig::Stdio {
+                command: "echo-server".into(),
+                args: vec!["--x".into(), "/home/me/a".into()],
+                env: BTreeMap::from([("K".into(), "t0k".into())]),
+                cwd: None,
+            }
+        );
+        let ServerConfig::Http { headers, .. } = &config.servers["web"] else {
+            panic!("http");
+        };
+        assert_eq!(headers["Authorization"], "Bearer t0k");
+        assert_eq!(config.policy.deny, ["web.*"]);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let none = |_: &str| None;
+        for (text, expected) in [
+            (
+                r#"{"mcpServers": {"a": {"command": "${NOPE}"}}}"#,
+                "NOPE is not set",
+            ),
+            (r#"{"mcpServers": {"a": {}}}"#, "either `command` or `url`"),
+            (
+                r#"{"mcpServers": {"a.b": {"command": "x"}}}"#,
+                "without `.`",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"command": "x", "bogus": 1}}}"#,
+                "bogus",
+            ),
+        ] {
+            let error = Config::parse(text, none).unwrap_err();
+            assert!(error.contains(expected), "{text}: {error}");
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! The host: one client per configured server, each isolated in its own
+//! process or connection, and the merged catalogue of their tools.
+
+use std::collections::BTreeMap;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::client::{Client, ConnectOptions};
+use mcp_runtime::protocol::Tool;
+use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
+
+use crate::audit::AuditSink;
+use crate::config::{Config, ServerConfig};
+use crate::policy::Policy;
+
+/// How the host connects.
+#[derive(Debug, Clone)]
+pub struct HostOptions {
+    /// The longest wait for a server to start and list its tools (default
+    /// 30 s).
+    pub connect_timeout: Duration,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        HostOptions {
+            connect_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Many servers behind one catalogue.
+pub struct Host {
+    pub(crate) servers: BTreeMap<String, Slot>,
+    pub(crate) policy: Policy,
+    pub(crate) audit: Vec<Arc<dyn AuditSink>>,
+}
+
+pub(crate) struct Slot {
+    pub(crate) state: ServerState,
+    /// Keeps a stdio server alive exactly as long as the host.
+    child: Option<tokio::process::Child>,
+}
+
+/// Where one server stands.
+pub enum ServerState {
+    /// Connected, with its tools listed.
+    Ready {
+        /// The client, used by this server only.
+        client: Client,
+        /// Its tools.
+        tools: Vec<Tool>,
+    },
+    /// It could not be used, and why.
+    Failed(String),
+}
+
+/// One server as `mcp-host servers` shows it.
+#[derive(Debug, Clone)]
+pub struct ServerStatus {
+    /// The configured name.
+    pub name: String,
+    /// `ready` with the protocol version, or why it failed.
+    pub state: Result<String, String>,
+    /// How many tools it lists.
+    pub tools: usize,
+    /// The process id of a stdio server.
+    pub pid: Option<u32>,
+}
+
+/// One tool in the merged catalogue, named `SERVER.TOOL`.
+#[derive(Debug, Clone)]
+pub struct CatalogueEntry<'a> {
+    /// The server.
+    pub server: &'a str,
+    /// The tool as its server lists it.
+    pub tool: &'a Tool,
+}
+
+impl CatalogueEntry<'_> {
+    /// `SERVER.TOOL`: unique, since server names have no `.`.
+    pub fn name(&self) -> String {
+        format!("{}.{}", self.server, self.tool.name)
+    }
+}
+
+impl Host {
+    /// Starts every configured server, all at once. A server that fails to
+    /// start is recorded as failed; the others are not affected.
+    pub async fn start(config: Config, options: HostOptions) -> Host {
+        let names: Vec<String> = config.servers.keys().cloned().collect();
+        Self::start_only(config, &names, options).await
+    }
+
+    /// Starts only the servers named in `names`.
+    pub async fn start_only(config: Config, names: &[String], options: HostOptions) -> Host {
+        let starts = config
+            .servers
+            .iter()
+            .filter(|(name, _)| names.contains(name))
+            .map(|(name, server)| {
+                let (name, server) = (name.clone(), server.clone());
+                let timeout = options.connect_timeout;
+                tokio::spawn(async move {
+                    let slot = match tokio::time::timeout(timeout, connect(&server)).await {
+                        Ok(Ok(slot)) => slot,
+                        Ok(Err(why)) => failed(why),
+                        Err(_) => failed(format!("did not start within {} s", timeout.as_secs())),
+                    };
+                    (name, slot)
+                })
+            })
+            .collect::<Vec<_>>();
+        let mut servers = BTreeMap::new();
+        for start in starts {
+            if let Ok((name, slot)) = start.await {
+                if let ServerState::Failed(why) = &slot.state {
+                    tracing::warn!(server = %name, reason = %why, "server unavailable");
+                }
+                servers.insert(name, slot);
+            }
+        }
+        Host {
+            servers,
+            policy: Policy::new(config.policy),
+            audit: Vec::new(),
+        }
+    }
+
+    /// Adds a sink that receives every audit record.
+    pub fn add_audit_sink(&mut self, sink: Arc<dyn AuditSink>) {
+        self.audit.push(sink);
+    }
+
+    /// Each server and where it stands.
+    pub fn servers(&self) -> Vec<ServerStatus> {
+        self.servers
+            .iter()
+            .map(|(name, slot)| {
+                let pid = slot.child.as_ref().and_then(tokio::process::Child::id);
+                match &slot.state {
+                    ServerState::Ready { client, tools } => ServerStatus {
+                        name: name.clone(),
+                        state: Ok(client.server().protocol_version.clone()),
+                        tools: tools.len(),
+                        pid,
+                    },
+                    ServerState::Failed(why) => ServerStatus {
+                        name: name.clone(),
+                        state: Err(why.clone()),
+                        tools: 0,
+                        pid,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Every ready server's tools, by `SERVER.TOOL`.
+    pub fn tools(&self) -> Vec<CatalogueEntry<'_>> {
+        self.servers
+            .iter()
+            .filter_map(|(name, slot)| match &slot.state {
+                ServerState::Ready { tools, .. } => Some((name, tools)),
+                ServerState::Failed(_) => None,
+            })
+            .flat_map(|(server, tools)| {
+                tools.iter().map(move |tool| CatalogueEntry {
+                    server: server.as_str(),
+                    tool,
+                })
+            })
+            .collect()
+    }
+}
+
+fn failed(why: String) -> Slot {
+    Slot {
+        state: ServerState::Failed(why),
+        child: None,
+    }
+}
+
+/// The options every host client uses: the host bounds calls itself.
+fn client_options() -> ConnectOptions {
+    ConnectOptions {
+        request_timeout: Duration::from_secs(24 * 60 * 60),
+        ..ConnectOptions::default()
+    }
+}
+
+async fn connect(server: &ServerConfig) -> Result<Slot, String> {
+    let (client, child) = match server {
+        ServerConfig::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let mut process = tokio::process::Command::new(command);
+            process
+                .args(args)
+                .envs(env)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .kill_on_drop(true);
+            if let Some(cwd) = cwd {
+                process.current_dir(cwd);
+            }
+            let mut child = process
+                .spawn()
+                .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+            let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+                return Err("no pipes to the server".to_owned());
+            };
+            let client = Client::connect_io(stdout, stdin, client_options())
+                .await
+                .map_err(|e| format!("`{command}` did not connect: {e}"))?;
+            (client, Some(child))
+        }
+        ServerConfig::Http { url, headers } => {
+            let mut options = client_options();
+            for (name, value) in headers {
+                let name = HeaderName::try_from(name.as_str())
+                    .map_err(|_| format!("`{name}` is not a header name"))?;
+                let mut value = HeaderValue::try_from(value.as_str())
+                    .map_err(|_| format!("the header `{name}` has an invalid value"))?;
+                value.set_sensitive(true);
+                options.headers.append(name, value);
+            }
+            let client = Client::connect_http_with(url, options)
+                .await
+                .map_err(|e| e.to_string())?;
+            (client, None)
+        }
+    };
+    let tools = client
+        .list_tools()
+        .await
+        .map_err(|e| format!("tools/list failed: {e}"))?;
+    Ok(Slot {
+        state: ServerState::Ready { client, tools },
+        child,
+    })
+}

@@ -1,0 +1,47 @@
+//! The Host of MCP's architecture: the application side that holds one
+//! client per server, decides what a model may call, asks the user before
+//! side effects, bounds every call in time, and treats every server's
+//! output as untrusted data.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), mcp_host::HostError> {
+//! use mcp_host::{CallOptions, Config, Host, HostOptions, NeverAllow};
+//!
+//! let config = Config::load(std::path::Path::new(".mcp.json"))?;
+//! let host = Host::start(config, HostOptions::default()).await;
+//! for entry in host.tools() {
+//!     println!("{}", entry.name());
+//! }
+//! let outcome = host
+//!     .call("echo.add", serde_json::json!({"a": 2, "b": 40}), &CallOptions::new(&NeverAllow))
+//!     .await?;
+//! println!("{:?}", outcome.result.structured_content);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! - [`Config`]: the `mcpServers` format of Claude Desktop, Cursor and VS
+//!   Code, `${VAR}` references, and a `policy` section.
+//! - [`Host`]: one isolated client per server; one that fails to start
+//!   leaves the others working.
+//! - [`Policy`] and [`Consent`]: allow/deny rules, and the user's consent
+//!   before a tool that is not read-only (an untrusted server's hints may
+//!   only tighten).
+//! - [`CallOptions`]: a timeout that progress extends, under a cap; the call
+//!   is cancelled on the wire when it runs out.
+//! - [`AuditSink`]: server, tool, argument digest, decision, outcome and
+//!   duration of every call, also logged through `tracing`.
+
+mod audit;
+mod call;
+mod config;
+mod error;
+mod host;
+mod policy;
+
+pub use audit::{AuditRecord, AuditSink, Decision, argument_digest};
+pub use call::{CallOptions, CallOutcome};
+pub use config::{Config, PolicyConfig, ServerConfig};
+pub use error::HostError;
+pub use host::{CatalogueEntry, Host, HostOptions, ServerState, ServerStatus};
+pub use policy::{AlwaysAllow, Consent, ConsentRequest, NeverAllow, Policy};
