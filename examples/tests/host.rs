@@ -257,3 +257,23 @@ async fn a_killed_server_leaves_the_others_answering() {
         .expect("everything still answers");
     assert!(format!("{:?}", everything.result.content).contains('3'));
 }
+
+/// `mcp-codegen generate --config FILE --server NAME`: a typed client for a
+/// configured server, reached as the host reaches it.
+#[tokio::test(flavor = "multi_thread")]
+async fn codegen_generates_a_client_for_a_configured_server() {
+    let setup = Setup::new(json!({}));
+    let source = mcp_codegen::Source::Config {
+        path: setup.config.clone(),
+        server: "everything".into(),
+    };
+    let tools = source.tools().await.expect("the configured server's tools");
+    let generated = mcp_codegen::generate(&tools, &mcp_codegen::Options::default()).unwrap();
+    assert!(generated.code.contains("pub async fn get_sum("), "{}", generated.code.len());
+    let missing = mcp_codegen::Source::Config {
+        path: setup.config.clone(),
+        server: "missing".into(),
+    };
+    let error = missing.tools().await.unwrap_err().to_string();
+    assert!(error.contains("server missing") && error.contains("cannot start"), "{error}");
+}

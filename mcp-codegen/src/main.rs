@@ -67,6 +67,9 @@ struct SourceArgs {
     /// https:// trusts the system's root certificates plus SSL_CERT_FILE and SSL_CERT_DIR.
     #[arg(long)]
     url: Option<String>,
+    /// A host configuration in the mcpServers format (with --server NAME), e.g. .mcp.json.
+    #[arg(long, requires = "server")]
+    config: Option<PathBuf>,
 }
 
 /// Options of `--url`.
@@ -83,10 +86,16 @@ struct HttpArgs {
     /// authorization URL and waits for the redirect on a loopback port.
     #[arg(long, requires = "url")]
     oauth: bool,
+    /// The server of --config to read.
+    #[arg(long, requires = "config")]
+    server: Option<String>,
 }
 
 impl SourceArgs {
     fn source(self, http: HttpArgs) -> Result<Source, mcp_codegen::Error> {
+        if let (Some(path), Some(server)) = (self.config, http.server) {
+            return Ok(Source::Config { path, server });
+        }
         match (self.from, self.stdio, self.url) {
             (Some(path), _, _) => Ok(Source::File(path)),
             (_, Some(command), _) => Ok(Source::Stdio(command)),
@@ -118,7 +127,7 @@ impl SourceArgs {
                 })
             }
             _ => Err(mcp_codegen::Error::Option(
-                "give one of --from, --stdio or --url".into(),
+                "give one of --from, --stdio, --url or --config".into(),
             )),
         }
     }

@@ -31,6 +31,14 @@ pub enum Source {
         /// redirect arrives on a loopback port).
         oauth: bool,
     },
+    /// A server of a host configuration in the `mcpServers` format (see
+    /// `mcp-host`), started or reached as the host would.
+    Config {
+        /// The configuration file.
+        path: PathBuf,
+        /// The server's name in it.
+        server: String,
+    },
 }
 
 impl std::fmt::Debug for Source {
@@ -50,6 +58,11 @@ impl std::fmt::Debug for Source {
                     .field("oauth", oauth)
                     .finish()
             }
+            Source::Config { path, server } => f
+                .debug_struct("Config")
+                .field("path", path)
+                .field("server", server)
+                .finish(),
         }
     }
 }
@@ -77,6 +90,7 @@ impl Source {
                     .map_err(client_error)?;
                 client.list_tools().await.map_err(client_error)
             }
+            Source::Config { path, server } => Self::configured_tools(path, server).await,
             Source::Url {
                 url,
                 headers,
@@ -103,6 +117,28 @@ impl Source {
                 client.list_tools().await.map_err(client_error)
             }
         }
+    }
+
+    /// The tools of `server` in the host configuration at `path`.
+    async fn configured_tools(path: &std::path::Path, server: &str) -> Result<Vec<Tool>, Error> {
+        let config = mcp_host::Config::load(path).map_err(|e| Error::Option(e.to_string()))?;
+        if !config.servers.contains_key(server) {
+            return Err(Error::Option(format!(
+                "{} has no server named {server}",
+                path.display()
+            )));
+        }
+        let names = [server.to_owned()];
+        let host =
+            mcp_host::Host::start_only(config, &names, mcp_host::HostOptions::default()).await;
+        if let Some(Err(why)) = host.servers().into_iter().next().map(|s| s.state) {
+            return Err(Error::Client(format!("server {server}: {why}")));
+        }
+        Ok(host
+            .tools()
+            .into_iter()
+            .map(|entry| entry.tool.clone())
+            .collect())
     }
 
     /// [`Source::tools`] on a runtime of its own, for `build.rs` and the CLI.

@@ -124,6 +124,16 @@ impl Host {
             }
         }
 
+        // Wait for a turn, within the call's own bounds.
+        let turn =
+            tokio::time::timeout(options.max_timeout, slot.in_flight.clone().acquire_owned());
+        let Ok(Ok(_turn)) = turn.await else {
+            audit(Decision::Allowed, "timeout waiting for a turn");
+            return Err(HostError::Timeout {
+                tool: qualified.to_owned(),
+                after: started.elapsed(),
+            });
+        };
         let last_news = Arc::new(Mutex::new(Instant::now()));
         let news = last_news.clone();
         let call = client.call_tool_with_progress(tool_name, &arguments, move |_| {

@@ -20,12 +20,16 @@ pub struct HostOptions {
     /// The longest wait for a server to start and list its tools (default
     /// 30 s).
     pub connect_timeout: Duration,
+    /// The most calls in flight to one server (default 8); more wait their
+    /// turn, within their own timeout.
+    pub max_in_flight: usize,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
         HostOptions {
             connect_timeout: Duration::from_secs(30),
+            max_in_flight: 8,
         }
     }
 }
@@ -39,6 +43,8 @@ pub struct Host {
 
 pub(crate) struct Slot {
     pub(crate) state: ServerState,
+    /// Bounds the calls in flight to this server.
+    pub(crate) in_flight: Arc<tokio::sync::Semaphore>,
     /// Keeps a stdio server alive exactly as long as the host.
     child: Option<tokio::process::Child>,
 }
@@ -102,11 +108,24 @@ impl Host {
             .map(|(name, server)| {
                 let (name, server) = (name.clone(), server.clone());
                 let timeout = options.connect_timeout;
+                let limit = options.max_in_flight.max(1);
                 tokio::spawn(async move {
-                    let slot = match tokio::time::timeout(timeout, connect(&server)).await {
-                        Ok(Ok(slot)) => slot,
-                        Ok(Err(why)) => failed(why),
-                        Err(_) => failed(format!("did not start within {} s", timeout.as_secs())),
+                    let (state, child) = match tokio::time::timeout(timeout, connect(&server)).await
+                    {
+                        Ok(Ok(ready)) => ready,
+                        Ok(Err(why)) => (ServerState::Failed(why), None),
+                        Err(_) => (
+                            ServerState::Failed(format!(
+                                "did not start within {} s",
+                                timeout.as_secs()
+                            )),
+                            None,
+                        ),
+                    };
+                    let slot = Slot {
+                        state,
+                        in_flight: Arc::new(tokio::sync::Semaphore::new(limit)),
+                        child,
                     };
                     (name, slot)
                 })
@@ -175,13 +194,6 @@ impl Host {
     }
 }
 
-fn failed(why: String) -> Slot {
-    Slot {
-        state: ServerState::Failed(why),
-        child: None,
-    }
-}
-
 /// The options every host client uses: the host bounds calls itself.
 fn client_options() -> ConnectOptions {
     ConnectOptions {
@@ -190,7 +202,9 @@ fn client_options() -> ConnectOptions {
     }
 }
 
-async fn connect(server: &ServerConfig) -> Result<Slot, String> {
+async fn connect(
+    server: &ServerConfig,
+) -> Result<(ServerState, Option<tokio::process::Child>), String> {
     let (client, child) = match server {
         ServerConfig::Stdio {
             command,
@@ -240,8 +254,5 @@ async fn connect(server: &ServerConfig) -> Result<Slot, String> {
         .list_tools()
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok(Slot {
-        state: ServerState::Ready { client, tools },
-        child,
-    })
+    Ok((ServerState::Ready { client, tools }, child))
 }
