@@ -269,11 +269,78 @@ async fn codegen_generates_a_client_for_a_configured_server() {
     };
     let tools = source.tools().await.expect("the configured server's tools");
     let generated = mcp_codegen::generate(&tools, &mcp_codegen::Options::default()).unwrap();
-    assert!(generated.code.contains("pub async fn get_sum("), "{}", generated.code.len());
+    assert!(
+        generated.code.contains("pub async fn get_sum("),
+        "{}",
+        generated.code.len()
+    );
     let missing = mcp_codegen::Source::Config {
         path: setup.config.clone(),
         server: "missing".into(),
     };
     let error = missing.tools().await.unwrap_err().to_string();
-    assert!(error.contains("server missing") && error.contains("cannot start"), "{error}");
+    assert!(
+        error.contains("server missing") && error.contains("cannot start"),
+        "{error}"
+    );
+}
+
+/// A server that drops the connection on the first call of each tool, and
+/// one whose structured output breaks its own schema.
+#[tokio::test(flavor = "multi_thread")]
+async fn retries_only_what_is_safe_and_output_is_checked() {
+    let flaky = HttpFixture::start(
+        &support::interop::python(),
+        &[support::interop::script("flaky_server.py").as_path()],
+    );
+    let config = Config::parse(
+        &json!({"mcpServers": {"flaky": {"url": flaky.url}}}).to_string(),
+        |_| None,
+    )
+    .unwrap();
+    let host = Host::start(config, HostOptions::default()).await;
+    let yes = mcp_host::AlwaysAllow;
+    let options = CallOptions::new(&yes);
+
+    // Read-only: retried after the dropped connection, and answered.
+    let read = host
+        .call("flaky.flaky_read", json!({}), &options)
+        .await
+        .expect("retried");
+    assert_eq!(read.result.content[0].as_text(), Some("ok after 2 calls"));
+    // Destructive: not retried; the failure is reported.
+    match host.call("flaky.flaky_write", json!({}), &options).await {
+        Err(HostError::Unavailable { server, why }) => {
+            assert_eq!(server, "flaky");
+            assert!(why.contains("flaky_write"), "{why}");
+        }
+        other => panic!("a destructive call must not be retried: {other:?}"),
+    }
+    // Output that breaks the tool's own schema is an error, not a value.
+    match host.call("flaky.bad_output", json!({}), &options).await {
+        Err(HostError::Unavailable { why, .. }) => {
+            assert!(
+                why.contains("broke its own output schema") && why.contains("/n"),
+                "{why}"
+            );
+        }
+        other => panic!("expected an output schema error, got {other:?}"),
+    }
+    let calls: Value = {
+        let url = flaky.url.replace("/mcp", "/calls");
+        let client = std::process::Command::new(support::interop::python())
+            .args([
+                "-c",
+                &format!(
+                    "import urllib.request;print(urllib.request.urlopen('{url}').read().decode())"
+                ),
+            ])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&client.stdout).unwrap()
+    };
+    assert_eq!(
+        calls,
+        json!({"flaky_read": 2, "flaky_write": 1, "bad_output": 1})
+    );
 }

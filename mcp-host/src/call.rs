@@ -6,6 +6,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
 use mcp_runtime::protocol::CallToolResult;
 use mcp_runtime::schema::CompiledSchema;
 use serde_json::Value;
@@ -134,29 +135,23 @@ impl Host {
                 after: started.elapsed(),
             });
         };
-        let last_news = Arc::new(Mutex::new(Instant::now()));
-        let news = last_news.clone();
-        let call = client.call_tool_with_progress(tool_name, &arguments, move |_| {
-            *news.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-        });
-        tokio::pin!(call);
-        let cap = started + options.max_timeout;
+        let may_retry = self.policy.may_retry(server, tool);
+        let mut retries = 0;
         let outcome = loop {
-            let quiet_until =
-                *last_news.lock().unwrap_or_else(|e| e.into_inner()) + options.timeout;
-            let deadline = quiet_until.min(cap);
-            tokio::select! {
-                outcome = &mut call => break Some(outcome),
-                () = tokio::time::sleep_until(deadline.into()) => {
-                    // Progress may have moved the deadline meanwhile.
-                    let quiet_until = *last_news.lock().unwrap_or_else(|e| e.into_inner()) + options.timeout;
-                    if Instant::now() >= quiet_until.min(cap) {
-                        break None;
-                    }
+            let outcome = bounded_call(client, tool_name, &arguments, options, started).await;
+            let retry = match &outcome {
+                Some(Err(error)) if retries < MAX_RETRIES => {
+                    not_sent(error) || (may_retry && is_transport_failure(error))
                 }
+                _ => false,
+            };
+            if !retry {
+                break outcome;
             }
+            retries += 1;
+            tracing::info!(%server, tool = %tool_name, retries, "retrying after a transport failure");
+            tokio::time::sleep(backoff(retries)).await;
         };
-        // Dropping an unfinished call cancels it on the wire.
         let result = match outcome {
             None => {
                 audit(Decision::Allowed, "timeout");
@@ -201,4 +196,67 @@ impl Host {
             result,
         })
     }
+}
+
+/// Retries after transport failures, at most.
+const MAX_RETRIES: u32 = 2;
+
+/// One attempt, bounded: `None` when it ran out of time (the call is then
+/// dropped, which cancels it on the wire).
+async fn bounded_call(
+    client: &Client,
+    tool: &str,
+    arguments: &Value,
+    options: &CallOptions<'_>,
+    started: Instant,
+) -> Option<Result<CallToolResult, ClientError>> {
+    let last_news = Arc::new(Mutex::new(Instant::now()));
+    let news = last_news.clone();
+    let call = client.call_tool_with_progress(tool, arguments, move |_| {
+        *news.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    });
+    tokio::pin!(call);
+    let cap = started + options.max_timeout;
+    let deadline = || {
+        let quiet_until = *last_news.lock().unwrap_or_else(|e| e.into_inner()) + options.timeout;
+        quiet_until.min(cap)
+    };
+    loop {
+        tokio::select! {
+            outcome = &mut call => return Some(outcome),
+            // Progress may have moved the deadline meanwhile.
+            () = tokio::time::sleep_until(deadline().into()) => {
+                if Instant::now() >= deadline() {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+/// A failure to connect: the request never left, so any tool may be tried
+/// again.
+fn not_sent(error: &ClientError) -> bool {
+    matches!(
+        error,
+        ClientError::Connect(e) if matches!(e.kind, ConnectErrorKind::Refused | ConnectErrorKind::Dns(_))
+    )
+}
+
+/// The connection failed or closed while the request was out: it may or
+/// may not have run.
+fn is_transport_failure(error: &ClientError) -> bool {
+    matches!(
+        error,
+        ClientError::Connect(_) | ClientError::Closed | ClientError::Io(_)
+    )
+}
+
+/// 100 ms, 200 ms, ... with up to 50 ms of jitter, so that clients that
+/// failed together do not retry together.
+fn backoff(retry: u32) -> Duration {
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() % 50);
+    Duration::from_millis(100 * 2u64.pow(retry.saturating_sub(1)) + u64::from(jitter))
 }

@@ -99,6 +99,19 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// Whether a call of `tool` may be sent again after the connection
+    /// failed while it was out: only a read-only or idempotent tool of a
+    /// trusted server (never a write that may have happened).
+    pub fn may_retry(&self, server: &str, tool: &Tool) -> bool {
+        let hints = tool.annotations.as_ref();
+        let read_only = hints.and_then(|a| a.read_only_hint).unwrap_or(false);
+        let idempotent = hints.and_then(|a| a.idempotent_hint).unwrap_or(false);
+        let trusted = !self.config.untrusted.iter().any(|s| s == server);
+        trusted && (read_only || idempotent)
+    }
+}
+
 /// `rule` is `server.tool`, or ends with `*` to match a prefix.
 fn matches(rule: &str, name: &str) -> bool {
     match rule.strip_suffix('*') {
