@@ -2,11 +2,10 @@
 //! process or connection, and the merged catalogue of their tools.
 
 use std::collections::BTreeMap;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions};
+use mcp_runtime::client::{Client, ClientError, ConnectOptions};
 use mcp_runtime::protocol::Tool;
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
@@ -45,8 +44,6 @@ pub(crate) struct Slot {
     pub(crate) state: ServerState,
     /// Bounds the calls in flight to this server.
     pub(crate) in_flight: Arc<tokio::sync::Semaphore>,
-    /// Keeps a stdio server alive exactly as long as the host.
-    child: Option<tokio::process::Child>,
 }
 
 /// Where one server stands.
@@ -110,22 +107,21 @@ impl Host {
                 let timeout = options.connect_timeout;
                 let limit = options.max_in_flight.max(1);
                 tokio::spawn(async move {
-                    let (state, child) = match tokio::time::timeout(timeout, connect(&server)).await
-                    {
-                        Ok(Ok(ready)) => ready,
-                        Ok(Err(why)) => (ServerState::Failed(why), None),
-                        Err(_) => (
-                            ServerState::Failed(format!(
+                    // The client bounds the connection itself and says why
+                    // it failed; this outer bound only backs it up.
+                    let backstop = timeout + Duration::from_secs(5);
+                    let state =
+                        match tokio::time::timeout(backstop, connect(&server, timeout)).await {
+                            Ok(Ok(ready)) => ready,
+                            Ok(Err(why)) => ServerState::Failed(why),
+                            Err(_) => ServerState::Failed(format!(
                                 "did not start within {} s",
                                 timeout.as_secs()
                             )),
-                            None,
-                        ),
-                    };
+                        };
                     let slot = Slot {
                         state,
                         in_flight: Arc::new(tokio::sync::Semaphore::new(limit)),
-                        child,
                     };
                     (name, slot)
                 })
@@ -157,7 +153,10 @@ impl Host {
         self.servers
             .iter()
             .map(|(name, slot)| {
-                let pid = slot.child.as_ref().and_then(tokio::process::Child::id);
+                let pid = match &slot.state {
+                    ServerState::Ready { client, .. } => client.process_id(),
+                    ServerState::Failed(_) => None,
+                };
                 match &slot.state {
                     ServerState::Ready { client, tools } => ServerStatus {
                         name: name.clone(),
@@ -194,18 +193,19 @@ impl Host {
     }
 }
 
-/// The options every host client uses: the host bounds calls itself.
-fn client_options() -> ConnectOptions {
+/// The options every host client uses: the connection is bounded by
+/// `connect_timeout`; calls are bounded by the host itself.
+fn client_options(connect_timeout: Duration) -> ConnectOptions {
     ConnectOptions {
         request_timeout: Duration::from_secs(24 * 60 * 60),
+        connect_timeout: Some(connect_timeout),
+        discover_timeout: (connect_timeout / 3).min(Duration::from_secs(10)),
         ..ConnectOptions::default()
     }
 }
 
-async fn connect(
-    server: &ServerConfig,
-) -> Result<(ServerState, Option<tokio::process::Child>), String> {
-    let (client, child) = match server {
+async fn connect(server: &ServerConfig, timeout: Duration) -> Result<ServerState, String> {
+    let client = match server {
         ServerConfig::Stdio {
             command,
             args,
@@ -213,29 +213,19 @@ async fn connect(
             cwd,
         } => {
             let mut process = tokio::process::Command::new(command);
-            process
-                .args(args)
-                .envs(env)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::inherit())
-                .kill_on_drop(true);
+            process.args(args).envs(env);
             if let Some(cwd) = cwd {
                 process.current_dir(cwd);
             }
-            let mut child = process
-                .spawn()
-                .map_err(|e| format!("cannot start `{command}`: {e}"))?;
-            let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
-                return Err("no pipes to the server".to_owned());
-            };
-            let client = Client::connect_io(stdout, stdin, client_options())
+            Client::connect_command(process, client_options(timeout))
                 .await
-                .map_err(|e| format!("`{command}` did not connect: {e}"))?;
-            (client, Some(child))
+                .map_err(|e| match e {
+                    ClientError::Io(e) => format!("cannot start `{command}`: {e}"),
+                    e => format!("`{command}`: {e}"),
+                })?
         }
         ServerConfig::Http { url, headers } => {
-            let mut options = client_options();
+            let mut options = client_options(timeout);
             for (name, value) in headers {
                 let name = HeaderName::try_from(name.as_str())
                     .map_err(|_| format!("`{name}` is not a header name"))?;
@@ -244,15 +234,14 @@ async fn connect(
                 value.set_sensitive(true);
                 options.headers.append(name, value);
             }
-            let client = Client::connect_http_with(url, options)
+            Client::connect_http_with(url, options)
                 .await
-                .map_err(|e| e.to_string())?;
-            (client, None)
+                .map_err(|e| e.to_string())?
         }
     };
     let tools = client
         .list_tools()
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok((ServerState::Ready { client, tools }, child))
+    Ok(ServerState::Ready { client, tools })
 }

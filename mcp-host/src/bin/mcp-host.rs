@@ -28,6 +28,9 @@ struct Cli {
     /// The configuration, in the `mcpServers` format.
     #[arg(long, default_value = ".mcp.json", global = true)]
     config: PathBuf,
+    /// Seconds a server may take to start and list its tools.
+    #[arg(long, default_value_t = 30.0, global = true)]
+    connect_timeout: f64,
     #[command(subcommand)]
     command: Command,
 }
@@ -76,9 +79,13 @@ async fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> Result<u8, HostError> {
     let config = Config::load(&cli.config)?;
+    let host_options = HostOptions {
+        connect_timeout: seconds(cli.connect_timeout, "--connect-timeout")?,
+        ..HostOptions::default()
+    };
     match cli.command {
         Command::Servers => {
-            let host = Host::start(config, HostOptions::default()).await;
+            let host = Host::start(config, host_options).await;
             for server in host.servers() {
                 match server.state {
                     Ok(version) => {
@@ -90,7 +97,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
             Ok(0)
         }
         Command::Tools { json } => {
-            let host = Host::start(config, HostOptions::default()).await;
+            let host = Host::start(config, host_options).await;
             let tools = host.tools();
             if json {
                 let list: Vec<Value> = tools
@@ -144,7 +151,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
                 .split_once('.')
                 .map(|(s, _)| s.to_owned())
                 .unwrap_or_default();
-            let host = Host::start_only(config, &[server], HostOptions::default()).await;
+            let host = Host::start_only(config, &[server], host_options).await;
             let consent: Box<dyn Consent> = if yes {
                 Box::new(AlwaysAllow)
             } else if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {

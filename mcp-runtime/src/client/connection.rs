@@ -27,6 +27,23 @@ struct Waiters {
     responses: HashMap<RequestId, oneshot::Sender<Outcome>>,
     progress: HashMap<ProgressToken, mpsc::UnboundedSender<ProgressNotificationParams>>,
     closed: bool,
+    /// Whether the server ever wrote a usable message.
+    heard: bool,
+    /// The last thing the server wrote that was no usable message, described
+    /// with a sample, for the error of a request it never answered.
+    oddity: Option<String>,
+    /// Why the server's output ended, once it has.
+    ended: Option<String>,
+}
+
+/// What the connection knows about a server that does not answer.
+pub(crate) struct Diagnosis {
+    /// What was wrong with its output, if anything.
+    pub(crate) oddity: Option<String>,
+    /// Why its output ended, if it has.
+    pub(crate) ended: Option<String>,
+    /// Whether it ever wrote a usable message.
+    pub(crate) heard: bool,
 }
 
 /// The shared half of a line-based connection.
@@ -85,6 +102,16 @@ impl LineConnection {
         outcome
     }
 
+    /// What is known about the server's output so far.
+    pub(crate) fn diagnosis(&self) -> Diagnosis {
+        let waiters = lock(&self.waiters);
+        Diagnosis {
+            oddity: waiters.oddity.clone(),
+            ended: waiters.ended.clone(),
+            heard: waiters.heard,
+        }
+    }
+
     /// Sends a frame that expects no answer (a notification).
     pub(crate) async fn send(&self, frame: Vec<u8>) -> Result<(), ClientError> {
         self.frames
@@ -138,6 +165,10 @@ async fn write_lines<W: AsyncWrite + Unpin>(output: W, mut queue: mpsc::Receiver
     }
 }
 
+/// Why the output ended when the server closed it (rather than the client
+/// giving up on it).
+pub(crate) const OUTPUT_CLOSED: &str = "it closed its output";
+
 /// The longest message accepted from a server.
 const MAX_LINE_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -149,7 +180,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
 ) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
-    loop {
+    let ended = loop {
         line.clear();
         // Bytes, not `lines()`: a non-UTF-8 line is one unreadable message
         // (logged below), not the end of the connection; and a server that
@@ -159,20 +190,37 @@ async fn read_lines<R: AsyncRead + Unpin>(
             .read_until(b'\n', &mut line)
             .await;
         match read {
-            Ok(0) | Err(_) => break,
+            Ok(0) => break OUTPUT_CLOSED.to_owned(),
+            Err(error) => break format!("reading its output failed: {error}"),
             Ok(_) if line.len() as u64 > MAX_LINE_BYTES => {
                 tracing::warn!("a message from the server exceeds {MAX_LINE_BYTES} bytes; closing");
-                break;
+                break format!(
+                    "it sent a message over the {MAX_LINE_BYTES}-byte limit (more than {} bytes)",
+                    line.len()
+                );
             }
             Ok(_) => {}
         }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match decode(&line) {
+        let decoded = decode(&line);
+        if decoded.is_ok() {
+            lock(&waiters).heard = true;
+        }
+        match decoded {
             Ok(Incoming::Response(response)) => {
-                if let Some(waiter) = lock(&waiters).responses.remove(&response.id) {
-                    let _ = waiter.send(response.outcome);
+                let mut waiters = lock(&waiters);
+                match waiters.responses.remove(&response.id) {
+                    Some(waiter) => {
+                        let _ = waiter.send(response.outcome);
+                    }
+                    None => {
+                        waiters.oddity = Some(format!(
+                            "it answered an id nobody asked for ({})",
+                            response.id
+                        ));
+                    }
                 }
             }
             Ok(Incoming::Notification(notification)) => {
@@ -201,13 +249,30 @@ async fn read_lines<R: AsyncRead + Unpin>(
                 });
             }
             Err(rejected) => {
-                tracing::warn!(error = %rejected.error, "unreadable message from the server")
+                tracing::warn!(error = %rejected.error, "unreadable message from the server");
+                lock(&waiters).oddity = Some(describe_unreadable(&line, &rejected.error.message));
             }
         }
-    }
+    };
     // End of stream: every waiting caller learns the connection closed.
     let mut waiters = lock(&waiters);
+    waiters.ended = Some(ended);
     waiters.closed = true;
     waiters.responses.clear();
     waiters.progress.clear();
+}
+
+/// An unreadable line in words, with a sample of it.
+fn describe_unreadable(line: &[u8], why: &str) -> String {
+    if why.contains("recursion limit") {
+        return format!("its message nests too deeply ({} bytes)", line.len());
+    }
+    let text = String::from_utf8_lossy(line);
+    let sample: String = text.trim_end().chars().take(120).collect();
+    let more = if text.trim_end().chars().count() > 120 {
+        "..."
+    } else {
+        ""
+    };
+    format!("its output is not JSON-RPC ({why}): {sample:?}{more}")
 }

@@ -26,6 +26,13 @@ pub enum ClientError {
     Closed,
     /// No answer within the configured time.
     Timeout,
+    /// No answer within the configured time, and the server's output says
+    /// why: nothing at all, lines that are not JSON-RPC (with a sample),
+    /// answers to ids nobody asked for, a message nested too deeply.
+    Unanswered(String),
+    /// The connection closed, and why: the server exited (with its status
+    /// and the end of its stderr), or sent a message over the size limit.
+    Disconnected(String),
     /// The server's answer did not have the expected shape.
     InvalidResponse(String),
     /// The arguments could not be encoded as a JSON object.
@@ -47,6 +54,10 @@ impl fmt::Display for ClientError {
             ClientError::Io(error) => write!(f, "transport error: {error}"),
             ClientError::Closed => f.write_str("the connection to the server closed"),
             ClientError::Timeout => f.write_str("the server did not answer in time"),
+            ClientError::Unanswered(why) => write!(f, "the server did not answer in time: {why}"),
+            ClientError::Disconnected(why) => {
+                write!(f, "the connection to the server closed: {why}")
+            }
             ClientError::InvalidResponse(detail) => {
                 write!(f, "unexpected answer from the server: {detail}")
             }

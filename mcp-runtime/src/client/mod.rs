@@ -21,6 +21,7 @@ mod http;
 mod link;
 mod negotiate;
 mod param_headers;
+mod process;
 mod server_requests;
 mod skills;
 pub(crate) mod sse;
@@ -88,6 +89,9 @@ pub struct ConnectOptions {
     /// Answers `input_required` rounds; without it such calls fail with
     /// [`ClientError::InputRequired`].
     pub input_handler: Option<Arc<dyn InputHandler>>,
+    /// The longest the whole connection (era negotiation included) may
+    /// take (default none: `discover_timeout` then `request_timeout`).
+    pub connect_timeout: Option<Duration>,
     /// Headers sent with every HTTP request, such as an API key or
     /// `Authorization` (see [`bearer_token`](Self::bearer_token)). The
     /// protocol's own headers (`Mcp-*`, `Accept`, `Content-Type`) win over
@@ -121,6 +125,7 @@ impl Default for ConnectOptions {
             request_timeout: Duration::from_secs(60),
             discover_timeout: Duration::from_secs(10),
             input_handler: None,
+            connect_timeout: None,
             headers: hyper::HeaderMap::new(),
             oauth: None,
         }
@@ -156,8 +161,8 @@ struct Inner {
     tool_headers: std::sync::Mutex<std::collections::HashMap<String, param_headers::ParamHeaders>>,
     options: ConnectOptions,
     server: ServerDescription,
-    /// Keeps a spawned server alive exactly as long as the client.
-    _child: Option<tokio::process::Child>,
+    /// A spawned server, alive exactly as long as the client.
+    process: Option<process::ServerProcess>,
 }
 
 impl Client {
@@ -172,16 +177,20 @@ impl Client {
         args: &[String],
         options: ConnectOptions,
     ) -> Result<Client, ClientError> {
-        let mut child = tokio::process::Command::new(program)
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(ClientError::Closed);
-        };
+        let mut command = tokio::process::Command::new(program);
+        command.args(args);
+        Self::connect_command(command, options).await
+    }
+
+    /// Spawns `command` (with whatever environment and working directory it
+    /// sets) and connects to it over its stdio. The server's stderr is
+    /// passed on to ours; when it exits, errors give its exit status and the
+    /// end of its stderr. It is killed when the client is dropped.
+    pub async fn connect_command(
+        command: tokio::process::Command,
+        options: ConnectOptions,
+    ) -> Result<Client, ClientError> {
+        let (process, stdout, stdin) = process::ServerProcess::spawn(command)?;
         Self::connect(
             Link::Lines(LineConnection::start(
                 stdout,
@@ -189,7 +198,7 @@ impl Client {
                 options.input_handler.clone(),
             )),
             options,
-            Some(child),
+            Some(process),
         )
         .await
     }
@@ -244,7 +253,7 @@ impl Client {
     async fn connect(
         link: Link,
         options: ConnectOptions,
-        child: Option<tokio::process::Child>,
+        process: Option<process::ServerProcess>,
     ) -> Result<Client, ClientError> {
         let mut inner = Inner {
             link,
@@ -258,9 +267,15 @@ impl Client {
                 capabilities: ServerCapabilities::default(),
                 instructions: None,
             },
-            _child: child,
+            process,
         };
-        inner.server = negotiate::negotiate(&inner).await?;
+        inner.server = match inner.options.connect_timeout {
+            Some(limit) => match tokio::time::timeout(limit, negotiate::negotiate(&inner)).await {
+                Ok(negotiated) => negotiated?,
+                Err(_) => return Err(inner.no_answer()),
+            },
+            None => negotiate::negotiate(&inner).await?,
+        };
         let inner = Arc::new(inner);
         if let (Era::Legacy, Link::Http(http)) = (inner.server.era, &inner.link) {
             // Opened before the first call, so that nothing the server sends
@@ -270,6 +285,14 @@ impl Client {
             }
         }
         Ok(Client { inner })
+    }
+
+    /// The process id of a server this client started, while it runs.
+    pub fn process_id(&self) -> Option<u32> {
+        self.inner
+            .process
+            .as_ref()
+            .and_then(process::ServerProcess::id)
     }
 
     /// What the server declared when we connected.
@@ -572,9 +595,43 @@ impl Inner {
         };
         let answer = self.link.request(id, frame, headers, progress);
         match tokio::time::timeout(self.options.request_timeout, answer).await {
+            Ok(Err(ClientError::Closed)) => Err(self.closed().await),
             Ok(outcome) => outcome?.map_err(ClientError::Protocol),
-            Err(_) => Err(ClientError::Timeout),
+            Err(_) => Err(self.no_answer()),
         }
+    }
+
+    /// A request that timed out, with what the server's output says about
+    /// why, when it says something.
+    fn no_answer(&self) -> ClientError {
+        let Link::Lines(lines) = &self.link else {
+            return ClientError::Timeout;
+        };
+        let diagnosis = lines.diagnosis();
+        match (diagnosis.oddity, diagnosis.heard) {
+            (Some(oddity), _) => ClientError::Unanswered(oddity),
+            (None, false) => ClientError::Unanswered("it wrote nothing on its output".into()),
+            (None, true) => ClientError::Timeout,
+        }
+    }
+
+    /// A connection that closed, with why: what made the client stop
+    /// reading (a message over the limit), else how the server exited.
+    async fn closed(&self) -> ClientError {
+        let Link::Lines(lines) = &self.link else {
+            return ClientError::Closed;
+        };
+        let ended = lines.diagnosis().ended;
+        if let Some(ended) = ended.as_ref().filter(|e| *e != connection::OUTPUT_CLOSED) {
+            return ClientError::Disconnected(ended.clone());
+        }
+        if let Some(process) = &self.process {
+            if let Some(ending) = process.ending().await {
+                return ClientError::Disconnected(ending);
+            }
+        }
+        // The output closed, and nothing more is known.
+        ClientError::Closed
     }
 }
 

@@ -25,7 +25,7 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
                 // Closed means the server is gone, and an unreachable or
                 // refusing server refuses `initialize` too: falling back
                 // cannot help.
-                Ok(Err(ClientError::Closed)) => Err(ClientError::Closed),
+                Ok(Err(error @ (ClientError::Closed | ClientError::Disconnected(_)))) => Err(error),
                 Ok(Err(error)) if error.is_access_failure() => Err(error),
                 Ok(Err(error)) => {
                     tracing::debug!(%error, "server/discover failed; trying initialize");

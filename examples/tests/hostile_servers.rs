@@ -1,0 +1,86 @@
+//! Servers that misbehave (tests/interop/hostile_server.py): silent, noisy,
+//! answering wrong ids, sending a message over the size limit or nested
+//! 100,000 levels deep, exiting at start. The client and `mcp-host` fail
+//! within the configured time with an error that names the cause, and
+//! never hang.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use mcp_host::{Config, Host, HostOptions};
+use mcp_runtime::client::{Client, ConnectOptions};
+use serde_json::json;
+use support::interop::{python, script};
+
+/// The cases and what their error must say.
+const CASES: [(&str, &str); 6] = [
+    (
+        "silent",
+        "did not answer in time: it wrote nothing on its output",
+    ),
+    ("noise", "its output is not JSON-RPC"),
+    ("wrong-ids", "answered an id nobody asked for (999999)"),
+    ("huge", "over the 67108864-byte limit"),
+    (
+        "exit3",
+        "exited (exit status: 3); the end of its stderr: fatal: cannot open the notes database",
+    ),
+    ("deep", "nests too deeply"),
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_client_names_the_cause_within_the_connect_timeout() {
+    for (mode, expected) in CASES {
+        let started = Instant::now();
+        let mut command = tokio::process::Command::new(python());
+        command.arg(script("hostile_server.py")).arg(mode);
+        let options = ConnectOptions {
+            connect_timeout: Some(Duration::from_secs(3)),
+            discover_timeout: Duration::from_secs(1),
+            ..ConnectOptions::default()
+        };
+        let error = match Client::connect_command(command, options).await {
+            Ok(_) => panic!("{mode}: connected"),
+            Err(error) => error.to_string(),
+        };
+        let took = started.elapsed();
+        assert!(error.contains(expected), "{mode}: {error}");
+        assert!(took < Duration::from_secs(6), "{mode}: took {took:?}");
+        if mode == "noise" {
+            assert!(error.contains("hello from a server"), "a sample: {error}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_host_lists_each_hostile_server_as_failed_with_its_cause() {
+    let servers: serde_json::Map<String, serde_json::Value> = CASES
+        .iter()
+        .map(|(mode, _)| {
+            let entry = json!({"command": python(), "args": [script("hostile_server.py"), mode]});
+            (mode.replace('-', "_"), entry)
+        })
+        .collect();
+    let config = Config::parse(&json!({ "mcpServers": servers }).to_string(), |_| None).unwrap();
+    let started = Instant::now();
+    let options = HostOptions {
+        connect_timeout: Duration::from_secs(3),
+        ..HostOptions::default()
+    };
+    let host = Host::start(config, options).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    for status in host.servers() {
+        let (_, expected) = CASES
+            .iter()
+            .find(|(mode, _)| mode.replace('-', "_") == status.name)
+            .unwrap();
+        let why = status.state.expect_err("a hostile server is not ready");
+        assert!(why.contains(expected), "{}: {why}", status.name);
+    }
+    assert!(host.tools().is_empty());
+}

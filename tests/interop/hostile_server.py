@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""An MCP "server" over stdio that misbehaves in one way, for the client's and the host's tests.
+
+Usage: hostile_server.py MODE, where MODE is one of
+  silent     reads its input and never writes anything
+  noise      answers every line with text that is not JSON-RPC
+  wrong-ids  answers every request, with an id nobody asked for
+  huge       answers the first request with a 65 MiB line
+  exit3      writes a reason on stderr and exits with status 3 at once
+  deep       answers the first request with a result nested 100,000 levels deep
+No dependencies beyond the standard library.
+"""
+
+import json
+import sys
+
+
+def main() -> int:
+    mode = sys.argv[1]
+    out = sys.stdout
+    if mode == "exit3":
+        print("fatal: cannot open the notes database", file=sys.stderr, flush=True)
+        return 3
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        request_id = message.get("id")
+        if mode == "silent" or request_id is None:
+            continue
+        if mode == "noise":
+            out.write("hello from a server that prints instead of speaking JSON-RPC\n")
+        elif mode == "wrong-ids":
+            out.write(json.dumps({"jsonrpc": "2.0", "id": 999999, "result": {}}) + "\n")
+        elif mode == "huge":
+            out.write('{"jsonrpc":"2.0","id":%s,"result":{"x":"' % json.dumps(request_id))
+            out.write("x" * (65 * 1024 * 1024))
+            out.write('"}}\n')
+        elif mode == "deep":
+            depth = 100_000
+            out.write('{"jsonrpc":"2.0","id":%s,"result":{"x":' % json.dumps(request_id))
+            out.write("[" * depth + "]" * depth + "}}\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
