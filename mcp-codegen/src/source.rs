@@ -12,6 +12,9 @@ use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 use crate::error::Error;
 use crate::input::parse_tools;
 
+/// How long a stdio server may take to start and answer.
+const STDIO_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// A source of tools.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Source {
@@ -85,7 +88,15 @@ impl Source {
                     .ok_or_else(|| {
                         Error::Option(format!("cannot split the command `{command}`"))
                     })?;
-                let client = Client::connect_stdio(&words[0], &words[1..])
+                // A server that does not answer is reported with its cause
+                // within this bound, instead of after the default timeouts.
+                let options = ConnectOptions {
+                    connect_timeout: Some(STDIO_CONNECT_TIMEOUT),
+                    request_timeout: STDIO_CONNECT_TIMEOUT,
+                    discover_timeout: STDIO_CONNECT_TIMEOUT / 3,
+                    ..ConnectOptions::default()
+                };
+                let client = Client::connect_stdio_with(&words[0], &words[1..], options)
                     .await
                     .map_err(client_error)?;
                 client.list_tools().await.map_err(client_error)
