@@ -220,31 +220,36 @@ fn progress_extends_the_timeout_under_a_cap() {
     );
 }
 
-/// The library: a killed server fails its own calls; the others answer.
+/// The library: a killed stdio server is restarted; its read-only call is
+/// retried on the new process, a call with side effects is not (the next
+/// one works); the other servers answer throughout.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_killed_server_leaves_the_others_answering() {
+async fn a_killed_server_is_restarted_and_the_others_keep_answering() {
     let setup = Setup::new(json!({}));
     let config = Config::load(&setup.config).unwrap();
     let host = Host::start(config, HostOptions::default()).await;
-    let options = CallOptions::new(&NeverAllow);
+    let yes = mcp_host::AlwaysAllow;
+    let options = CallOptions::new(&yes);
     let add = || json!({"a": 1, "b": 2});
+    let echo_pid = || {
+        host.servers()
+            .into_iter()
+            .find(|s| s.name == "echo")
+            .and_then(|s| s.pid)
+            .expect("the echo server's pid")
+    };
+    let kill = |pid: u32| {
+        let killed = Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    };
     assert!(host.call("echo.add", add(), &options).await.is_ok());
-    // Kill the stdio echo-server behind the host's back.
-    let pid = host
-        .servers()
-        .into_iter()
-        .find(|s| s.name == "echo")
-        .and_then(|s| s.pid)
-        .expect("the echo server's pid");
-    let killed = Command::new("kill")
-        .args(["-9", &pid.to_string()])
-        .status()
-        .expect("kill");
-    assert!(killed.success());
-    match host.call("echo.add", add(), &options).await {
-        Err(HostError::Unavailable { server, .. }) => assert_eq!(server, "echo"),
-        other => panic!("expected the echo server to be gone, got {other:?}"),
-    }
+    let first = echo_pid();
+    kill(first);
+
+    // The others answer while echo is down.
     let web = host
         .call("web.add", add(), &options)
         .await
@@ -256,6 +261,30 @@ async fn a_killed_server_leaves_the_others_answering() {
         .await
         .expect("everything still answers");
     assert!(format!("{:?}", everything.result.content).contains('3'));
+
+    // add is read-only: retried on the restarted server.
+    let sum = host
+        .call("echo.add", add(), &options)
+        .await
+        .expect("restarted and retried");
+    assert_eq!(sum.result.structured_content, Some(json!({"sum": 3})));
+    let second = echo_pid();
+    assert_ne!(first, second, "a new process");
+
+    // echo may have side effects: not retried, but the server comes back.
+    kill(second);
+    match host.call("echo.echo", json!({"text": "x"}), &options).await {
+        Err(HostError::Unavailable { server, why }) => {
+            assert_eq!(server, "echo");
+            assert!(why.contains("closed"), "{why}");
+        }
+        other => panic!("a call with side effects must not be retried: {other:?}"),
+    }
+    let again = host
+        .call("echo.echo", json!({"text": "back"}), &options)
+        .await
+        .expect("back");
+    assert_eq!(again.result.content[0].as_text(), Some("back"));
 }
 
 /// `mcp-codegen generate --config FILE --server NAME`: a typed client for a

@@ -62,8 +62,9 @@ impl Host {
         let unknown = || HostError::UnknownTool(qualified.to_owned());
         let (server, tool_name) = qualified.split_once('.').ok_or_else(unknown)?;
         let slot = self.servers.get(server).ok_or_else(unknown)?;
-        let (client, tools) = match &slot.state {
-            ServerState::Ready { client, tools } => (client, tools),
+        let mut state = slot.current();
+        let (client, tools) = match &*state {
+            ServerState::Ready { client, tools } => (client.clone(), tools.clone()),
             ServerState::Failed(why) => {
                 return Err(HostError::Unavailable {
                     server: server.to_owned(),
@@ -136,15 +137,28 @@ impl Host {
             });
         };
         let may_retry = self.policy.may_retry(server, tool);
+        let mut client = client;
         let mut retries = 0;
         let outcome = loop {
-            let outcome = bounded_call(client, tool_name, &arguments, options, started).await;
-            let retry = match &outcome {
-                Some(Err(error)) if retries < MAX_RETRIES => {
-                    not_sent(error) || (may_retry && is_transport_failure(error))
-                }
-                _ => false,
+            let outcome = bounded_call(&client, tool_name, &arguments, options, started).await;
+            let Some(Err(error)) = &outcome else {
+                break outcome;
             };
+            if is_gone(error) {
+                // A stdio server that went away is restarted (with backoff)
+                // for this call's retry, or for the next call.
+                match slot.restart(&state, started + options.max_timeout).await {
+                    Ok(restarted) => {
+                        state = restarted;
+                        if let ServerState::Ready { client: fresh, .. } = &*state {
+                            client = fresh.clone();
+                        }
+                    }
+                    Err(why) => tracing::warn!(%server, reason = %why, "not restarted"),
+                }
+            }
+            let retry = retries < MAX_RETRIES
+                && (not_sent(error) || (may_retry && is_transport_failure(error)));
             if !retry {
                 break outcome;
             }
@@ -243,12 +257,20 @@ fn not_sent(error: &ClientError) -> bool {
     )
 }
 
+/// The server went away: its connection closed.
+fn is_gone(error: &ClientError) -> bool {
+    matches!(error, ClientError::Closed | ClientError::Disconnected(_))
+}
+
 /// The connection failed or closed while the request was out: it may or
 /// may not have run.
 fn is_transport_failure(error: &ClientError) -> bool {
     matches!(
         error,
-        ClientError::Connect(_) | ClientError::Closed | ClientError::Io(_)
+        ClientError::Connect(_)
+            | ClientError::Closed
+            | ClientError::Disconnected(_)
+            | ClientError::Io(_)
     )
 }
 

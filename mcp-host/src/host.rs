@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mcp_runtime::client::{Client, ClientError, ConnectOptions};
 use mcp_runtime::protocol::Tool;
@@ -41,9 +41,79 @@ pub struct Host {
 }
 
 pub(crate) struct Slot {
-    pub(crate) state: ServerState,
+    /// Replaced when a crashed stdio server is restarted.
+    state: std::sync::RwLock<Arc<ServerState>>,
     /// Bounds the calls in flight to this server.
     pub(crate) in_flight: Arc<tokio::sync::Semaphore>,
+    config: ServerConfig,
+    connect_timeout: Duration,
+    restarts: tokio::sync::Mutex<Restarts>,
+}
+
+/// How often a server was restarted, for the backoff.
+#[derive(Default)]
+struct Restarts {
+    count: u32,
+    last: Option<Instant>,
+}
+
+/// The shortest wait before the first restart; it doubles each time, up
+/// to [`MAX_RESTART_BACKOFF`].
+const RESTART_BACKOFF: Duration = Duration::from_millis(500);
+const MAX_RESTART_BACKOFF: Duration = Duration::from_secs(30);
+
+impl Slot {
+    /// Where the server stands now.
+    pub(crate) fn current(&self) -> Arc<ServerState> {
+        self.state.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Restarts a stdio server that went away while `failed` was current,
+    /// unless another call did already, and not sooner than the backoff
+    /// allows: it waits for that when it comes before `deadline`, else an
+    /// error says when. HTTP servers are not restarted.
+    pub(crate) async fn restart(
+        &self,
+        failed: &Arc<ServerState>,
+        deadline: Instant,
+    ) -> Result<Arc<ServerState>, String> {
+        if !matches!(self.config, ServerConfig::Stdio { .. }) {
+            return Err("the connection was lost".to_owned());
+        }
+        let mut restarts = self.restarts.lock().await;
+        let current = self.current();
+        if !Arc::ptr_eq(&current, failed) {
+            return Ok(current);
+        }
+        let wait = RESTART_BACKOFF
+            .saturating_mul(2u32.saturating_pow(restarts.count))
+            .min(MAX_RESTART_BACKOFF);
+        if let Some(last) = restarts.last {
+            let ready_at = last + wait;
+            if ready_at > deadline {
+                return Err(format!(
+                    "it crashed again; the next restart is allowed in {:.1} s",
+                    ready_at
+                        .saturating_duration_since(Instant::now())
+                        .as_secs_f64()
+                ));
+            }
+            tokio::time::sleep_until(ready_at.into()).await;
+        }
+        restarts.count += 1;
+        restarts.last = Some(Instant::now());
+        tracing::warn!(
+            restarts = restarts.count,
+            "restarting a server that went away"
+        );
+        let state = match connect(&self.config, self.connect_timeout).await {
+            Ok(ready) => ready,
+            Err(why) => ServerState::Failed(why),
+        };
+        let state = Arc::new(state);
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = state.clone();
+        Ok(state)
+    }
 }
 
 /// Where one server stands.
@@ -74,14 +144,14 @@ pub struct ServerStatus {
 
 /// One tool in the merged catalogue, named `SERVER.TOOL`.
 #[derive(Debug, Clone)]
-pub struct CatalogueEntry<'a> {
+pub struct CatalogueEntry {
     /// The server.
-    pub server: &'a str,
+    pub server: String,
     /// The tool as its server lists it.
-    pub tool: &'a Tool,
+    pub tool: Tool,
 }
 
-impl CatalogueEntry<'_> {
+impl CatalogueEntry {
     /// `SERVER.TOOL`: unique, since server names have no `.`.
     pub fn name(&self) -> String {
         format!("{}.{}", self.server, self.tool.name)
@@ -120,8 +190,11 @@ impl Host {
                             )),
                         };
                     let slot = Slot {
-                        state,
+                        state: std::sync::RwLock::new(Arc::new(state)),
                         in_flight: Arc::new(tokio::sync::Semaphore::new(limit)),
+                        config: server,
+                        connect_timeout: timeout,
+                        restarts: Default::default(),
                     };
                     (name, slot)
                 })
@@ -130,7 +203,7 @@ impl Host {
         let mut servers = BTreeMap::new();
         for start in starts {
             if let Ok((name, slot)) = start.await {
-                if let ServerState::Failed(why) = &slot.state {
+                if let ServerState::Failed(why) = &*slot.current() {
                     tracing::warn!(server = %name, reason = %why, "server unavailable");
                 }
                 servers.insert(name, slot);
@@ -153,11 +226,12 @@ impl Host {
         self.servers
             .iter()
             .map(|(name, slot)| {
-                let pid = match &slot.state {
+                let state = slot.current();
+                let pid = match &*state {
                     ServerState::Ready { client, .. } => client.process_id(),
                     ServerState::Failed(_) => None,
                 };
-                match &slot.state {
+                match &*state {
                     ServerState::Ready { client, tools } => ServerStatus {
                         name: name.clone(),
                         state: Ok(client.server().protocol_version.clone()),
@@ -176,20 +250,17 @@ impl Host {
     }
 
     /// Every ready server's tools, by `SERVER.TOOL`.
-    pub fn tools(&self) -> Vec<CatalogueEntry<'_>> {
-        self.servers
-            .iter()
-            .filter_map(|(name, slot)| match &slot.state {
-                ServerState::Ready { tools, .. } => Some((name, tools)),
-                ServerState::Failed(_) => None,
-            })
-            .flat_map(|(server, tools)| {
-                tools.iter().map(move |tool| CatalogueEntry {
-                    server: server.as_str(),
-                    tool,
-                })
-            })
-            .collect()
+    pub fn tools(&self) -> Vec<CatalogueEntry> {
+        let mut entries = Vec::new();
+        for (server, slot) in &self.servers {
+            if let ServerState::Ready { tools, .. } = &*slot.current() {
+                entries.extend(tools.iter().map(|tool| CatalogueEntry {
+                    server: server.clone(),
+                    tool: tool.clone(),
+                }));
+            }
+        }
+        entries
     }
 }
 
