@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use mcp_host::{CallOptions, Config, Host, HostError, HostOptions, NeverAllow};
+use mcp_host::{CallOptions, Config, Host, HostError, HostOptions};
 use serde_json::{Value, json};
 use support::interop::{HttpFixture, repo, sdks};
 
