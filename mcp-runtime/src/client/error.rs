@@ -24,6 +24,10 @@ pub enum ClientError {
     Io(std::io::Error),
     /// The connection closed before the answer arrived.
     Closed,
+    /// The server no longer knows the legacy HTTP session (404). The client
+    /// starts a new one by itself and sends the request again, so this
+    /// reaches callers only when that fails too.
+    SessionExpired,
     /// No answer within the configured time.
     Timeout,
     /// No answer within the configured time, and the server's output says
@@ -53,6 +57,9 @@ impl fmt::Display for ClientError {
             ClientError::Protocol(error) => write!(f, "server error: {error}"),
             ClientError::Io(error) => write!(f, "transport error: {error}"),
             ClientError::Closed => f.write_str("the connection to the server closed"),
+            ClientError::SessionExpired => {
+                f.write_str("the server no longer knows this session (HTTP 404)")
+            }
             ClientError::Timeout => f.write_str("the server did not answer in time"),
             ClientError::Unanswered(why) => write!(f, "the server did not answer in time: {why}"),
             ClientError::Disconnected(why) => {

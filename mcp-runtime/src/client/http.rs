@@ -115,7 +115,11 @@ impl HttpLink {
         let (tx, elsewhere) = oneshot::channel();
         lock(&self.waiting).insert(id.clone(), tx);
         let exchange = async {
+            let had_session = self.session_id().is_some();
             let response = self.post(frame, &headers).await?;
+            if had_session && response.status() == StatusCode::NOT_FOUND {
+                return Err(ClientError::SessionExpired);
+            }
             if let Some(session) = response.headers().get(&SESSION_ID) {
                 *lock(&self.session) = Some(session.clone());
             }
@@ -135,6 +139,11 @@ impl HttpLink {
         if let Some(waiter) = lock(&self.waiting).remove(&response.id) {
             let _ = waiter.send(response.outcome);
         }
+    }
+
+    /// Forgets the legacy session, so that `initialize` starts a new one.
+    pub(crate) fn forget_session(&self) {
+        *lock(&self.session) = None;
     }
 
     /// The legacy session id, once `initialize` minted one.

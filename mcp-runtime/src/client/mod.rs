@@ -23,6 +23,7 @@ mod negotiate;
 mod param_headers;
 mod process;
 mod server_requests;
+mod session_renewal;
 mod skills;
 pub(crate) mod sse;
 mod version_retry;
@@ -517,7 +518,7 @@ impl Inner {
     ) -> Result<Value, ClientError> {
         for _ in 0..16 {
             let result = self
-                .round_trip(method, params.clone(), progress.clone(), self.server.era)
+                .renewing_session(method, params.clone(), progress.clone())
                 .await?;
             if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
                 return Ok(result);

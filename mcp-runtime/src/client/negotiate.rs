@@ -83,7 +83,7 @@ async fn discover(inner: &Inner) -> Result<ServerDescription, ClientError> {
     })
 }
 
-async fn initialize(inner: &Inner) -> Result<ServerDescription, ClientError> {
+pub(super) async fn initialize(inner: &Inner) -> Result<ServerDescription, ClientError> {
     let newest = LEGACY_PROTOCOL_VERSIONS[LEGACY_PROTOCOL_VERSIONS.len() - 1];
     let params = json!({
         "protocolVersion": newest,
