@@ -373,3 +373,43 @@ async fn retries_only_what_is_safe_and_output_is_checked() {
         json!({"flaky_read": 2, "flaky_write": 1, "bad_output": 1})
     );
 }
+
+/// When a call runs out of time, the server is told: it receives
+/// `notifications/cancelled` for the request before `mcp-host` exits 4.
+#[test]
+fn a_call_that_runs_out_of_time_is_cancelled_at_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let received = dir.path().join("received.jsonl");
+    let config = dir.path().join(".mcp.json");
+    let server = json!({"mcpServers": {"slow": {
+        "command": support::interop::python(),
+        "args": [support::interop::script("hostile_server.py"), "slow"],
+        "env": {"RECEIVED_LOG": received},
+    }}});
+    std::fs::write(&config, server.to_string()).unwrap();
+    let host = mcp_host();
+    let started = Instant::now();
+    let output = Command::new(host)
+        .arg("--config")
+        .arg(&config)
+        .args(["call", "slow.slow", "--timeout", "1", "--max-timeout", "2"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4), "{}", text(&output));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let log = std::fs::read_to_string(&received).unwrap();
+    let cancelled: Vec<Value> = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|m| m["method"] == "notifications/cancelled")
+        .collect();
+    let call_id = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|m| m["method"] == "tools/call")
+        .map(|m| m["id"].clone())
+        .expect("the call reached the server");
+    assert_eq!(cancelled.len(), 1, "{log}");
+    assert_eq!(cancelled[0]["params"]["requestId"], call_id);
+}

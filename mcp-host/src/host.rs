@@ -221,6 +221,25 @@ impl Host {
         self.audit.push(sink);
     }
 
+    /// Stops every stdio server politely within `grace`: what was queued
+    /// for it is written (the cancellation of a call that ran out of time
+    /// included), its input closed, and it is killed only if it has not
+    /// exited by then. Call it before the process exits.
+    pub async fn shutdown(&self, grace: Duration) {
+        let closing: Vec<_> = self
+            .servers
+            .values()
+            .filter_map(|slot| match &*slot.current() {
+                ServerState::Ready { client, .. } => Some(client.clone()),
+                ServerState::Failed(_) => None,
+            })
+            .map(|client| tokio::spawn(async move { client.close(grace).await }))
+            .collect();
+        for close in closing {
+            let _ = close.await;
+        }
+    }
+
     /// Each server and where it stands.
     pub fn servers(&self) -> Vec<ServerStatus> {
         self.servers

@@ -11,7 +11,9 @@ use mcp_runtime::transport::http::HttpConfig;
 #[tokio::test]
 async fn an_expired_legacy_session_is_renewed_transparently() {
     let server = Server::builder(mcp_runtime::server_info!())
-        .tool(ToolDef::new("ping", |_| async { Ok(CallToolResult::text("pong")) }))
+        .tool(ToolDef::new("ping", |_| async {
+            Ok(CallToolResult::text("pong"))
+        }))
         .build()
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -27,7 +29,10 @@ async fn an_expired_legacy_session_is_renewed_transparently() {
         ..ConnectOptions::default()
     };
     let client = Client::connect_http_with(&url, options).await.unwrap();
-    let first = client.call_tool("ping", &serde_json::json!({})).await.unwrap();
+    let first = client
+        .call_tool("ping", &serde_json::json!({}))
+        .await
+        .unwrap();
     assert_eq!(first.content[0].as_text(), Some("pong"));
     // The session expires on the server.
     tokio::time::sleep(Duration::from_millis(600)).await;

@@ -8,11 +8,16 @@ Usage: hostile_server.py MODE, where MODE is one of
   huge       answers the first request with a 65 MiB line
   exit3      writes a reason on stderr and exits with status 3 at once
   deep       answers the first request with a result nested 100,000 levels deep
+  slow       a well-behaved server whose one tool, `slow`, sends progress every 0.3 s and never
+             finishes; every line it receives is appended to the file named by $RECEIVED_LOG
 No dependencies beyond the standard library.
 """
 
 import json
+import os
 import sys
+import threading
+import time
 
 
 def main() -> int:
@@ -21,6 +26,8 @@ def main() -> int:
     if mode == "exit3":
         print("fatal: cannot open the notes database", file=sys.stderr, flush=True)
         return 3
+    if mode == "slow":
+        return slow()
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -42,6 +49,44 @@ def main() -> int:
             out.write('{"jsonrpc":"2.0","id":%s,"result":{"x":' % json.dumps(request_id))
             out.write("[" * depth + "]" * depth + "}}\n")
         out.flush()
+    return 0
+
+
+def slow() -> int:
+    log = open(os.environ["RECEIVED_LOG"], "a", buffering=1)
+    lock = threading.Lock()
+
+    def send(message):
+        with lock:
+            sys.stdout.write(json.dumps(message) + "\n")
+            sys.stdout.flush()
+
+    def progress(token):
+        step = 0
+        while True:
+            step += 1
+            send({"jsonrpc": "2.0", "method": "notifications/progress",
+                  "params": {"progressToken": token, "progress": step}})
+            time.sleep(0.3)
+
+    for line in sys.stdin:
+        log.write(line)
+        message = json.loads(line)
+        method, request_id = message.get("method"), message.get("id")
+        if request_id is None:
+            continue
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "slow", "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [
+                {"name": "slow", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}})
+        elif method == "tools/call":
+            token = message["params"].get("_meta", {}).get("progressToken")
+            threading.Thread(target=progress, args=(token,), daemon=True).start()
+        else:
+            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no such method"}})
     return 0
 
 

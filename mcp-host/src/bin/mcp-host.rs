@@ -18,6 +18,9 @@ use mcp_host::{
 };
 use serde_json::{Map, Value, json};
 
+/// How long servers get to stop after their input closes.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
+
 #[derive(Parser)]
 #[command(
     name = "mcp-host",
@@ -86,7 +89,9 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
     match cli.command {
         Command::Servers => {
             let host = Host::start(config, host_options).await;
-            for server in host.servers() {
+            let servers = host.servers();
+            host.shutdown(SHUTDOWN_GRACE).await;
+            for server in servers {
                 match server.state {
                     Ok(version) => {
                         println!("{}\tready\t{version}\t{} tools", server.name, server.tools)
@@ -99,6 +104,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
         Command::Tools { json } => {
             let host = Host::start(config, host_options).await;
             let tools = host.tools();
+            host.shutdown(SHUTDOWN_GRACE).await;
             if json {
                 let list: Vec<Value> = tools
                     .iter()
@@ -164,7 +170,11 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
                 max_timeout: seconds(max_timeout, "--max-timeout")?,
                 consent: consent.as_ref(),
             };
-            let outcome = host.call(&tool, arguments, &options).await?;
+            let outcome = host.call(&tool, arguments, &options).await;
+            // A call given up on is cancelled at the server, and the
+            // servers stopped politely, before we exit.
+            host.shutdown(SHUTDOWN_GRACE).await;
+            let outcome = outcome?;
             let result = &outcome.result;
             match (&result.structured_content, result.is_error.unwrap_or(false)) {
                 (Some(content), false) => {

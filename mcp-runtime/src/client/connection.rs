@@ -6,13 +6,14 @@
 //! listener registered for its token.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::io::{
     AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
 };
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::{ClientError, InputHandler};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode, notification_frame};
@@ -46,9 +47,41 @@ pub(crate) struct Diagnosis {
     pub(crate) heard: bool,
 }
 
+/// The queue of frames to the server, counting what was queued and what
+/// was written, so that a caller can wait until the queue is drained.
+#[derive(Clone)]
+struct Outbox {
+    frames: mpsc::Sender<Vec<u8>>,
+    counts: Arc<Counts>,
+}
+
+#[derive(Default)]
+struct Counts {
+    queued: AtomicU64,
+    written: AtomicU64,
+    drained: Notify,
+}
+
+impl Outbox {
+    async fn send(&self, frame: Vec<u8>) -> Result<(), ClientError> {
+        self.counts.queued.fetch_add(1, Ordering::SeqCst);
+        self.frames.send(frame).await.map_err(|_| {
+            self.counts.queued.fetch_sub(1, Ordering::SeqCst);
+            ClientError::Closed
+        })
+    }
+
+    fn try_send(&self, frame: Vec<u8>) {
+        self.counts.queued.fetch_add(1, Ordering::SeqCst);
+        if self.frames.try_send(frame).is_err() {
+            self.counts.queued.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
 /// The shared half of a line-based connection.
 pub(crate) struct LineConnection {
-    frames: mpsc::Sender<Vec<u8>>,
+    frames: Outbox,
     waiters: Arc<Mutex<Waiters>>,
 }
 
@@ -61,8 +94,12 @@ impl LineConnection {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (frames, queue) = mpsc::channel(256);
+        let frames = Outbox {
+            frames,
+            counts: Arc::default(),
+        };
         let waiters = Arc::new(Mutex::new(Waiters::default()));
-        tokio::spawn(write_lines(output, queue));
+        tokio::spawn(write_lines(output, queue, frames.counts.clone()));
         tokio::spawn(read_lines(input, waiters.clone(), frames.clone(), answers));
         LineConnection { frames, waiters }
     }
@@ -114,10 +151,29 @@ impl LineConnection {
 
     /// Sends a frame that expects no answer (a notification).
     pub(crate) async fn send(&self, frame: Vec<u8>) -> Result<(), ClientError> {
-        self.frames
-            .send(frame)
-            .await
-            .map_err(|_| ClientError::Closed)
+        self.frames.send(frame).await
+    }
+
+    /// Closes the output once what was queued before is written: a stdio
+    /// server sees the end of its input, the polite way to stop it.
+    pub(crate) async fn close_output(&self) {
+        // The empty frame is the writer's signal to stop.
+        let _ = self.frames.frames.send(Vec::new()).await;
+    }
+
+    /// Waits until every frame queued so far is written (a cancellation
+    /// queued by a dropped request included), or the writer stopped.
+    pub(crate) async fn drained(&self) {
+        let counts = &self.frames.counts;
+        loop {
+            let notified = counts.drained.notified();
+            if counts.written.load(Ordering::SeqCst) >= counts.queued.load(Ordering::SeqCst)
+                || self.frames.frames.is_closed()
+            {
+                return;
+            }
+            notified.await;
+        }
     }
 }
 
@@ -125,7 +181,7 @@ impl LineConnection {
 /// request dropped before its answer is cancelled at the server.
 struct Forget<'a> {
     waiters: &'a Mutex<Waiters>,
-    frames: &'a mpsc::Sender<Vec<u8>>,
+    frames: &'a Outbox,
     id: &'a RequestId,
     token: Option<&'a ProgressToken>,
     answered: bool,
@@ -142,27 +198,46 @@ impl Drop for Forget<'_> {
             let params =
                 serde_json::json!({ "requestId": self.id, "reason": "the caller gave up" });
             // Best effort: a full queue means the server is far behind anyway.
-            let _ = self
-                .frames
+            self.frames
                 .try_send(notification_frame("notifications/cancelled", Some(&params)));
         }
     }
 }
 
-async fn write_lines<W: AsyncWrite + Unpin>(output: W, mut queue: mpsc::Receiver<Vec<u8>>) {
+async fn write_lines<W: AsyncWrite + Unpin>(
+    output: W,
+    mut queue: mpsc::Receiver<Vec<u8>>,
+    counts: Arc<Counts>,
+) {
     let mut out = BufWriter::new(output);
     while let Some(frame) = queue.recv().await {
         let mut batch = Some(frame);
+        let mut written = 0;
+        let mut failed = false;
         while let Some(frame) = batch.take() {
-            if out.write_all(&frame).await.is_err() || out.write_all(b"\n").await.is_err() {
-                return;
+            if frame.is_empty() {
+                // close_output: stop here; dropping `out` closes the stream.
+                failed = true;
+                break;
             }
+            if out.write_all(&frame).await.is_err() || out.write_all(b"\n").await.is_err() {
+                failed = true;
+                break;
+            }
+            written += 1;
             batch = queue.try_recv().ok();
         }
-        if out.flush().await.is_err() {
-            return;
+        failed |= out.flush().await.is_err();
+        counts.written.fetch_add(written, Ordering::SeqCst);
+        counts.drained.notify_waiters();
+        if failed {
+            break;
         }
     }
+    // Nothing more will be written: nobody waits for it.
+    queue.close();
+    counts.written.store(u64::MAX, Ordering::SeqCst);
+    counts.drained.notify_waiters();
 }
 
 /// Why the output ended when the server closed it (rather than the client
@@ -175,7 +250,7 @@ const MAX_LINE_BYTES: u64 = 64 * 1024 * 1024;
 async fn read_lines<R: AsyncRead + Unpin>(
     input: R,
     waiters: Arc<Mutex<Waiters>>,
-    frames: mpsc::Sender<Vec<u8>>,
+    frames: Outbox,
     answers: Option<Arc<dyn InputHandler>>,
 ) {
     let mut input = BufReader::new(input);

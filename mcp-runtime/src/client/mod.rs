@@ -288,6 +288,24 @@ impl Client {
         Ok(Client { inner })
     }
 
+    /// Stops a stdio server politely, within `grace`: every message queued
+    /// for it is written first (such as the `notifications/cancelled` of a
+    /// call given up on), then its input is closed, and it is killed only
+    /// if it has not exited by then. Call it before your process exits;
+    /// dropping the client kills the server at once. Over HTTP there is
+    /// nothing to stop.
+    pub async fn close(&self, grace: Duration) {
+        let Link::Lines(lines) = &self.inner.link else {
+            return;
+        };
+        let deadline = tokio::time::Instant::now() + grace;
+        let _ = tokio::time::timeout_at(deadline, lines.drained()).await;
+        let _ = tokio::time::timeout_at(deadline, lines.close_output()).await;
+        if let Some(process) = &self.inner.process {
+            process.stop(deadline).await;
+        }
+    }
+
     /// The process id of a server this client started, while it runs.
     pub fn process_id(&self) -> Option<u32> {
         self.inner

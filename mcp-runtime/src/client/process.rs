@@ -56,6 +56,21 @@ impl ServerProcess {
         Ok((process, stdout, stdin))
     }
 
+    /// Waits until the server exits or `deadline` passes, then kills it if
+    /// it still runs.
+    pub(crate) async fn stop(&self, deadline: tokio::time::Instant) {
+        loop {
+            if !matches!(lock(&self.child).try_wait(), Ok(None)) {
+                return;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                let _ = lock(&self.child).start_kill();
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     /// The process id, while the server runs.
     pub(crate) fn id(&self) -> Option<u32> {
         lock(&self.child).id()
