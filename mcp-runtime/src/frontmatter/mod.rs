@@ -393,15 +393,21 @@ impl<'a> Parser<'a> {
         let mut content: Vec<String> = Vec::new();
         if column.is_none() {
             // No content: the empty lines that follow are the scalar's own
-            // (YAML reads a tab past their spaces as content).
-            let mut blank = self.lines[self.next..]
+            // (YAML reads a tab past their spaces as content), and `+`
+            // keeps their line breaks.
+            let blank: Vec<&Line> = self.lines[self.next..]
                 .iter()
-                .take_while(|l| l.raw.trim_matches(WHITE).is_empty());
-            if let Some(line) = blank.find(|l| l.raw.contains('\t')) {
+                .take_while(|l| l.raw.trim_matches(WHITE).is_empty())
+                .collect();
+            if let Some(line) = blank.iter().find(|l| l.raw.contains('\t')) {
                 return error(
                     line.number,
                     "a block scalar line of only white space holds a tab",
                 );
+            }
+            if matches!(chomp, Chomp::Keep) {
+                self.next += blank.len();
+                return Ok("\n".repeat(blank.len()));
             }
         }
         if let Some(column) = column {

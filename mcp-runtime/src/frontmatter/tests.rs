@@ -119,6 +119,15 @@ next: end
 }
 
 #[test]
+fn a_kept_block_scalar_without_content_keeps_its_empty_lines() {
+    // Found by the differential fuzz target: YAML keeps the line breaks.
+    assert_eq!(fields("a: |+\n  \n"), json!({"a": "\n"}));
+    assert_eq!(fields("a: |+\n\n\nb: c\n"), json!({"a": "\n\n", "b": "c"}));
+    assert_eq!(fields("a: |\n\nb: c\n"), json!({"a": "", "b": "c"}));
+    assert_eq!(fields("a: |+\nb: c\n"), json!({"a": "", "b": "c"}));
+}
+
+#[test]
 fn reads_block_sequences() {
     let yaml =
         "tools:\n- Read\n- 'Bash(git:*)'\nnested:\n  - k: v\n    other: 2\n  -\n    - deep\n";
@@ -255,6 +264,12 @@ const DIFFERENTIAL_CORPUS: &[&str] = &[
     "literal: |\n a\n  \n b\n",
     "folded: >\n a\n  \n b\n",
     "kept: |+\n a\n   \n",
+    // A kept block scalar without content keeps its empty lines (found by
+    // the differential fuzz target).
+    "a: |+\n  \n",
+    "a: |+\n\n\nb: c\n",
+    "a: |\n\nb: c\n",
+    "a: |+\nb: c\n",
     "quoted: \"a\" # a comment after white space\n",
 ];
 
