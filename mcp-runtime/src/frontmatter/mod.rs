@@ -350,6 +350,14 @@ impl<'a> Parser<'a> {
             if !line.text.is_empty() && line.indent <= parent {
                 return error(line.number, "unterminated quoted value");
             }
+            if line.indent <= parent && line.raw.contains('\t') {
+                // YAML wants the continuation's indentation in spaces
+                // before any tab, even on an empty line.
+                return error(
+                    line.number,
+                    "a tab where a quoted value's continuation needs spaces",
+                );
+            }
             end_line = line.number;
             lines.push(line.raw);
             self.next += 1;

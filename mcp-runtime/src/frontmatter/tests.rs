@@ -194,6 +194,9 @@ fn rejects_what_it_does_not_read_exactly() {
         ("...\t:\n", 2),
         ("a: |\n  x\n... \n", 4),
         ("a: b\n--- c\n", 3),
+        // A quoted value's empty continuation line may not start with a
+        // tab below its indentation (found by the differential fuzz target).
+        ("a: 'x\n\t\n y'\n", 3),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
@@ -270,6 +273,7 @@ const DIFFERENTIAL_CORPUS: &[&str] = &[
     "a: |+\n\n\nb: c\n",
     "a: |\n\nb: c\n",
     "a: |+\nb: c\n",
+    "a: 'x\n \t\n y'\n",
     "quoted: \"a\" # a comment after white space\n",
 ];
 
