@@ -63,8 +63,14 @@ impl Host {
         let (server, tool_name) = qualified.split_once('.').ok_or_else(unknown)?;
         let slot = self.servers.get(server).ok_or_else(unknown)?;
         let mut state = slot.current();
-        let (client, tools) = match &*state {
-            ServerState::Ready { client, tools } => (client.clone(), tools.clone()),
+        let (client, tool) = match &*state {
+            ServerState::Ready { client, tools } => {
+                let tool = tools
+                    .iter()
+                    .find(|t| t.name == tool_name)
+                    .ok_or_else(unknown)?;
+                (client.clone(), tool.clone())
+            }
             ServerState::Failed(why) => {
                 return Err(HostError::Unavailable {
                     server: server.to_owned(),
@@ -72,10 +78,7 @@ impl Host {
                 });
             }
         };
-        let tool = tools
-            .iter()
-            .find(|t| t.name == tool_name)
-            .ok_or_else(unknown)?;
+        let tool = &tool;
         let audit = |decision: Decision, outcome: &str| {
             let record = AuditRecord {
                 server: server.to_owned(),
@@ -121,7 +124,7 @@ impl Host {
                 audit(Decision::NotConfirmed, &reason);
                 return Err(HostError::Refused {
                     tool: qualified.to_owned(),
-                    why: format!("not confirmed ({reason}); pass --yes to allow it"),
+                    why: format!("not confirmed ({reason})"),
                 });
             }
         }

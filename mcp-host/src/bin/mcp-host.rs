@@ -75,6 +75,11 @@ async fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             eprintln!("mcp-host: {error}");
+            if let HostError::Refused { why, .. } = &error {
+                if why.starts_with("not confirmed") {
+                    eprintln!("mcp-host: pass --yes to allow a tool that may have side effects");
+                }
+            }
             ExitCode::from(error.exit_code())
         }
     }
