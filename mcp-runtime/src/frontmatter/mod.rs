@@ -560,6 +560,14 @@ fn split_key(line: &Line<'_>) -> Parsed<(String, usize)> {
         }
         (key.to_owned(), end)
     };
+    // YAML limits an implicit key to 1024 characters (found by the
+    // differential fuzz target).
+    if text[..after].chars().count() > MAX_KEY_CHARS {
+        return error(
+            line.number,
+            format!("a key longer than {MAX_KEY_CHARS} characters"),
+        );
+    }
     match text[after..].strip_prefix(':') {
         Some(rest) if rest.is_empty() || rest.starts_with(' ') => Ok((key, after + 1)),
         // YAML parsers disagree on a tab there: refused, not guessed.
@@ -567,6 +575,9 @@ fn split_key(line: &Line<'_>) -> Parsed<(String, usize)> {
         _ => error(line.number, "expected `:` after the key"),
     }
 }
+
+/// The longest implicit key YAML allows.
+const MAX_KEY_CHARS: usize = 1024;
 
 /// Characters a plain scalar or key cannot start with.
 const INDICATORS: [char; 19] = [
