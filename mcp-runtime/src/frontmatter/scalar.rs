@@ -62,7 +62,10 @@ pub(super) fn fold_quoted(lines: &[&str], double: bool) -> String {
         if i > 0 {
             let escaped_break = double && ends_with_escape(&out);
             if escaped_break {
+                // The escaped break goes; the empty lines after it are
+                // line feeds still (found by the differential fuzz target).
                 out.pop();
+                out.push_str(&"\n".repeat(empty_lines));
             } else if empty_lines == 0 {
                 out.push(' ');
             } else {

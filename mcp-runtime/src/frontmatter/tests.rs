@@ -278,6 +278,11 @@ const DIFFERENTIAL_CORPUS: &[&str] = &[
     "a: |\n\nb: c\n",
     "a: |+\nb: c\n",
     "a: 'x\n \t\n y'\n",
+    // An escaped line break followed by empty lines (found by the
+    // differential fuzz target).
+    "a: \"x\\\n\n y\"\n",
+    "a: \"x\\\n \n\n y\"\n",
+    "a: \"x\\\n y\"\n",
     "quoted: \"a\" # a comment after white space\n",
 ];
 
