@@ -133,7 +133,8 @@ impl OAuthSession {
         if asked.is_empty() && status == 401 {
             scopes.extend(resource.scopes_supported.iter().cloned());
         }
-        let token = match &self.config.grant {
+        // The grant decides the form; the token request is the same.
+        let (registration, form, scopes) = match &self.config.grant {
             Grant::ClientCredentials(credentials) => {
                 let registration = Registration {
                     method: registration::method_for(&credentials.secret, &metadata),
@@ -147,18 +148,7 @@ impl OAuthSession {
                 if !scopes.is_empty() {
                     form.push(("scope", scopes.join(" ")));
                 }
-                let endpoint = token_endpoint(&metadata)?;
-                let token = token::request(
-                    endpoint,
-                    &issuer,
-                    &registration,
-                    form,
-                    &scopes,
-                    self.config.timeout,
-                )
-                .await?;
-                lock(&self.state).source = Some((metadata, resource.resource.clone()));
-                token
+                (registration, form, scopes)
             }
             Grant::AuthorizationCode(step) => {
                 let offers_offline = metadata
@@ -211,20 +201,19 @@ impl OAuthSession {
                     ("code_verifier", pkce.verifier),
                     ("resource", resource.resource.clone()),
                 ];
-                let endpoint = token_endpoint(&metadata)?;
-                let token = token::request(
-                    endpoint,
-                    &issuer,
-                    &registration,
-                    form,
-                    &scopes,
-                    self.config.timeout,
-                )
-                .await?;
-                lock(&self.state).source = Some((metadata, resource.resource.clone()));
-                token
+                (registration, form, scopes)
             }
         };
+        let token = token::request(
+            token_endpoint(&metadata)?,
+            &issuer,
+            &registration,
+            form,
+            &scopes,
+            self.config.timeout,
+        )
+        .await?;
+        lock(&self.state).source = Some((metadata, resource.resource.clone()));
         self.config.store.save(&self.server_url, Some(&token));
         lock(&self.state).token = Some(token);
         Ok(())
