@@ -28,8 +28,9 @@ pub struct Config {
     pub policy: PolicyConfig,
 }
 
-/// How to reach one server.
-#[derive(Debug, Clone, PartialEq)]
+/// How to reach one server. Its debug output names headers and
+/// environment variables but never shows their values (tokens).
+#[derive(Clone, PartialEq)]
 pub enum ServerConfig {
     /// A child process speaking stdio.
     Stdio {
@@ -49,6 +50,30 @@ pub enum ServerConfig {
         /// Headers sent with every request.
         headers: BTreeMap<String, String>,
     },
+}
+
+impl std::fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServerConfig::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => f
+                .debug_struct("Stdio")
+                .field("command", command)
+                .field("args", args)
+                .field("env_names", &env.keys().collect::<Vec<_>>())
+                .field("cwd", cwd)
+                .finish(),
+            ServerConfig::Http { url, headers } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("header_names", &headers.keys().collect::<Vec<_>>())
+                .finish(),
+        }
+    }
 }
 
 /// The `policy` section.
@@ -202,6 +227,10 @@ mod tests {
             panic!("http");
         };
         assert_eq!(headers["Authorization"], "Bearer t0k");
+        assert!(
+            !format!("{config:?}").contains("t0k"),
+            "no secrets in debug output"
+        );
         assert_eq!(config.policy.deny, ["web.*"]);
     }
 
