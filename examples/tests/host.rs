@@ -413,3 +413,99 @@ fn a_call_that_runs_out_of_time_is_cancelled_at_the_server() {
     assert_eq!(cancelled.len(), 1, "{log}");
     assert_eq!(cancelled[0]["params"]["requestId"], call_id);
 }
+
+/// Two official-SDK servers whose tool lists change while the host runs:
+/// the Python SDK's (2026-07-28: the host asks with `subscriptions/listen`)
+/// and the TypeScript SDK's (legacy: it announces unasked).
+fn changing_servers(python_args: &[&str]) -> Config {
+    let python = support::interop::python();
+    let mut args = vec![
+        support::interop::script("py_changing_server.py")
+            .display()
+            .to_string(),
+    ];
+    args.extend(python_args.iter().map(|arg| arg.to_string()));
+    let config = json!({"mcpServers": {
+        "py": {"command": python, "args": args},
+        "ts": {
+            "command": "node",
+            "args": [support::interop::script("ts_changing_server.mjs")],
+            "env": {"MCP_INTEROP_NODE_DIR": sdks().join("node")}
+        }
+    }});
+    Config::parse(&config.to_string(), |_| None).unwrap()
+}
+
+fn catalogue(host: &Host) -> Vec<String> {
+    host.tools().iter().map(|entry| entry.name()).collect()
+}
+
+fn relisted(host: &Host, server: &str) -> u32 {
+    let status = host.servers().into_iter().find(|s| s.name == server);
+    status.expect("configured").relisted
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_catalogue_follows_list_changes_in_both_eras() {
+    let host = Host::start(changing_servers(&[]), HostOptions::default()).await;
+    let versions: Vec<_> = host.servers().into_iter().map(|s| s.state).collect();
+    assert_eq!(
+        versions,
+        [Ok("2026-07-28".to_owned()), Ok("2025-11-25".to_owned())],
+        "py speaks 2026-07-28 and ts the legacy era"
+    );
+    let yes = mcp_host::AlwaysAllow;
+    let options = CallOptions::new(&yes);
+    for server in ["py", "ts"] {
+        let added = format!("{server}.extra");
+        assert!(!catalogue(&host).contains(&added));
+        host.call(
+            &format!("{server}.add_tool"),
+            json!({"name": "extra"}),
+            &options,
+        )
+        .await
+        .expect("add_tool");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !catalogue(&host).contains(&added) {
+            assert!(
+                Instant::now() < deadline,
+                "{server}: the catalogue was not refreshed: {:?}",
+                catalogue(&host)
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(relisted(&host, server) >= 1);
+        let outcome = host.call(&added, json!({}), &options).await.unwrap();
+        assert_eq!(outcome.result.content[0].as_text(), Some("I am extra"));
+    }
+    host.shutdown(Duration::from_millis(500)).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_list_past_its_ttl_is_fetched_again_before_a_call() {
+    // ttlMs 1500, and the server does not announce its new tool.
+    let host = Host::start(
+        changing_servers(&["--ttl-ms", "1500", "--quiet"]),
+        HostOptions::default(),
+    )
+    .await;
+    let yes = mcp_host::AlwaysAllow;
+    let options = CallOptions::new(&yes);
+    host.call("py.add_tool", json!({"name": "late"}), &options)
+        .await
+        .expect("add_tool");
+    // Still fresh: the host does not know the new tool.
+    match host.call("py.late", json!({}), &options).await {
+        Err(HostError::UnknownTool(name)) => assert_eq!(name, "py.late"),
+        other => panic!("the list is still fresh, expected an unknown tool: {other:?}"),
+    }
+    assert_eq!(relisted(&host, "py"), 0);
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    // Stale now: the call lists the tools again first, and finds it.
+    let outcome = host.call("py.late", json!({}), &options).await.unwrap();
+    assert_eq!(outcome.result.content[0].as_text(), Some("I am late"));
+    assert_eq!(relisted(&host, "py"), 1);
+    assert!(catalogue(&host).contains(&"py.late".to_owned()));
+    host.shutdown(Duration::from_millis(500)).await;
+}

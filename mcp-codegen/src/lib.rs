@@ -41,7 +41,7 @@ pub use generate::{Generated, GeneratedTool, HEADER, generate};
 pub use input::parse_tools;
 pub use mcp_runtime::canonical::canonical_json;
 pub use options::{Limits, Options, Visibility};
-pub use source::Source;
+pub use source::{DEFAULT_TIMEOUT, Source};
 
 use std::path::Path;
 
@@ -62,8 +62,16 @@ pub fn generate_to(
     output: impl AsRef<Path>,
     options: &Options,
 ) -> Result<Generated, Error> {
+    write_if_changed(generate(&source.tools_blocking()?, options)?, output)
+}
+
+/// Writes `generated` to `output` unless the file holds that code already
+/// (so `build.rs` causes no needless rebuilds).
+pub fn write_if_changed(
+    generated: Generated,
+    output: impl AsRef<Path>,
+) -> Result<Generated, Error> {
     let output = output.as_ref();
-    let generated = generate(&source.tools_blocking()?, options)?;
     if std::fs::read_to_string(output).ok().as_deref() != Some(generated.code.as_str()) {
         std::fs::write(output, &generated.code).map_err(|source| Error::Io {
             path: output.display().to_string(),
@@ -75,11 +83,19 @@ pub fn generate_to(
 
 /// Compares the tools from `source` with those a generated file was made from.
 pub fn check(source: &Source, generated: impl AsRef<Path>) -> Result<drift::Report, Error> {
+    check_tools(&source.tools_blocking()?, generated)
+}
+
+/// Compares `tools` with those a generated file was made from.
+pub fn check_tools(
+    tools: &[mcp_runtime::protocol::Tool],
+    generated: impl AsRef<Path>,
+) -> Result<drift::Report, Error> {
     let path = generated.as_ref();
     let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.display().to_string(),
         source,
     })?;
     let old = drift::embedded_tools(&text)?;
-    Ok(drift::compare(&old, &source.tools_blocking()?))
+    Ok(drift::compare(&old, tools))
 }

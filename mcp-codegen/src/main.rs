@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use mcp_codegen::{Options, Source, Visibility};
@@ -25,7 +26,7 @@ enum Command {
         #[command(flatten)]
         source: SourceArgs,
         #[command(flatten)]
-        http: HttpArgs,
+        http: ConnectArgs,
         /// Output file (standard output when absent).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -47,7 +48,7 @@ enum Command {
         #[command(flatten)]
         source: SourceArgs,
         #[command(flatten)]
-        http: HttpArgs,
+        http: ConnectArgs,
         /// The generated file.
         #[arg(long)]
         against: PathBuf,
@@ -72,9 +73,9 @@ struct SourceArgs {
     config: Option<PathBuf>,
 }
 
-/// Options of `--url`.
+/// How to reach the server: options of `--url`, `--config` and all sources.
 #[derive(Args)]
-struct HttpArgs {
+struct ConnectArgs {
     /// A header sent with every request, as `Name: value` (repeatable), e.g. an API key.
     #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
     header: Vec<String>,
@@ -89,10 +90,29 @@ struct HttpArgs {
     /// The server of --config to read.
     #[arg(long, requires = "config")]
     server: Option<String>,
+    /// Seconds a server gets to connect, and again to list its tools (with --oauth the
+    /// user gets at least five minutes to approve).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    timeout: f64,
+}
+
+impl ConnectArgs {
+    /// `--timeout` as a duration.
+    fn timeout(&self) -> Result<Duration, mcp_codegen::Error> {
+        Duration::try_from_secs_f64(self.timeout)
+            .ok()
+            .filter(|timeout| !timeout.is_zero())
+            .ok_or_else(|| {
+                mcp_codegen::Error::Option(format!(
+                    "--timeout takes a positive number of seconds, not {}",
+                    self.timeout
+                ))
+            })
+    }
 }
 
 impl SourceArgs {
-    fn source(self, http: HttpArgs) -> Result<Source, mcp_codegen::Error> {
+    fn source(self, http: ConnectArgs) -> Result<Source, mcp_codegen::Error> {
         if let (Some(path), Some(server)) = (self.config, http.server) {
             return Ok(Source::Config { path, server });
         }
@@ -151,16 +171,15 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
                 emit_client: !types_only,
                 ..Options::default()
             };
-            let source = source.source(http)?;
+            let timeout = http.timeout()?;
+            let tools = source.source(http)?.tools_blocking_within(timeout)?;
+            let generated = mcp_codegen::generate(&tools, &options)?;
             match output {
                 Some(path) => {
-                    let generated = mcp_codegen::generate_to(&source, &path, &options)?;
+                    let generated = mcp_codegen::write_if_changed(generated, &path)?;
                     eprintln!("wrote {} ({} tools)", path.display(), generated.tools.len());
                 }
-                None => print!(
-                    "{}",
-                    mcp_codegen::generate(&source.tools_blocking()?, &options)?.code
-                ),
+                None => print!("{}", generated.code),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -169,7 +188,9 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
             http,
             against,
         } => {
-            let report = mcp_codegen::check(&source.source(http)?, &against)?;
+            let timeout = http.timeout()?;
+            let tools = source.source(http)?.tools_blocking_within(timeout)?;
+            let report = mcp_codegen::check_tools(&tools, &against)?;
             for change in &report.changes {
                 println!("{change}");
             }

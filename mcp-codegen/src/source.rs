@@ -3,6 +3,7 @@
 //! client negotiates it).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use mcp_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
 use mcp_runtime::client::{Client, ConnectOptions};
@@ -12,8 +13,12 @@ use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 use crate::error::Error;
 use crate::input::parse_tools;
 
-/// How long a stdio server may take to start and answer.
-const STDIO_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long a server may take to connect and list its tools, unless told
+/// otherwise ([`Source::tools_within`]).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The shortest time a user gets to approve access in a browser (`--oauth`).
+const USER_AUTHORIZATION_TIME: Duration = Duration::from_secs(300);
 
 /// A source of tools.
 #[derive(Clone, PartialEq, Eq)]
@@ -70,9 +75,28 @@ impl std::fmt::Debug for Source {
     }
 }
 
+/// Connection options that bound connecting and listing by `timeout`, so
+/// that a server that does not answer is reported with its cause within
+/// it.
+fn bounded(timeout: Duration) -> ConnectOptions {
+    ConnectOptions {
+        connect_timeout: Some(timeout),
+        request_timeout: timeout,
+        discover_timeout: (timeout / 3).min(Duration::from_secs(10)),
+        ..ConnectOptions::default()
+    }
+}
+
 impl Source {
-    /// Reads or fetches the tools.
+    /// Reads or fetches the tools, within [`DEFAULT_TIMEOUT`].
     pub async fn tools(&self) -> Result<Vec<Tool>, Error> {
+        self.tools_within(DEFAULT_TIMEOUT).await
+    }
+
+    /// Reads or fetches the tools; a server gets `timeout` to connect and
+    /// `timeout` to list them (with `--oauth`, the user gets at least five
+    /// minutes to approve).
+    pub async fn tools_within(&self, timeout: Duration) -> Result<Vec<Tool>, Error> {
         let client_error = |e: mcp_runtime::client::ClientError| Error::Client(e.to_string());
         match self {
             Source::File(path) => {
@@ -88,27 +112,21 @@ impl Source {
                     .ok_or_else(|| {
                         Error::Option(format!("cannot split the command `{command}`"))
                     })?;
-                // A server that does not answer is reported with its cause
-                // within this bound, instead of after the default timeouts.
-                let options = ConnectOptions {
-                    connect_timeout: Some(STDIO_CONNECT_TIMEOUT),
-                    request_timeout: STDIO_CONNECT_TIMEOUT,
-                    discover_timeout: STDIO_CONNECT_TIMEOUT / 3,
-                    ..ConnectOptions::default()
-                };
-                let client = Client::connect_stdio_with(&words[0], &words[1..], options)
+                let client = Client::connect_stdio_with(&words[0], &words[1..], bounded(timeout))
                     .await
                     .map_err(client_error)?;
                 client.list_tools().await.map_err(client_error)
             }
-            Source::Config { path, server } => Self::configured_tools(path, server).await,
+            Source::Config { path, server } => Self::configured_tools(path, server, timeout).await,
             Source::Url {
                 url,
                 headers,
                 oauth,
             } => {
-                let mut options = ConnectOptions::default();
+                let mut options = bounded(timeout);
                 if *oauth {
+                    let limit = timeout.max(USER_AUTHORIZATION_TIME);
+                    options.connect_timeout = Some(limit);
                     let browser = LoopbackBrowser::bind().await.map_err(client_error)?;
                     let config = OAuthConfig::authorization_code("mcp-codegen", browser);
                     options.oauth = Some(std::sync::Arc::new(config));
@@ -131,7 +149,11 @@ impl Source {
     }
 
     /// The tools of `server` in the host configuration at `path`.
-    async fn configured_tools(path: &std::path::Path, server: &str) -> Result<Vec<Tool>, Error> {
+    async fn configured_tools(
+        path: &std::path::Path,
+        server: &str,
+        timeout: Duration,
+    ) -> Result<Vec<Tool>, Error> {
         let config = mcp_host::Config::load(path).map_err(|e| Error::Option(e.to_string()))?;
         if !config.servers.contains_key(server) {
             return Err(Error::Option(format!(
@@ -140,8 +162,11 @@ impl Source {
             )));
         }
         let names = [server.to_owned()];
-        let host =
-            mcp_host::Host::start_only(config, &names, mcp_host::HostOptions::default()).await;
+        let options = mcp_host::HostOptions {
+            connect_timeout: timeout,
+            ..mcp_host::HostOptions::default()
+        };
+        let host = mcp_host::Host::start_only(config, &names, options).await;
         if let Some(Err(why)) = host.servers().into_iter().next().map(|s| s.state) {
             return Err(Error::Client(format!("server {server}: {why}")));
         }
@@ -154,10 +179,15 @@ impl Source {
 
     /// [`Source::tools`] on a runtime of its own, for `build.rs` and the CLI.
     pub fn tools_blocking(&self) -> Result<Vec<Tool>, Error> {
+        self.tools_blocking_within(DEFAULT_TIMEOUT)
+    }
+
+    /// [`Source::tools_within`] on a runtime of its own.
+    pub fn tools_blocking_within(&self, timeout: Duration) -> Result<Vec<Tool>, Error> {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| Error::Client(format!("cannot start a tokio runtime: {e}")))?
-            .block_on(self.tools())
+            .block_on(self.tools_within(timeout))
     }
 }

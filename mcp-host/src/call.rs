@@ -62,9 +62,10 @@ impl Host {
         let unknown = || HostError::UnknownTool(qualified.to_owned());
         let (server, tool_name) = qualified.split_once('.').ok_or_else(unknown)?;
         let slot = self.servers.get(server).ok_or_else(unknown)?;
+        slot.refresh_if_stale().await;
         let mut state = slot.current();
         let (client, tool) = match &*state {
-            ServerState::Ready { client, tools } => {
+            ServerState::Ready { client, tools, .. } => {
                 let tool = tools
                     .iter()
                     .find(|t| t.name == tool_name)

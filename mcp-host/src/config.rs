@@ -6,7 +6,10 @@
 //! {
 //!   "mcpServers": {
 //!     "echo": { "command": "echo-server", "args": [], "env": {"RUST_LOG": "warn"} },
-//!     "notes": { "url": "https://notes.example.com/mcp", "headers": {"Authorization": "Bearer ${NOTES_TOKEN}"} }
+//!     "notes": { "url": "https://notes.example.com/mcp", "headers": {"Authorization": "Bearer ${NOTES_TOKEN}"} },
+//!     "crm": { "url": "https://crm.example.com/mcp", "oauth": { "tokenFile": "crm-tokens.json" } },
+//!     "jobs": { "url": "https://jobs.example.com/mcp",
+//!               "oauth": { "grant": "client_credentials", "clientId": "host", "clientSecret": "${JOBS_SECRET}" } }
 //!   },
 //!   "policy": { "deny": ["notes.delete_*"], "untrusted": ["notes"] }
 //! }
@@ -49,7 +52,58 @@ pub enum ServerConfig {
         url: String,
         /// Headers sent with every request.
         headers: BTreeMap<String, String>,
+        /// How to authorize when the server asks for OAuth (HTTP 401);
+        /// without it such a server is reported unavailable.
+        oauth: Option<OAuthSettings>,
     },
+}
+
+/// The `oauth` entry of an HTTP server (`true` for the defaults: the
+/// authorization code flow with a client registered on the fly, tokens in
+/// memory).
+#[derive(Clone, PartialEq, Default)]
+pub struct OAuthSettings {
+    /// Which grant to use.
+    pub grant: OAuthGrant,
+    /// A client registered beforehand (`clientId`); else the host registers
+    /// itself (Client ID Metadata Document or Dynamic Client Registration).
+    pub client_id: Option<String>,
+    /// Its secret (`clientSecret`), for `client_secret_basic`/`_post`.
+    pub client_secret: Option<String>,
+    /// Its PKCS#8 PEM private key (`privateKeyFile`), for `private_key_jwt`,
+    /// signed with `algorithm` (such as `ES256` or `RS256`).
+    pub private_key: Option<(PathBuf, String)>,
+    /// The HTTPS URL of the host's Client ID Metadata Document
+    /// (`clientMetadataUrl`).
+    pub client_metadata_url: Option<String>,
+    /// Where tokens are kept between runs (`tokenFile`, written with mode
+    /// 0600); else in memory only.
+    pub token_file: Option<PathBuf>,
+}
+
+/// The OAuth grant of a server's `oauth` entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OAuthGrant {
+    /// The user approves in a browser (`authorization_code`, the default).
+    #[default]
+    AuthorizationCode,
+    /// The host acts for itself with its own credentials
+    /// (`client_credentials`).
+    ClientCredentials,
+}
+
+impl std::fmt::Debug for OAuthSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthSettings")
+            .field("grant", &self.grant)
+            .field("client_id", &self.client_id)
+            .field("has_client_secret", &self.client_secret.is_some())
+            .field("private_key", &self.private_key)
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("token_file", &self.token_file)
+            .finish()
+    }
 }
 
 impl std::fmt::Debug for ServerConfig {
@@ -67,10 +121,15 @@ impl std::fmt::Debug for ServerConfig {
                 .field("env_names", &env.keys().collect::<Vec<_>>())
                 .field("cwd", cwd)
                 .finish(),
-            ServerConfig::Http { url, headers } => f
+            ServerConfig::Http {
+                url,
+                headers,
+                oauth,
+            } => f
                 .debug_struct("Http")
                 .field("url", url)
                 .field("header_names", &headers.keys().collect::<Vec<_>>())
+                .field("oauth", oauth)
                 .finish(),
         }
     }
@@ -114,9 +173,70 @@ struct RawServer {
     url: Option<String>,
     #[serde(default)]
     headers: BTreeMap<String, String>,
+    /// `true`, `false` or the settings object (read by [`oauth_settings`]).
+    oauth: Option<serde_json::Value>,
     /// Accepted for compatibility with other hosts' files (`stdio`, `http`).
     #[serde(rename = "type")]
     _kind: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawOAuthSettings {
+    #[serde(default)]
+    grant: OAuthGrant,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    private_key_file: Option<PathBuf>,
+    algorithm: Option<String>,
+    client_metadata_url: Option<String>,
+    token_file: Option<String>,
+}
+
+/// A server's `oauth` entry, checked, with `${VAR}` references expanded.
+fn oauth_settings(
+    entry: serde_json::Value,
+    expand: &impl Fn(&str) -> Result<String, String>,
+) -> Result<Option<OAuthSettings>, String> {
+    let raw: RawOAuthSettings = match entry {
+        serde_json::Value::Bool(false) => return Ok(None),
+        serde_json::Value::Bool(true) => return Ok(Some(OAuthSettings::default())),
+        settings => serde_json::from_value(settings).map_err(|e| format!("oauth: {e}"))?,
+    };
+    let optional = |value: Option<String>| value.map(|v| expand(&v)).transpose();
+    let private_key = match (raw.private_key_file, raw.algorithm) {
+        (Some(file), Some(algorithm)) => Some((file, algorithm)),
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err("oauth: `privateKeyFile` needs its `algorithm` (ES256, RS256...)".into());
+        }
+        (None, Some(_)) => return Err("oauth: `algorithm` without `privateKeyFile`".into()),
+    };
+    let settings = OAuthSettings {
+        grant: raw.grant,
+        client_id: optional(raw.client_id)?,
+        client_secret: optional(raw.client_secret)?,
+        private_key,
+        client_metadata_url: optional(raw.client_metadata_url)?,
+        token_file: optional(raw.token_file)?.map(PathBuf::from),
+    };
+    if settings.client_secret.is_some() && settings.private_key.is_some() {
+        return Err("oauth: give `clientSecret` or `privateKeyFile`, not both".into());
+    }
+    if settings.client_id.is_none()
+        && (settings.client_secret.is_some() || settings.private_key.is_some())
+    {
+        return Err("oauth: a secret or key needs its `clientId`".into());
+    }
+    if settings.grant == OAuthGrant::ClientCredentials
+        && (settings.client_secret.is_none() && settings.private_key.is_none())
+    {
+        return Err(
+            "oauth: client_credentials needs `clientId` with `clientSecret` or `privateKeyFile`"
+                .into(),
+        );
+    }
+    Ok(Some(settings))
 }
 
 impl Config {
@@ -140,6 +260,11 @@ impl Config {
             }
             let expand = |text: &str| expand(text, &env).map_err(|e| format!("server {name}: {e}"));
             let config = match (server.command, server.url) {
+                (Some(_), None) if server.oauth.is_some() => {
+                    return Err(format!(
+                        "server {name}: `oauth` is for `url` servers; a stdio server takes credentials from `env`"
+                    ));
+                }
                 (Some(command), None) => ServerConfig::Stdio {
                     command: expand(&command)?,
                     args: server
@@ -153,6 +278,11 @@ impl Config {
                 (None, Some(url)) => ServerConfig::Http {
                     url: expand(&url)?,
                     headers: expand_map(&server.headers, &expand)?,
+                    oauth: match server.oauth {
+                        Some(oauth) => oauth_settings(oauth, &expand)
+                            .map_err(|e| format!("server {name}: {e}"))?,
+                        None => None,
+                    },
                 },
                 _ => return Err(format!("server {name}: give either `command` or `url`")),
             };

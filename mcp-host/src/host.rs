@@ -5,23 +5,31 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions};
-use mcp_runtime::protocol::Tool;
+use mcp_runtime::client::auth::AuthorizationStep;
+use mcp_runtime::client::{Client, ClientError, ConnectOptions, ToolList};
+use mcp_runtime::protocol::{CacheScope, Tool};
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::audit::AuditSink;
-use crate::config::{Config, ServerConfig};
+use crate::catalogue::Watcher;
+use crate::config::{Config, OAuthGrant, ServerConfig};
 use crate::policy::Policy;
 
 /// How the host connects.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct HostOptions {
     /// The longest wait for a server to start and list its tools (default
-    /// 30 s).
+    /// 30 s); a server whose `oauth` entry has the user authorize in a
+    /// browser gets at least five minutes.
     pub connect_timeout: Duration,
     /// The most calls in flight to one server (default 8); more wait their
     /// turn, within their own timeout.
     pub max_in_flight: usize,
+    /// The user's part of OAuth's authorization code flow, for the HTTP
+    /// servers whose `oauth` entry uses it (default none: such servers are
+    /// unavailable). The `mcp-host` command uses a
+    /// [`LoopbackBrowser`](mcp_runtime::client::auth::LoopbackBrowser).
+    pub authorization_step: Option<Arc<dyn AuthorizationStep>>,
 }
 
 impl Default for HostOptions {
@@ -29,7 +37,24 @@ impl Default for HostOptions {
         HostOptions {
             connect_timeout: Duration::from_secs(30),
             max_in_flight: 8,
+            authorization_step: None,
         }
+    }
+}
+
+impl std::fmt::Debug for HostOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostOptions")
+            .field("connect_timeout", &self.connect_timeout)
+            .field("max_in_flight", &self.max_in_flight)
+            .field(
+                "authorization_step",
+                &self
+                    .authorization_step
+                    .as_ref()
+                    .map(|step| step.redirect_uri()),
+            )
+            .finish()
     }
 }
 
@@ -41,14 +66,21 @@ pub struct Host {
 }
 
 pub(crate) struct Slot {
-    /// Replaced when a crashed stdio server is restarted.
-    state: std::sync::RwLock<Arc<ServerState>>,
+    /// Replaced when a crashed stdio server is restarted, and when its tools
+    /// are listed again; shared with the watcher that does the latter.
+    pub(crate) state: SharedState,
+    /// Lists the tools again when the server says they changed; replaced
+    /// with the connection, stopped with the slot.
+    watcher: std::sync::Mutex<Option<Watcher>>,
     /// Bounds the calls in flight to this server.
     pub(crate) in_flight: Arc<tokio::sync::Semaphore>,
     config: ServerConfig,
-    connect_timeout: Duration,
+    pub(crate) options: HostOptions,
     restarts: tokio::sync::Mutex<Restarts>,
 }
+
+/// A server's current state, swapped whole.
+pub(crate) type SharedState = Arc<std::sync::RwLock<Arc<ServerState>>>;
 
 /// How often a server was restarted, for the backoff.
 #[derive(Default)]
@@ -63,9 +95,36 @@ const RESTART_BACKOFF: Duration = Duration::from_millis(500);
 const MAX_RESTART_BACKOFF: Duration = Duration::from_secs(30);
 
 impl Slot {
+    fn new(state: ServerState, config: ServerConfig, options: &HostOptions) -> Slot {
+        let slot = Slot {
+            state: Arc::new(std::sync::RwLock::new(Arc::new(state))),
+            watcher: Default::default(),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(options.max_in_flight.max(1))),
+            config,
+            options: options.clone(),
+            restarts: Default::default(),
+        };
+        slot.watch();
+        slot
+    }
+
     /// Where the server stands now.
     pub(crate) fn current(&self) -> Arc<ServerState> {
-        self.state.read().unwrap_or_else(|e| e.into_inner()).clone()
+        current(&self.state)
+    }
+
+    /// Starts watching the current connection for list changes (and stops
+    /// watching the one before).
+    fn watch(&self) {
+        let watcher = match &*self.current() {
+            ServerState::Ready { client, .. } => Some(Watcher::start(
+                self.state.clone(),
+                client.clone(),
+                self.options.connect_timeout,
+            )),
+            ServerState::Failed(_) => None,
+        };
+        *self.watcher.lock().unwrap_or_else(|e| e.into_inner()) = watcher;
     }
 
     /// Restarts a stdio server that went away while `failed` was current,
@@ -82,7 +141,7 @@ impl Slot {
         }
         let mut restarts = self.restarts.lock().await;
         let current = self.current();
-        if !Arc::ptr_eq(&current, failed) {
+        if !current.same_connection(failed) {
             return Ok(current);
         }
         let wait = RESTART_BACKOFF
@@ -106,14 +165,19 @@ impl Slot {
             restarts = restarts.count,
             "restarting a server that went away"
         );
-        let state = match connect(&self.config, self.connect_timeout).await {
+        let state = match connect(&self.config, &self.options).await {
             Ok(ready) => ready,
             Err(why) => ServerState::Failed(why),
         };
         let state = Arc::new(state);
         *self.state.write().unwrap_or_else(|e| e.into_inner()) = state.clone();
+        self.watch();
         Ok(state)
     }
+}
+
+pub(crate) fn current(state: &SharedState) -> Arc<ServerState> {
+    state.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
 /// Where one server stands.
@@ -124,9 +188,61 @@ pub enum ServerState {
         client: Client,
         /// Its tools.
         tools: Vec<Tool>,
+        /// How long the list stays fresh and who may cache it.
+        freshness: Freshness,
     },
     /// It could not be used, and why.
     Failed(String),
+}
+
+impl ServerState {
+    pub(crate) fn ready(client: Client, list: ToolList, relisted: u32) -> ServerState {
+        ServerState::Ready {
+            client,
+            tools: list.tools,
+            freshness: Freshness {
+                listed_at: Instant::now(),
+                ttl: list.ttl,
+                cache_scope: list.cache_scope,
+                relisted,
+            },
+        }
+    }
+
+    /// Whether both are the same connection (or the same failure).
+    fn same_connection(self: &Arc<Self>, other: &Arc<ServerState>) -> bool {
+        match (&**self, &**other) {
+            (ServerState::Ready { client: a, .. }, ServerState::Ready { client: b, .. }) => {
+                a.same_connection(b)
+            }
+            _ => Arc::ptr_eq(self, other),
+        }
+    }
+}
+
+/// When a server's tools were listed, and for how long that list holds.
+///
+/// The host keeps each list in its own memory only, for the one user it
+/// serves, so a `private` list (`cacheScope`) is never shared.
+#[derive(Debug, Clone)]
+pub struct Freshness {
+    /// When the list was fetched.
+    pub listed_at: Instant,
+    /// `ttlMs` (2026-07-28): the list is fetched again before a call made
+    /// after it ran out.
+    pub ttl: Option<Duration>,
+    /// `cacheScope` (2026-07-28).
+    pub cache_scope: Option<CacheScope>,
+    /// How often the list was fetched again on this connection, after a
+    /// `notifications/tools/list_changed` or an expired `ttlMs`.
+    pub relisted: u32,
+}
+
+impl Freshness {
+    /// Whether the server's `ttlMs` has run out.
+    pub fn is_stale(&self) -> bool {
+        self.ttl.is_some_and(|ttl| self.listed_at.elapsed() >= ttl)
+    }
 }
 
 /// One server as `mcp-host servers` shows it.
@@ -138,6 +254,8 @@ pub struct ServerStatus {
     pub state: Result<String, String>,
     /// How many tools it lists.
     pub tools: usize,
+    /// How often its tools were listed again (see [`Freshness::relisted`]).
+    pub relisted: u32,
     /// The process id of a stdio server.
     pub pid: Option<u32>,
 }
@@ -174,14 +292,14 @@ impl Host {
             .filter(|(name, _)| names.contains(name))
             .map(|(name, server)| {
                 let (name, server) = (name.clone(), server.clone());
-                let timeout = options.connect_timeout;
-                let limit = options.max_in_flight.max(1);
+                let options = options.clone();
+                let timeout = connect_bound(&server, &options);
                 tokio::spawn(async move {
                     // The client bounds the connection itself and says why
                     // it failed; this outer bound only backs it up.
                     let backstop = timeout + Duration::from_secs(5);
                     let state =
-                        match tokio::time::timeout(backstop, connect(&server, timeout)).await {
+                        match tokio::time::timeout(backstop, connect(&server, &options)).await {
                             Ok(Ok(ready)) => ready,
                             Ok(Err(why)) => ServerState::Failed(why),
                             Err(_) => ServerState::Failed(format!(
@@ -189,14 +307,7 @@ impl Host {
                                 timeout.as_secs()
                             )),
                         };
-                    let slot = Slot {
-                        state: std::sync::RwLock::new(Arc::new(state)),
-                        in_flight: Arc::new(tokio::sync::Semaphore::new(limit)),
-                        config: server,
-                        connect_timeout: timeout,
-                        restarts: Default::default(),
-                    };
-                    (name, slot)
+                    (name, Slot::new(state, server, &options))
                 })
             })
             .collect::<Vec<_>>();
@@ -251,16 +362,22 @@ impl Host {
                     ServerState::Failed(_) => None,
                 };
                 match &*state {
-                    ServerState::Ready { client, tools } => ServerStatus {
+                    ServerState::Ready {
+                        client,
+                        tools,
+                        freshness,
+                    } => ServerStatus {
                         name: name.clone(),
                         state: Ok(client.server().protocol_version.clone()),
                         tools: tools.len(),
+                        relisted: freshness.relisted,
                         pid,
                     },
                     ServerState::Failed(why) => ServerStatus {
                         name: name.clone(),
                         state: Err(why.clone()),
                         tools: 0,
+                        relisted: 0,
                         pid,
                     },
                 }
@@ -268,7 +385,11 @@ impl Host {
             .collect()
     }
 
-    /// Every ready server's tools, by `SERVER.TOOL`.
+    /// Every ready server's tools, by `SERVER.TOOL`, as last listed: a
+    /// server's list is fetched again when it announces a change, and
+    /// before a call once its `ttlMs` ran out; call
+    /// [`refresh_stale`](Self::refresh_stale) first to have every list
+    /// fresh.
     pub fn tools(&self) -> Vec<CatalogueEntry> {
         let mut entries = Vec::new();
         for (server, slot) in &self.servers {
@@ -294,7 +415,24 @@ fn client_options(connect_timeout: Duration) -> ConnectOptions {
     }
 }
 
-async fn connect(server: &ServerConfig, timeout: Duration) -> Result<ServerState, String> {
+/// The shortest time a user gets to approve access in a browser.
+const USER_AUTHORIZATION_TIME: Duration = Duration::from_secs(300);
+
+/// How long connecting to `server` may take: `connect_timeout`, but at
+/// least [`USER_AUTHORIZATION_TIME`] when the user may have to authorize.
+fn connect_bound(server: &ServerConfig, options: &HostOptions) -> Duration {
+    match server {
+        ServerConfig::Http {
+            oauth: Some(oauth), ..
+        } if oauth.grant == OAuthGrant::AuthorizationCode => {
+            options.connect_timeout.max(USER_AUTHORIZATION_TIME)
+        }
+        _ => options.connect_timeout,
+    }
+}
+
+async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<ServerState, String> {
+    let timeout = connect_bound(server, options);
     let client = match server {
         ServerConfig::Stdio {
             command,
@@ -314,8 +452,17 @@ async fn connect(server: &ServerConfig, timeout: Duration) -> Result<ServerState
                     e => format!("`{command}`: {e}"),
                 })?
         }
-        ServerConfig::Http { url, headers } => {
+        ServerConfig::Http {
+            url,
+            headers,
+            oauth,
+        } => {
+            let step = options.authorization_step.as_ref();
             let mut options = client_options(timeout);
+            if let Some(oauth) = oauth {
+                let config = crate::authorize::oauth_config(oauth, step, timeout)?;
+                options.oauth = Some(Arc::new(config));
+            }
             for (name, value) in headers {
                 let name = HeaderName::try_from(name.as_str())
                     .map_err(|_| format!("`{name}` is not a header name"))?;
@@ -329,9 +476,9 @@ async fn connect(server: &ServerConfig, timeout: Duration) -> Result<ServerState
                 .map_err(|e| e.to_string())?
         }
     };
-    let tools = client
-        .list_tools()
+    let list = client
+        .tool_list()
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok(ServerState::Ready { client, tools })
+    Ok(ServerState::ready(client, list, 0))
 }

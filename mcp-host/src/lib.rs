@@ -23,7 +23,8 @@
 //! - [`Config`]: the `mcpServers` format of Claude Desktop, Cursor and VS
 //!   Code, `${VAR}` references, and a `policy` section.
 //! - [`Host`]: one isolated client per server; one that fails to start
-//!   leaves the others working.
+//!   leaves the others working. The merged catalogue follows each server's
+//!   `notifications/tools/list_changed` and `ttlMs`.
 //! - [`Policy`] and [`Consent`]: allow/deny rules, and the user's consent
 //!   before a tool that is not read-only (an untrusted server's hints may
 //!   only tighten).
@@ -33,7 +34,9 @@
 //!   duration of every call, also logged through `tracing`.
 
 mod audit;
+mod authorize;
 mod call;
+mod catalogue;
 mod config;
 mod error;
 mod host;
@@ -41,7 +44,7 @@ mod policy;
 
 pub use audit::{AuditRecord, AuditSink, Decision, argument_digest};
 pub use call::{CallOptions, CallOutcome};
-pub use config::{Config, PolicyConfig, ServerConfig};
+pub use config::{Config, OAuthGrant, OAuthSettings, PolicyConfig, ServerConfig};
 pub use error::HostError;
-pub use host::{CatalogueEntry, Host, HostOptions, ServerState, ServerStatus};
+pub use host::{CatalogueEntry, Freshness, Host, HostOptions, ServerState, ServerStatus};
 pub use policy::{AlwaysAllow, Consent, ConsentRequest, NeverAllow, Policy};

@@ -9,13 +9,15 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use mcp_host::{
     AlwaysAllow, CallOptions, Config, Consent, ConsentRequest, Host, HostError, HostOptions,
-    NeverAllow,
+    NeverAllow, OAuthGrant, ServerConfig,
 };
+use mcp_runtime::client::auth::{AuthorizationStep, LoopbackBrowser};
 use serde_json::{Map, Value, json};
 
 /// How long servers get to stop after their input closes.
@@ -85,10 +87,29 @@ async fn main() -> ExitCode {
     }
 }
 
+/// A loopback listener for the browser's redirect, when a server's `oauth`
+/// entry has the user authorize.
+async fn browser_if_needed(
+    config: &Config,
+) -> Result<Option<Arc<dyn AuthorizationStep>>, HostError> {
+    let needed = config.servers.values().any(|server| {
+        matches!(server, ServerConfig::Http { oauth: Some(oauth), .. }
+            if oauth.grant == OAuthGrant::AuthorizationCode)
+    });
+    if !needed {
+        return Ok(None);
+    }
+    let browser = LoopbackBrowser::bind()
+        .await
+        .map_err(|e| HostError::Usage(format!("cannot listen for the OAuth redirect: {e}")))?;
+    Ok(Some(Arc::new(browser)))
+}
+
 async fn run(cli: Cli) -> Result<u8, HostError> {
     let config = Config::load(&cli.config)?;
     let host_options = HostOptions {
         connect_timeout: seconds(cli.connect_timeout, "--connect-timeout")?,
+        authorization_step: browser_if_needed(&config).await?,
         ..HostOptions::default()
     };
     match cli.command {

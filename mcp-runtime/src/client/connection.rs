@@ -15,6 +15,7 @@ use tokio::io::{
 };
 use tokio::sync::{Notify, mpsc, oneshot};
 
+use super::notices::Notices;
 use super::{ClientError, InputHandler};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode, notification_frame};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
@@ -88,7 +89,12 @@ pub(crate) struct LineConnection {
 impl LineConnection {
     /// Starts the reader and writer tasks over `input` (from the server) and
     /// `output` (to the server).
-    pub(crate) fn start<R, W>(input: R, output: W, answers: Option<Arc<dyn InputHandler>>) -> Self
+    pub(crate) fn start<R, W>(
+        input: R,
+        output: W,
+        answers: Option<Arc<dyn InputHandler>>,
+        notices: Notices,
+    ) -> Self
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -100,7 +106,13 @@ impl LineConnection {
         };
         let waiters = Arc::new(Mutex::new(Waiters::default()));
         tokio::spawn(write_lines(output, queue, frames.counts.clone()));
-        tokio::spawn(read_lines(input, waiters.clone(), frames.clone(), answers));
+        tokio::spawn(read_lines(
+            input,
+            waiters.clone(),
+            frames.clone(),
+            answers,
+            notices,
+        ));
         LineConnection { frames, waiters }
     }
 
@@ -252,6 +264,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
     waiters: Arc<Mutex<Waiters>>,
     frames: Outbox,
     answers: Option<Arc<dyn InputHandler>>,
+    notices: Notices,
 ) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
@@ -311,7 +324,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
                         }
                     }
                 } else {
-                    tracing::debug!(method = %notification.method, "server notification");
+                    notices.publish(notification);
                 }
             }
             Ok(Incoming::Request(request)) => {

@@ -16,6 +16,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::auth::{OAuthConfig, OAuthSession};
+use super::notices::Notices;
 use super::sse::SseDecoder;
 use super::{AuthError, ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
@@ -60,6 +61,8 @@ pub(crate) struct HttpLink {
     /// Requests in flight, for answers that arrive on the session's GET
     /// stream instead of the request's own stream.
     waiting: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, ErrorObject>>>>,
+    /// Where notifications other than progress go.
+    pub(crate) notices: Notices,
 }
 
 /// How often a response stream that ends early is resumed.
@@ -79,6 +82,7 @@ impl HttpLink {
         answers: Option<Arc<dyn InputHandler>>,
         extra_headers: HeaderMap,
         oauth: Option<Arc<OAuthConfig>>,
+        notices: Notices,
     ) -> Result<Self, ClientError> {
         let url: Uri = url
             .parse()
@@ -93,6 +97,7 @@ impl HttpLink {
             session: Mutex::new(None),
             answers,
             waiting: Mutex::default(),
+            notices,
         })
     }
 
@@ -139,6 +144,13 @@ impl HttpLink {
         if let Some(waiter) = lock(&self.waiting).remove(&response.id) {
             let _ = waiter.send(response.outcome);
         }
+    }
+
+    /// Whether the user is authorizing this client in a browser right now.
+    pub(crate) fn user_is_authorizing(&self) -> bool {
+        self.oauth
+            .as_ref()
+            .is_some_and(OAuthSession::user_is_authorizing)
     }
 
     /// Forgets the legacy session, so that `initialize` starts a new one.
@@ -196,7 +208,7 @@ impl HttpLink {
         }
         let bytes = read_limited(body).await?;
         if content_type.starts_with("application/json") {
-            if let Some(outcome) = route(&bytes, id, progress.as_ref()) {
+            if let Some(outcome) = route(&bytes, id, progress.as_ref(), &self.notices) {
                 return Ok(outcome);
             }
         }
@@ -232,7 +244,9 @@ impl HttpLink {
                 if let Ok(Incoming::Request(request)) = decode(&event.data) {
                     self.answer(request, headers.protocol_version.unwrap_or_default())
                         .await?;
-                } else if let Some(outcome) = route(&event.data, id, progress.as_ref()) {
+                } else if let Some(outcome) =
+                    route(&event.data, id, progress.as_ref(), &self.notices)
+                {
                     return Ok(Some(outcome));
                 }
             }
@@ -458,8 +472,9 @@ impl Drop for CancelOnDrop<'_> {
     }
 }
 
-/// Handles one message from the server: progress goes to its listener, the
-/// response to request `id` is returned.
+/// Handles one message from the server: progress goes to its listener,
+/// other notifications to `notices`, the response to request `id` is
+/// returned.
 fn route(
     message: &[u8],
     id: &RequestId,
@@ -467,6 +482,7 @@ fn route(
         ProgressToken,
         mpsc::UnboundedSender<ProgressNotificationParams>,
     )>,
+    notices: &Notices,
 ) -> Option<Result<Value, ErrorObject>> {
     match decode(message) {
         Ok(Incoming::Response(response)) if response.id == *id => Some(response.outcome),
@@ -482,6 +498,10 @@ fn route(
                     let _ = listener.send(update);
                 }
             }
+            None
+        }
+        Ok(Incoming::Notification(notification)) => {
+            notices.publish(notification);
             None
         }
         // An error without id answers this request (e.g. a rejected header).

@@ -15,17 +15,20 @@
 
 pub mod auth;
 mod connection;
+mod deadline;
 mod error;
 mod fingerprint;
 mod http;
 mod link;
 mod negotiate;
+mod notices;
 mod param_headers;
 mod process;
 mod server_requests;
 mod session_renewal;
 mod skills;
 pub(crate) mod sse;
+mod subscription;
 mod version_retry;
 
 use std::sync::Arc;
@@ -43,10 +46,11 @@ pub use error::{
 };
 pub use fingerprint::tool_fingerprint;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
+pub use subscription::Subscription;
 
-use crate::jsonrpc::{RequestId, notification_frame, request_frame};
+use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::protocol::{
-    CallToolResult, ClientCapabilities, ContentBlock, Implementation, InputRequests,
+    CacheScope, CallToolResult, ClientCapabilities, ContentBlock, Implementation, InputRequests,
     InputResponses, ListToolsResult, ProgressNotificationParams, ProgressToken, ServerCapabilities,
     Tool,
 };
@@ -54,6 +58,7 @@ use crate::server::{BoxFuture, Era};
 use crate::sync::lock;
 use connection::LineConnection;
 use link::Link;
+use notices::Notices;
 
 /// Which protocol era to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -148,6 +153,18 @@ pub struct ServerDescription {
     pub instructions: Option<String>,
 }
 
+/// A server's tools with how long the list may be cached.
+#[derive(Debug, Clone, Default)]
+pub struct ToolList {
+    /// The tools the client can call.
+    pub tools: Vec<Tool>,
+    /// How long the list stays fresh (`ttlMs`), when the server said.
+    pub ttl: Option<Duration>,
+    /// Who may cache it (`cacheScope`), when the server said: a `private`
+    /// list belongs to this client's user and must not be shared.
+    pub cache_scope: Option<CacheScope>,
+}
+
 /// A connected client; cheap to clone, and every clone shares the
 /// connection. Calls may run concurrently.
 #[derive(Clone)]
@@ -164,6 +181,8 @@ struct Inner {
     server: ServerDescription,
     /// A spawned server, alive exactly as long as the client.
     process: Option<process::ServerProcess>,
+    /// The server's notifications, for [`Client::notifications`].
+    notices: Notices,
 }
 
 impl Client {
@@ -192,12 +211,15 @@ impl Client {
         options: ConnectOptions,
     ) -> Result<Client, ClientError> {
         let (process, stdout, stdin) = process::ServerProcess::spawn(command)?;
+        let notices = Notices::default();
         Self::connect(
             Link::Lines(LineConnection::start(
                 stdout,
                 stdin,
                 options.input_handler.clone(),
+                notices.clone(),
             )),
+            notices,
             options,
             Some(process),
         )
@@ -215,13 +237,16 @@ impl Client {
         url: &str,
         options: ConnectOptions,
     ) -> Result<Client, ClientError> {
+        let notices = Notices::default();
         Self::connect(
             Link::Http(Box::new(http::HttpLink::new(
                 url,
                 options.input_handler.clone(),
                 options.headers.clone(),
                 options.oauth.clone(),
+                notices.clone(),
             )?)),
+            notices,
             options,
             None,
         )
@@ -239,12 +264,15 @@ impl Client {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
+        let notices = Notices::default();
         Self::connect(
             Link::Lines(LineConnection::start(
                 input,
                 output,
                 options.input_handler.clone(),
+                notices.clone(),
             )),
+            notices,
             options,
             None,
         )
@@ -253,11 +281,13 @@ impl Client {
 
     async fn connect(
         link: Link,
+        notices: Notices,
         options: ConnectOptions,
         process: Option<process::ServerProcess>,
     ) -> Result<Client, ClientError> {
         let mut inner = Inner {
             link,
+            notices,
             next_id: AtomicI64::new(1),
             tool_headers: Default::default(),
             options,
@@ -271,9 +301,9 @@ impl Client {
             process,
         };
         inner.server = match inner.options.connect_timeout {
-            Some(limit) => match tokio::time::timeout(limit, negotiate::negotiate(&inner)).await {
+            Some(limit) => match inner.within(limit, negotiate::negotiate(&inner)).await {
                 Ok(negotiated) => negotiated?,
-                Err(_) => return Err(inner.no_answer()),
+                Err(deadline::Elapsed) => return Err(inner.no_answer()),
             },
             None => negotiate::negotiate(&inner).await?,
         };
@@ -319,6 +349,20 @@ impl Client {
         &self.inner.server
     }
 
+    /// Whether `other` is a clone of this client (the same connection).
+    pub fn same_connection(&self, other: &Client) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// The notifications the server sends from now on, other than progress
+    /// (which goes to its call): list changes, resource updates, log
+    /// messages. Legacy servers send them unasked; in the 2026-07-28 era
+    /// ask for them with [`listen`](Self::listen). A receiver that falls
+    /// more than 256 behind misses the oldest and is told how many.
+    pub fn notifications(&self) -> tokio::sync::broadcast::Receiver<Notification> {
+        self.inner.notices.subscribe()
+    }
+
     /// Sends a request and decodes its result. In the 2026-07-28 era the
     /// `_meta` every request needs is added, and `input_required` rounds are
     /// answered through the [`InputHandler`].
@@ -345,7 +389,14 @@ impl Client {
 
     /// Every tool, following pagination (at most 1,000 pages).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        let mut tools = Vec::new();
+        Ok(self.tool_list().await?.tools)
+    }
+
+    /// [`list_tools`](Self::list_tools), with how long the list may be
+    /// cached (`ttlMs` and `cacheScope`, 2026-07-28): over several pages the
+    /// shortest lifetime and the narrowest scope.
+    pub async fn tool_list(&self) -> Result<ToolList, ClientError> {
+        let mut list = ToolList::default();
         let mut cursor: Option<String> = None;
         for _ in 0..1000 {
             let mut params = Map::new();
@@ -353,10 +404,22 @@ impl Client {
                 params.insert("cursor".into(), Value::String(cursor));
             }
             let page: ListToolsResult = self.request("tools/list", &params).await?;
-            tools.extend(page.tools);
+            list.tools.extend(page.tools);
+            if let Some(ttl) = page.ttl_ms.map(Duration::from_millis) {
+                list.ttl = Some(list.ttl.map_or(ttl, |known| known.min(ttl)));
+            }
+            list.cache_scope = match (list.cache_scope, page.cache_scope) {
+                (Some(CacheScope::Private), _) | (_, Some(CacheScope::Private)) => {
+                    Some(CacheScope::Private)
+                }
+                (known, page) => page.or(known),
+            };
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
-                None => return Ok(self.usable_tools(tools)),
+                None => {
+                    list.tools = self.usable_tools(list.tools);
+                    return Ok(list);
+                }
             }
         }
         Err(ClientError::InvalidResponse(
@@ -613,10 +676,10 @@ impl Inner {
             params: params_headers,
         };
         let answer = self.link.request(id, frame, headers, progress);
-        match tokio::time::timeout(self.options.request_timeout, answer).await {
+        match self.within(self.options.request_timeout, answer).await {
             Ok(Err(ClientError::Closed)) => Err(self.closed().await),
             Ok(outcome) => outcome?.map_err(ClientError::Protocol),
-            Err(_) => Err(self.no_answer()),
+            Err(deadline::Elapsed) => Err(self.no_answer()),
         }
     }
 
@@ -684,7 +747,10 @@ async fn listen(client: std::sync::Weak<Inner>, mut body: hyper::body::Incoming)
                 // A server may answer one of our requests here (after a
                 // stream it closed was resumed on this stream).
                 Ok(crate::jsonrpc::Incoming::Response(response)) => http.deliver(response),
-                _ => {}
+                Ok(crate::jsonrpc::Incoming::Notification(notification)) => {
+                    http.notices.publish(notification)
+                }
+                Err(_) => {}
             }
         }
     }

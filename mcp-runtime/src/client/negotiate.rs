@@ -19,7 +19,9 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
         EraChoice::Modern => discover(inner).await,
         EraChoice::Legacy => initialize(inner).await,
         EraChoice::Auto => {
-            let probe = tokio::time::timeout(inner.options.discover_timeout, discover(inner)).await;
+            let probe = inner
+                .within(inner.options.discover_timeout, discover(inner))
+                .await;
             match probe {
                 Ok(Ok(server)) => Ok(server),
                 // Closed means the server is gone, and an unreachable or
@@ -31,7 +33,7 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
                     tracing::debug!(%error, "server/discover failed; trying initialize");
                     initialize(inner).await
                 }
-                Err(_) => initialize(inner).await,
+                Err(super::deadline::Elapsed) => initialize(inner).await,
             }
         }
     }

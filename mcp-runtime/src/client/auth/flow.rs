@@ -30,6 +30,9 @@ pub(crate) struct OAuthSession {
     state: std::sync::Mutex<State>,
     /// One flow at a time.
     flow: tokio::sync::Mutex<()>,
+    /// Set while the user's part of the flow runs, whose time the
+    /// client's deadlines do not count.
+    user_step: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
@@ -52,7 +55,13 @@ impl OAuthSession {
                 ..State::default()
             }),
             flow: tokio::sync::Mutex::new(()),
+            user_step: Default::default(),
         }
+    }
+
+    /// Whether the user is authorizing right now (in a browser).
+    pub(crate) fn user_is_authorizing(&self) -> bool {
+        self.user_step.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// How many times one request may be refused and retried.
@@ -192,7 +201,10 @@ impl OAuthSession {
                 if !scope.is_empty() {
                     query.push(("scope", scope.as_str()));
                 }
-                let redirected = step.authorize(&with_query(endpoint, &query)).await?;
+                let redirected = {
+                    let _user = UserStep::start(&self.user_step);
+                    step.authorize(&with_query(endpoint, &query)).await?
+                };
                 let code = check_callback(&redirected, &state, &issuer, &metadata)?;
                 let form = vec![
                     ("grant_type", "authorization_code".to_owned()),
@@ -331,4 +343,20 @@ fn check_callback(
         .get("code")
         .cloned()
         .ok_or_else(|| failure("the redirect carries no code"))
+}
+
+/// Marks the user's part of the flow as running until dropped.
+struct UserStep<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl<'a> UserStep<'a> {
+    fn start(flag: &'a std::sync::atomic::AtomicBool) -> Self {
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        UserStep(flag)
+    }
+}
+
+impl Drop for UserStep<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
 }

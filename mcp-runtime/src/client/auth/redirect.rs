@@ -26,6 +26,18 @@ pub trait AuthorizationStep: Send + Sync + 'static {
     fn authorize<'a>(&'a self, url: &'a str) -> AuthorizeFuture<'a>;
 }
 
+/// A shared step, so that one (such as one loopback listener) can serve
+/// several clients.
+impl<T: AuthorizationStep + ?Sized> AuthorizationStep for std::sync::Arc<T> {
+    fn redirect_uri(&self) -> String {
+        (**self).redirect_uri()
+    }
+
+    fn authorize<'a>(&'a self, url: &'a str) -> AuthorizeFuture<'a> {
+        (**self).authorize(url)
+    }
+}
+
 /// For authorization servers that approve without a user (test servers,
 /// some single sign-on setups): GETs the authorization URL and takes its
 /// redirect, without following it.

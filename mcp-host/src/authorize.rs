@@ -1,0 +1,66 @@
+//! A server's `oauth` settings made into the client's OAuth configuration.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::client::auth::{
+    AuthorizationStep, ClientCredentials, ClientSecret, FileTokenStore, OAuthConfig,
+};
+
+use crate::config::{OAuthGrant, OAuthSettings};
+
+/// The name the host registers under when it registers itself.
+const CLIENT_NAME: &str = "mcp-host";
+
+/// The OAuth configuration for `settings`; the authorization code grant
+/// needs `step`, the user's part (a browser, or the application's own UI).
+pub(crate) fn oauth_config(
+    settings: &OAuthSettings,
+    step: Option<&Arc<dyn AuthorizationStep>>,
+    timeout: Duration,
+) -> Result<OAuthConfig, String> {
+    let credentials = match &settings.client_id {
+        Some(id) => Some(ClientCredentials::new(id, secret(settings)?)),
+        None => None,
+    };
+    let mut config = match settings.grant {
+        OAuthGrant::ClientCredentials => {
+            let credentials = credentials.ok_or("client_credentials needs a `clientId`")?;
+            OAuthConfig::client_credentials(credentials)
+        }
+        OAuthGrant::AuthorizationCode => {
+            let step = step.ok_or(
+                "the server needs the user's authorization, and this host has no way to ask \
+                 (HostOptions::authorization_step)",
+            )?;
+            let config = OAuthConfig::authorization_code(CLIENT_NAME, step.clone());
+            match credentials {
+                Some(credentials) => config.pre_registered(credentials),
+                None => config,
+            }
+        }
+    };
+    if let Some(url) = &settings.client_metadata_url {
+        config = config.client_metadata_url(url);
+    }
+    if let Some(file) = &settings.token_file {
+        config = config.store(FileTokenStore::new(file));
+    }
+    Ok(config.timeout(timeout))
+}
+
+/// How the configured client proves who it is.
+fn secret(settings: &OAuthSettings) -> Result<ClientSecret, String> {
+    if let Some(secret) = &settings.client_secret {
+        return Ok(ClientSecret::Secret(secret.clone()));
+    }
+    let Some((file, algorithm)) = &settings.private_key else {
+        return Ok(ClientSecret::None);
+    };
+    let pem = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read the private key {}: {e}", file.display()))?;
+    Ok(ClientSecret::PrivateKeyJwt {
+        pem,
+        algorithm: algorithm.clone(),
+    })
+}

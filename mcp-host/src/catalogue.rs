@@ -1,0 +1,121 @@
+//! Keeping each server's tool list current: listed again when the server
+//! announces a change (`notifications/tools/list_changed`, asked for with
+//! `subscriptions/listen` in the 2026-07-28 era), and when its `ttlMs` ran
+//! out.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::client::Client;
+use mcp_runtime::protocol::SubscriptionFilter;
+use mcp_runtime::server::Era;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::host::{Host, ServerState, SharedState, Slot, current};
+
+/// The method of the announcement that a server's tools changed.
+const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+
+/// Watches one connection for list changes; stops when dropped.
+pub(crate) struct Watcher {
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Watcher {
+    /// Lists `client`'s tools again into `state` whenever the server says
+    /// they changed; a list takes at most `timeout`.
+    pub(crate) fn start(state: SharedState, client: Client, timeout: Duration) -> Watcher {
+        let task = tokio::spawn(async move {
+            let mut notices = client.notifications();
+            let announces = client
+                .server()
+                .capabilities
+                .tools
+                .as_ref()
+                .and_then(|tools| tools.list_changed)
+                == Some(true);
+            // Legacy servers announce unasked; modern ones when asked.
+            let _subscription = (announces && client.server().era == Era::Modern)
+                .then(|| {
+                    let filter = SubscriptionFilter {
+                        tools_list_changed: Some(true),
+                        ..SubscriptionFilter::default()
+                    };
+                    client.listen(filter).ok()
+                })
+                .flatten();
+            loop {
+                match notices.recv().await {
+                    Ok(notice) if notice.method == TOOLS_CHANGED => {}
+                    Ok(_) => continue,
+                    // Some were missed, and one may have been a change.
+                    Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => return,
+                }
+                relist(&state, &client, timeout).await;
+            }
+        });
+        Watcher { task }
+    }
+}
+
+/// Lists `client`'s tools again and puts them in `state`, unless the
+/// connection was replaced meanwhile. A failure keeps the old list.
+async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
+    let listed = tokio::time::timeout(timeout, client.tool_list()).await;
+    let list = match listed {
+        Ok(Ok(list)) => list,
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "listing the tools again failed; the old list stays");
+            return;
+        }
+        Err(_) => {
+            tracing::warn!("listing the tools again timed out; the old list stays");
+            return;
+        }
+    };
+    let mut slot = state.write().unwrap_or_else(|e| e.into_inner());
+    if let ServerState::Ready {
+        client: connected,
+        freshness,
+        ..
+    } = &**slot
+    {
+        if connected.same_connection(client) {
+            let relisted = freshness.relisted.saturating_add(1);
+            *slot = Arc::new(ServerState::ready(client.clone(), list, relisted));
+        }
+    }
+}
+
+impl Slot {
+    /// Lists the tools again when the server's `ttlMs` ran out.
+    pub(crate) async fn refresh_if_stale(&self) {
+        let state = current(&self.state);
+        if let ServerState::Ready {
+            client, freshness, ..
+        } = &*state
+        {
+            if freshness.is_stale() {
+                relist(&self.state, client, self.options.connect_timeout).await;
+            }
+        }
+    }
+}
+
+impl Host {
+    /// Lists again the tools of every server whose `ttlMs` ran out, so that
+    /// [`tools`](Self::tools) is fresh. [`call`](Self::call) does this for
+    /// its own server.
+    pub async fn refresh_stale(&self) {
+        for slot in self.servers.values() {
+            slot.refresh_if_stale().await;
+        }
+    }
+}
