@@ -729,3 +729,84 @@ fn official_sdk_clients_authorize_refresh_and_call_with_their_own_oauth() {
         println!("{client} {extra:?}: {summary}");
     }
 }
+
+/// `mcp-host` configured for a protected server three ways: without
+/// `oauth` (reported unavailable with the server's challenge), with the
+/// client credentials grant (a secret from `${VAR}`), and with the
+/// authorization code flow (the user's part answered programmatically;
+/// tokens kept in a 0600 file).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_host_authorizes_as_its_configuration_says() {
+    use mcp_host::{AlwaysAllow, CallOptions, Config, Host, HostOptions};
+
+    let issuer = Issuer::start();
+    let server = protected_server(&issuer);
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens.json");
+    let config = json!({"mcpServers": {
+        "plain": {"url": server.url},
+        "machine": {"url": server.url, "oauth": {
+            "grant": "client_credentials", "clientId": "mcp-test", "clientSecret": "${MCP_TEST_SECRET}"
+        }},
+        "user": {"url": server.url, "oauth": {"tokenFile": tokens}}
+    }});
+    let env = |name: &str| (name == "MCP_TEST_SECRET").then(|| "test-secret".to_owned());
+    let config = Config::parse(&config.to_string(), env).unwrap();
+    assert!(
+        !format!("{config:?}").contains("test-secret"),
+        "the secret stays out of debug output"
+    );
+    let step = ProgrammaticConsent {
+        issuer: issuer.url.clone(),
+        redirect_uri: "http://127.0.0.1:1/callback".into(),
+    };
+    let options = HostOptions {
+        authorization_step: Some(std::sync::Arc::new(step)),
+        ..HostOptions::default()
+    };
+    let host = Host::start(config.clone(), options).await;
+    let states: std::collections::BTreeMap<_, _> = host
+        .servers()
+        .into_iter()
+        .map(|status| (status.name, status.state))
+        .collect();
+    let plain = states["plain"].as_ref().unwrap_err();
+    assert!(
+        plain.contains("401") && plain.contains("resource_metadata"),
+        "{plain}"
+    );
+    assert!(states["machine"].is_ok(), "{states:?}");
+    assert!(states["user"].is_ok(), "{states:?}");
+
+    let yes = AlwaysAllow;
+    let calls = CallOptions::new(&yes);
+    let who = |server: &'static str| {
+        let host = &host;
+        let calls = &calls;
+        async move {
+            let outcome = host
+                .call(&format!("{server}.whoami"), json!({}), calls)
+                .await
+                .unwrap();
+            outcome.result.structured_content.unwrap()
+        }
+    };
+    assert_eq!(who("machine").await["client_id"], "mcp-test");
+    assert_eq!(who("user").await["subject"], "alice");
+
+    let saved = std::fs::read_to_string(&tokens).expect("the token file");
+    assert!(saved.contains("access_token"), "{saved}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&tokens).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    host.shutdown(Duration::from_millis(100)).await;
+
+    // Without a way to ask the user, the code flow cannot run: said so.
+    let host = Host::start(config, HostOptions::default()).await;
+    let user = host.servers().into_iter().find(|s| s.name == "user").unwrap();
+    let why = user.state.unwrap_err();
+    assert!(why.contains("authorization_step"), "{why}");
+}

@@ -74,3 +74,33 @@ fn generate_then_check() {
     let missing = bin().args(["check", "--against", "x.rs"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// A server that never answers: `--timeout` bounds the wait, and the error
+/// says what happened; a nonsensical `--timeout` is refused.
+#[test]
+fn timeout_bounds_a_silent_server() {
+    let started = std::time::Instant::now();
+    let output = bin()
+        .args(["generate", "--stdio", "sleep 60", "--timeout", "1.5"])
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("did not answer in time: it wrote nothing on its output"),
+        "{stderr}"
+    );
+    assert!(
+        took >= std::time::Duration::from_millis(1400) && took < std::time::Duration::from_secs(6),
+        "took {took:?}"
+    );
+
+    let output = bin()
+        .args(["check", "--stdio", "sleep 60", "--against", "x.rs", "--timeout", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("--timeout takes a positive number"), "{stderr}");
+}

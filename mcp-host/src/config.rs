@@ -365,6 +365,33 @@ mod tests {
     }
 
     #[test]
+    fn oauth_entries() {
+        let text = r#"{"mcpServers": {
+            "on": {"url": "u", "oauth": true},
+            "off": {"url": "u", "oauth": false},
+            "m2m": {"url": "u", "oauth": {"grant": "client_credentials", "clientId": "id",
+                    "clientSecret": "${SECRET}", "tokenFile": "${DIR}/t.json"}}
+        }}"#;
+        let env = |name: &str| match name {
+            "SECRET" => Some("s3cret".to_owned()),
+            "DIR" => Some("/var/lib/host".to_owned()),
+            _ => None,
+        };
+        let config = Config::parse(text, env).unwrap();
+        let oauth = |name: &str| match &config.servers[name] {
+            ServerConfig::Http { oauth, .. } => oauth.clone(),
+            ServerConfig::Stdio { .. } => panic!("{name} is an HTTP server"),
+        };
+        assert_eq!(oauth("on"), Some(OAuthSettings::default()));
+        assert_eq!(oauth("off"), None);
+        let m2m = oauth("m2m").unwrap();
+        assert_eq!(m2m.grant, OAuthGrant::ClientCredentials);
+        assert_eq!(m2m.client_secret.as_deref(), Some("s3cret"));
+        assert_eq!(m2m.token_file, Some(PathBuf::from("/var/lib/host/t.json")));
+        assert!(!format!("{config:?}").contains("s3cret"));
+    }
+
+    #[test]
     fn mistakes_are_named() {
         let none = |_: &str| None;
         for (text, expected) in [
@@ -380,6 +407,26 @@ mod tests {
             (
                 r#"{"mcpServers": {"a": {"command": "x", "bogus": 1}}}"#,
                 "bogus",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"command": "x", "oauth": true}}}"#,
+                "`oauth` is for `url` servers",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"grant": "client_credentials"}}}}"#,
+                "client_credentials needs",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"clientSecret": "s"}}}}"#,
+                "needs its `clientId`",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"scopes": "s"}}}}"#,
+                "unknown field `scopes`",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"grant": "implicit"}}}}"#,
+                "implicit",
             ),
         ] {
             let error = Config::parse(text, none).unwrap_err();
