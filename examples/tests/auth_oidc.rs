@@ -806,7 +806,11 @@ async fn the_host_authorizes_as_its_configuration_says() {
 
     // Without a way to ask the user, the code flow cannot run: said so.
     let host = Host::start(config, HostOptions::default()).await;
-    let user = host.servers().into_iter().find(|s| s.name == "user").unwrap();
+    let user = host
+        .servers()
+        .into_iter()
+        .find(|s| s.name == "user")
+        .unwrap();
     let why = user.state.unwrap_err();
     assert!(why.contains("authorization_step"), "{why}");
 }

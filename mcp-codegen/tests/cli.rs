@@ -97,10 +97,21 @@ fn timeout_bounds_a_silent_server() {
     );
 
     let output = bin()
-        .args(["check", "--stdio", "sleep 60", "--against", "x.rs", "--timeout", "0"])
+        .args([
+            "check",
+            "--stdio",
+            "sleep 60",
+            "--against",
+            "x.rs",
+            "--timeout",
+            "0",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
-    assert!(stderr.contains("--timeout takes a positive number"), "{stderr}");
+    assert!(
+        stderr.contains("--timeout takes a positive number"),
+        "{stderr}"
+    );
 }
