@@ -17,7 +17,10 @@ use serde_json::{Map, Number, Value};
 
 mod scalar;
 
-use scalar::{Piece, fold_block, fold_pieces, fold_quoted, plain_piece, resolve, unescape};
+use scalar::{
+    Piece, check_escapes_per_line, fold_block, fold_pieces, fold_quoted, plain_piece, resolve,
+    unescape,
+};
 
 #[cfg(test)]
 mod reference;
@@ -366,10 +369,12 @@ impl<'a> Parser<'a> {
         if quote == b'\'' {
             Ok(folded.replace("''", "'"))
         } else {
-            unescape(&folded).map_err(|reason| Error {
-                line: number,
-                reason,
-            })
+            check_escapes_per_line(&lines)
+                .and_then(|()| unescape(&folded))
+                .map_err(|reason| Error {
+                    line: number,
+                    reason,
+                })
         }
     }
 

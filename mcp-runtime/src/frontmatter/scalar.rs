@@ -78,6 +78,23 @@ pub(super) fn fold_quoted(lines: &[&str], double: bool) -> String {
     out
 }
 
+/// Checks that every escape of a double-quoted scalar ends on its own
+/// line: folding joins the lines first, and an escape cut short by the
+/// line's end (`\x\` before an escaped break) must not take its digits
+/// from the next line (found by the differential fuzz target).
+pub(super) fn check_escapes_per_line(lines: &[&str]) -> Result<(), String> {
+    let last = lines.len() - 1;
+    for (i, line) in lines.iter().enumerate() {
+        let mut text = line.trim_end_matches(WHITE);
+        if i < last && ends_with_escape(text) {
+            // The escaped line break (or an escaped space before it).
+            text = &text[..text.len() - 1];
+        }
+        unescape(text)?;
+    }
+    Ok(())
+}
+
 /// Whether `text` ends with an odd number of backslashes.
 fn ends_with_escape(text: &str) -> bool {
     text.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1

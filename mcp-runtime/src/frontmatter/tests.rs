@@ -197,6 +197,10 @@ fn rejects_what_it_does_not_read_exactly() {
         // A quoted value's empty continuation line may not start with a
         // tab below its indentation (found by the differential fuzz target).
         ("a: 'x\n\t\n y'\n", 3),
+        // An escape cut short by an escaped line break does not take its
+        // digits from the next line (found by the differential fuzz target).
+        ("a: \"\\x\\\n false\"\n", 2),
+        ("a: \"\\u00\\\n e9\"\n", 2),
     ] {
         assert_eq!(fails(yaml).line, line, "{yaml:?}");
     }
@@ -283,6 +287,7 @@ const DIFFERENTIAL_CORPUS: &[&str] = &[
     "a: \"x\\\n\n y\"\n",
     "a: \"x\\\n \n\n y\"\n",
     "a: \"x\\\n y\"\n",
+    "a: \"\\x41\\\n  \\u00e9\"\n",
     "quoted: \"a\" # a comment after white space\n",
 ];
 
