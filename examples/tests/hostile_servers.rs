@@ -84,3 +84,34 @@ async fn the_host_lists_each_hostile_server_as_failed_with_its_cause() {
     }
     assert!(host.tools().is_empty());
 }
+
+/// A server that announces a list change 5,000 times without pause is
+/// listed again a few times, not 5,000: announcements are coalesced and
+/// listings spaced out.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flood_of_list_changes_is_not_a_flood_of_listings() {
+    let config = json!({"mcpServers": {
+        "announcer": {"command": python(), "args": [script("hostile_server.py"), "announcer"]}
+    }});
+    let config = Config::parse(&config.to_string(), |_| None).unwrap();
+    let host = Host::start(config, HostOptions::default()).await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let yes = mcp_host::AlwaysAllow;
+    let outcome = host
+        .call(
+            "announcer.lists",
+            json!({}),
+            &mcp_host::CallOptions::new(&yes),
+        )
+        .await
+        .expect("the server still answers");
+    let lists: u32 = outcome.result.content[0]
+        .as_text()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The first listing, then at most one per 500 ms.
+    assert!((2..=9).contains(&lists), "{lists} listings");
+    assert!(host.servers()[0].relisted >= 1, "the changes were seen");
+    host.shutdown(Duration::from_millis(100)).await;
+}

@@ -9,12 +9,18 @@ use std::time::Duration;
 use mcp_runtime::client::Client;
 use mcp_runtime::protocol::SubscriptionFilter;
 use mcp_runtime::server::Era;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::host::{Host, ServerState, SharedState, Slot, current};
 
 /// The method of the announcement that a server's tools changed.
 const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+
+/// The shortest time between two listings prompted by announcements.
+const MIN_RELIST_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The most queued notifications one listing stands for.
+const MAX_COALESCED: usize = 1024;
 
 /// Watches one connection for list changes; stops when dropped.
 pub(crate) struct Watcher {
@@ -58,7 +64,17 @@ impl Watcher {
                     Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => return,
                 }
+                // A burst of announcements is one change (bounded: a
+                // server may announce faster than this drains).
+                for _ in 0..MAX_COALESCED {
+                    if let Err(TryRecvError::Empty | TryRecvError::Closed) = notices.try_recv() {
+                        break;
+                    }
+                }
                 relist(&state, &client, timeout).await;
+                // A server that announces without pause is not listed
+                // without pause: what it announces meanwhile waits.
+                tokio::time::sleep(MIN_RELIST_INTERVAL).await;
             }
         });
         Watcher { task }

@@ -10,6 +10,9 @@ Usage: hostile_server.py MODE, where MODE is one of
   deep       answers the first request with a result nested 100,000 levels deep
   slow       a well-behaved server whose one tool, `slow`, sends progress every 0.3 s and never
              finishes; every line it receives is appended to the file named by $RECEIVED_LOG
+  announcer  a well-behaved server that, after its first tools/list, announces
+             notifications/tools/list_changed 5,000 times without pause; its one tool, `lists`,
+             answers how many tools/list requests it received
 No dependencies beyond the standard library.
 """
 
@@ -28,6 +31,8 @@ def main() -> int:
         return 3
     if mode == "slow":
         return slow()
+    if mode == "announcer":
+        return announcer()
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -85,6 +90,42 @@ def slow() -> int:
         elif method == "tools/call":
             token = message["params"].get("_meta", {}).get("progressToken")
             threading.Thread(target=progress, args=(token,), daemon=True).start()
+        else:
+            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no such method"}})
+    return 0
+
+
+def announcer() -> int:
+    lock = threading.Lock()
+    lists = 0
+
+    def send(message):
+        with lock:
+            sys.stdout.write(json.dumps(message) + "\n")
+            sys.stdout.flush()
+
+    def flood():
+        for _ in range(5000):
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+
+    for line in sys.stdin:
+        message = json.loads(line)
+        method, request_id = message.get("method"), message.get("id")
+        if request_id is None:
+            continue
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": True}},
+                "serverInfo": {"name": "announcer", "version": "1"}}})
+        elif method == "tools/list":
+            lists += 1
+            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [
+                {"name": "lists", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}})
+            if lists == 1:
+                threading.Thread(target=flood, daemon=True).start()
+        elif method == "tools/call":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {
+                "content": [{"type": "text", "text": str(lists)}]}})
         else:
             send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no such method"}})
     return 0
