@@ -16,7 +16,7 @@ pub struct AddArgs {
 }
 /// Sum
 ///
-/// The result of [`add`].
+/// The result of `add`.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
@@ -112,13 +112,13 @@ pub struct EchoClient {
 impl EchoClient {
     /// Each tool's name and schema fingerprint when this client was generated.
     pub const FINGERPRINTS: &'static [(&'static str, &'static str)] = &[
-        ("add", "29be3364af90c644"),
+        ("add", "ebb724283c898718"),
         ("echo", "b1005a8bd8d62056"),
         ("sleep", "2d1800ec94f4f590"),
         ("whoami", "af217cf678178f8c"),
     ];
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
-    pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"a\":{\"description\":\"The first addend.\",\"format\":\"int64\",\"type\":\"integer\"},\"b\":{\"description\":\"The second addend.\",\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"a\",\"b\"],\"type\":\"object\"},\"name\":\"add\",\"outputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"The result of [`add`].\",\"properties\":{\"sum\":{\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"sum\"],\"title\":\"Sum\",\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"text\":{\"description\":\"The text to echo.\",\"type\":\"string\"}},\"required\":[\"text\"],\"type\":\"object\"},\"name\":\"echo\"},{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"ms\":{\"description\":\"How long to wait, at most 60000.\",\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}},\"required\":[\"ms\"],\"type\":\"object\"},\"name\":\"sleep\"},{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{},\"type\":\"object\"},\"name\":\"whoami\",\"outputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"Who the caller is, as its access token says.\",\"properties\":{\"client_id\":{\"description\":\"The OAuth client the token was issued to.\",\"type\":[\"string\",\"null\"]},\"scopes\":{\"description\":\"The granted scopes.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"subject\":{\"description\":\"The token's subject; absent without authorization.\",\"type\":[\"string\",\"null\"]}},\"required\":[\"scopes\"],\"title\":\"Identity\",\"type\":\"object\"}}]}";
+    pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"a\":{\"description\":\"The first addend.\",\"format\":\"int64\",\"type\":\"integer\"},\"b\":{\"description\":\"The second addend.\",\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"a\",\"b\"],\"type\":\"object\"},\"name\":\"add\",\"outputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"The result of `add`.\",\"properties\":{\"sum\":{\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"sum\"],\"title\":\"Sum\",\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"text\":{\"description\":\"The text to echo.\",\"type\":\"string\"}},\"required\":[\"text\"],\"type\":\"object\"},\"name\":\"echo\"},{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"ms\":{\"description\":\"How long to wait, at most 60000.\",\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}},\"required\":[\"ms\"],\"type\":\"object\"},\"name\":\"sleep\"},{\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{},\"type\":\"object\"},\"name\":\"whoami\",\"outputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"Who the caller is, as its access token says.\",\"properties\":{\"client_id\":{\"description\":\"The OAuth client the token was issued to.\",\"type\":[\"string\",\"null\"]},\"scopes\":{\"description\":\"The granted scopes.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"subject\":{\"description\":\"The token's subject; absent without authorization.\",\"type\":[\"string\",\"null\"]}},\"required\":[\"scopes\"],\"title\":\"Identity\",\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
     pub fn new(client: ::mcp_runtime::client::Client) -> Self {
         Self { client }

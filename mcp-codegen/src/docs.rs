@@ -1,7 +1,10 @@
 //! Documentation from schema titles and descriptions, made safe: emitted as
 //! `#[doc = "..."]` string literals (so nothing can end the comment), one per
 //! line, and wrapped in a ```` ```text ```` fence whenever the text holds a
-//! code block, so rustdoc never runs it as a doctest.
+//! code block, so rustdoc never runs it as a doctest. Outside code, the
+//! server's text is text, not rustdoc markup: brackets cannot form
+//! intra-doc links, `<` opens no HTML tag and URLs become links, so the
+//! generated crate documents cleanly with warnings denied.
 
 use syn::Attribute;
 
@@ -45,13 +48,82 @@ pub fn safe_lines(lines: &[String]) -> Vec<String> {
         fenced.push(fence);
         fenced
     } else {
-        cleaned
+        cleaned.iter().map(|line| as_text(line)).collect()
     };
     if any_escaped {
         out.push(String::new());
         out.push(ESCAPED_NOTE.to_owned());
     }
     out
+}
+
+/// One line of prose as rustdoc should show it: outside inline code spans,
+/// `[` and `]` are escaped (no intra-doc links to items that do not exist),
+/// `<` is written as `&lt;` (no HTML tags), and `http(s)://` URLs are put
+/// in `<...>` (links, not bare URLs).
+fn as_text(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    // Run lengths with no closing run further on: each is searched for
+    // once, so hostile lines of backticks stay cheap.
+    let mut unclosed = std::collections::HashSet::new();
+    while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            let after = rest[run..].as_bytes();
+            // An inline code span ends at the next run of exactly as many
+            // backticks (bytes: a backtick is never inside a character).
+            let close = (!unclosed.contains(&run))
+                .then(|| {
+                    (0..after.len()).find(|&i| {
+                        after[i..].starts_with(&rest.as_bytes()[..run])
+                            && (i == 0 || after[i - 1] != b'`')
+                            && after.get(i + run) != Some(&b'`')
+                    })
+                })
+                .flatten();
+            if close.is_none() {
+                unclosed.insert(run);
+            }
+            let taken = match close {
+                Some(i) => run + i + run,
+                None => run,
+            };
+            out.push_str(&rest[..taken]);
+            rest = &rest[taken..];
+        } else if rest.starts_with("https://") || rest.starts_with("http://") {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '`' | '[' | ']'))
+                .unwrap_or(rest.len());
+            let url = url_without_trailing_punctuation(&rest[..end]);
+            out.push('<');
+            out.push_str(url);
+            out.push('>');
+            rest = &rest[url.len()..];
+        } else {
+            match c {
+                '[' => out.push_str("\\["),
+                ']' => out.push_str("\\]"),
+                '<' => out.push_str("&lt;"),
+                _ => out.push(c),
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// `url` without the sentence's punctuation after it; a closing
+/// parenthesis stays when the URL opened it.
+fn url_without_trailing_punctuation(mut url: &str) -> &str {
+    loop {
+        let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?']);
+        let unbalanced = trimmed.matches(')').count() > trimmed.matches('(').count();
+        match trimmed.strip_suffix(')') {
+            Some(shorter) if unbalanced => url = shorter,
+            _ => return trimmed,
+        }
+    }
 }
 
 /// `#[doc = " line"]` attributes for `lines`.
@@ -93,6 +165,26 @@ mod tests {
         assert_eq!(indented.first().unwrap(), "```text");
         let long = safe_lines(&lines("`````rust\nx\n`````"));
         assert_eq!(long.first().unwrap(), "``````text");
+    }
+
+    #[test]
+    fn prose_is_text_not_markup() {
+        assert_eq!(
+            safe_lines(&lines(
+                "The result of [`add`]; see <T> at https://example.com/a_(b). Keep `[x] <y>`."
+            )),
+            lines(
+                r"The result of \[`add`\]; see &lt;T> at <https://example.com/a_(b)>. Keep `[x] <y>`."
+            )
+        );
+        assert_eq!(as_text("``a`b`` [c]"), r"``a`b`` \[c\]");
+        assert_eq!(as_text("`open [x]"), r"`open \[x\]");
+        assert_eq!(as_text("http://x]"), r"<http://x>\]");
+        assert_eq!(as_text("é`ü` [é]"), r"é`ü` \[é\]");
+        assert_eq!(as_text("(see http://x/y)."), "(see <http://x/y>).");
+        // Many unclosed runs: linear enough, and all text kept.
+        let hostile = "` ``".repeat(20_000);
+        assert_eq!(as_text(&hostile), hostile);
     }
 
     #[test]

@@ -28,7 +28,7 @@ fn echo(text: String) -> String {
     text
 }
 
-/// The result of [`add`].
+/// The result of `add`.
 #[derive(Serialize, JsonSchema)]
 struct Sum {
     sum: i64,

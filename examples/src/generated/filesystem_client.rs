@@ -636,7 +636,7 @@ impl FilesystemClient {
     }
     /// List Directory
     ///
-    /// Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
+    /// Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with \[FILE\] and \[DIR\] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
     ///
     /// Calls the tool `list_directory`.
     pub async fn list_directory(
@@ -655,7 +655,7 @@ impl FilesystemClient {
     }
     /// List Directory with Sizes
     ///
-    /// Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
+    /// Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with \[FILE\] and \[DIR\] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
     ///
     /// Calls the tool `list_directory_with_sizes`.
     pub async fn list_directory_with_sizes(

@@ -55,3 +55,32 @@ pub enum DocumentedArgsMode {
     #[serde(rename = "b")]
     B,
 }
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct ProseArgs {
+    /// Like \[`Self::run`\] and &lt;T>: <http://example.com/q?a=>\[1\]
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub query: ::std::option::Option<::std::string::String>,
+}
+/// Output of \[`prose`\].
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct ProseOutput {
+    /// See &lt;<https://example.com/hits>> and \[docs\].
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub hits: ::std::option::Option<i64>,
+}

@@ -73,6 +73,8 @@ const CASES: &[Case] = &[
     ("deep", "deep_objects", "inputSchema", roundtrip::<deep::DeepObjectsArgs>),
     ("deep", "deep_refs", "inputSchema", roundtrip::<deep::DeepRefsArgs>),
     ("docs", "documented", "inputSchema", roundtrip::<docs::DocumentedArgs>),
+    ("docs", "prose", "inputSchema", roundtrip::<docs::ProseArgs>),
+    ("docs", "prose", "outputSchema", roundtrip::<docs::ProseOutput>),
     ("enums", "set_mode", "inputSchema", roundtrip::<enums::SetModeArgs>),
     ("fallbacks", "odd", "inputSchema", roundtrip::<fallbacks::OddArgs>),
     ("fuzz", "fuzz_2", "inputSchema", roundtrip::<fuzz::Fuzz2Args>),
