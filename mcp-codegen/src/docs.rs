@@ -70,7 +70,7 @@ fn as_text(line: &str) -> String {
     while let Some(c) = rest.chars().next() {
         if c == '`' {
             let run = rest.len() - rest.trim_start_matches('`').len();
-            let after = rest[run..].as_bytes();
+            let after = &rest.as_bytes()[run..];
             // An inline code span ends at the next run of exactly as many
             // backticks (bytes: a backtick is never inside a character).
             let close = (!unclosed.contains(&run))
