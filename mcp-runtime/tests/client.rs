@@ -67,17 +67,13 @@ impl Drop for StopFlag {
 
 async fn connect(era: EraChoice) -> (Client, Arc<AtomicBool>) {
     let cancelled = Arc::new(AtomicBool::new(false));
-    let (client_out, server_in) = tokio::io::duplex(1 << 16);
-    let (server_out, client_in) = tokio::io::duplex(1 << 16);
-    tokio::spawn(server(cancelled.clone()).serve_io(server_in, server_out, StdioConfig::default()));
     let options = ConnectOptions {
         era,
         ..ConnectOptions::default()
     };
+    let server = server(cancelled.clone());
     (
-        Client::connect_io(client_in, client_out, options)
-            .await
-            .unwrap(),
+        Client::connect_in_memory(server, options).await.unwrap(),
         cancelled,
     )
 }

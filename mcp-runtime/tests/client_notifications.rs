@@ -8,7 +8,6 @@ use std::time::Duration;
 use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
 use mcp_runtime::protocol::{CacheScope, CallToolResult, SubscriptionFilter};
 use mcp_runtime::server::{ListChanges, Server, ServerOptions, ToolCall, ToolDef};
-use mcp_runtime::transport::StdioConfig;
 
 async fn connect(era: EraChoice, changes: ListChanges) -> Client {
     let noop = ToolDef::new("noop", |_call: ToolCall| async move {
@@ -24,16 +23,11 @@ async fn connect(era: EraChoice, changes: ListChanges) -> Client {
         })
         .build()
         .unwrap();
-    let (client_out, server_in) = tokio::io::duplex(1 << 16);
-    let (server_out, client_in) = tokio::io::duplex(1 << 16);
-    tokio::spawn(server.serve_io(server_in, server_out, StdioConfig::default()));
     let options = ConnectOptions {
         era,
         ..ConnectOptions::default()
     };
-    Client::connect_io(client_in, client_out, options)
-        .await
-        .unwrap()
+    Client::connect_in_memory(server, options).await.unwrap()
 }
 
 /// The next notification with `method`, within 5 s.

@@ -93,9 +93,6 @@ async fn connect(
     elicitation: bool,
     asked: Arc<AtomicUsize>,
 ) -> Client {
-    let (client_out, server_in) = tokio::io::duplex(1 << 16);
-    let (server_out, client_in) = tokio::io::duplex(1 << 16);
-    tokio::spawn(server.serve_io(server_in, server_out, StdioConfig::default()));
     let capabilities: ClientCapabilities = serde_json::from_value(if elicitation {
         json!({"elicitation": {}})
     } else {
@@ -108,9 +105,7 @@ async fn connect(
         input_handler: Some(Arc::new(Answers(asked))),
         ..ConnectOptions::default()
     };
-    Client::connect_io(client_in, client_out, options)
-        .await
-        .unwrap()
+    Client::connect_in_memory(server, options).await.unwrap()
 }
 
 #[tokio::test]

@@ -1,5 +1,8 @@
-//! The MCP client: connects to a server over stdio (a child process) or an
-//! in-memory pipe, agrees on a protocol era, and makes typed calls.
+//! The MCP client: connects to a server over stdio (a child process),
+//! Streamable HTTP or an in-memory pipe (to a [`Server`](crate::server::Server)
+//! in the same process, the way to unit-test one:
+//! [`Client::connect_in_memory`]), agrees on a protocol era, and makes typed
+//! calls.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
@@ -19,6 +22,7 @@ mod deadline;
 mod error;
 mod fingerprint;
 mod http;
+mod in_memory;
 mod link;
 mod negotiate;
 mod notices;
