@@ -13,6 +13,7 @@ use crate::server::{ClientMeta, Era, RequestContext};
 ///
 /// Implemented for [`RequestContext`], [`ClientMeta`], [`Era`],
 /// `Option<`[`Principal`]`>`, `Option<HeaderMap>` (the HTTP headers),
+/// `Option<Extensions>` (the HTTP request's extensions),
 /// [`CancellationToken`] and [`Progress`]; implement it for your own types
 /// to derive them from the context.
 #[diagnostic::on_unimplemented(
@@ -88,5 +89,13 @@ impl FromRequestContext for Option<Principal> {
 impl FromRequestContext for Option<hyper::HeaderMap> {
     fn from_request_context(context: &RequestContext) -> Self {
         context.http_headers().cloned()
+    }
+}
+
+/// The HTTP request's extensions, as outer tower/axum layers set them;
+/// `None` over stdio.
+impl FromRequestContext for Option<hyper::http::Extensions> {
+    fn from_request_context(context: &RequestContext) -> Self {
+        context.http_extensions().cloned()
     }
 }

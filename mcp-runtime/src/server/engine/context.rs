@@ -56,6 +56,20 @@ impl RequestContext {
         self.inbound.headers.as_deref()
     }
 
+    /// The HTTP request's extensions, as the layers around the MCP service
+    /// set them (an axum `Extension` or a tower middleware's value);
+    /// `None` over stdio.
+    pub fn http_extensions(&self) -> Option<&hyper::http::Extensions> {
+        self.inbound.extensions.as_deref()
+    }
+
+    /// The value of type `T` an outer layer put in the HTTP request's
+    /// extensions, such as application state; `None` over stdio or when no
+    /// layer set one.
+    pub fn http_extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.http_extensions()?.get::<T>()
+    }
+
     /// The request's `_meta` object, if it had one.
     pub fn meta(&self) -> Option<&serde_json::Map<String, Value>> {
         self.meta.as_ref()

@@ -1,11 +1,13 @@
 //! What the transport knew about a request beyond its JSON-RPC message:
-//! over HTTP, its headers and the principal its access token verified to.
-//! Over stdio there is neither (a stdio server takes credentials from its
+//! over HTTP, its headers, the extensions outer layers set (an axum
+//! `Extension`, say) and the principal its access token verified to. Over
+//! stdio there is none of these (a stdio server takes credentials from its
 //! environment).
 
 use std::sync::Arc;
 
 use hyper::HeaderMap;
+use hyper::http::Extensions;
 
 use crate::server::auth::Principal;
 
@@ -15,17 +17,25 @@ pub(crate) struct Inbound {
     /// The HTTP request headers, `Authorization` removed: a handler has no
     /// business forwarding the client's token upstream.
     pub(crate) headers: Option<Arc<HeaderMap>>,
+    /// The HTTP request's extensions, as outer tower/axum layers set them.
+    pub(crate) extensions: Option<Arc<Extensions>>,
     /// Who the access token speaks for, on a protected server.
     pub(crate) principal: Option<Arc<Principal>>,
 }
 
 impl Inbound {
-    /// An HTTP request's headers (without `Authorization`) and principal.
-    pub(crate) fn http(headers: &HeaderMap, principal: Option<Arc<Principal>>) -> Self {
+    /// An HTTP request's headers (without `Authorization`), extensions
+    /// and principal.
+    pub(crate) fn http(
+        headers: &HeaderMap,
+        extensions: Extensions,
+        principal: Option<Arc<Principal>>,
+    ) -> Self {
         let mut headers = headers.clone();
         headers.remove(hyper::header::AUTHORIZATION);
         Inbound {
             headers: Some(Arc::new(headers)),
+            extensions: Some(Arc::new(extensions)),
             principal,
         }
     }

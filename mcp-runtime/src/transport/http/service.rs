@@ -152,7 +152,7 @@ impl Shared {
                 if let Some(refusal) = self.refuse_tool_scopes(principal.as_deref(), &request) {
                     return refusal;
                 }
-                let inbound = Inbound::http(headers, principal);
+                let inbound = Inbound::http(headers, parts.extensions, principal);
                 self.request(headers, request, accepts, inbound).await
             }
             Ok(Incoming::Notification(notification)) => self.notification(
