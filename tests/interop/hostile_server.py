@@ -57,14 +57,45 @@ def main() -> int:
     return 0
 
 
-def slow() -> int:
-    log = open(os.environ["RECEIVED_LOG"], "a", buffering=1)
+def sender():
+    """A function that writes one message per line, safely from several threads."""
     lock = threading.Lock()
 
     def send(message):
         with lock:
             sys.stdout.write(json.dumps(message) + "\n")
             sys.stdout.flush()
+
+    return send
+
+
+def serve_one_tool(send, name, tool, on_call, on_list=lambda: None, list_changed=False, log=None):
+    """A legacy-era server over stdio with the one tool `tool` (read-only): `on_call(message)`
+    answers its calls, `on_list()` runs after each tools/list; every line read is written to `log`."""
+    for line in sys.stdin:
+        if log is not None:
+            log.write(line)
+        message = json.loads(line)
+        method, request_id = message.get("method"), message.get("id")
+        if request_id is None:
+            continue
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": list_changed}},
+                "serverInfo": {"name": name, "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [
+                {"name": tool, "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}})
+            on_list()
+        elif method == "tools/call":
+            on_call(message)
+        else:
+            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no such method"}})
+    return 0
+
+
+def slow() -> int:
+    send = sender()
 
     def progress(token):
         step = 0
@@ -74,61 +105,33 @@ def slow() -> int:
                   "params": {"progressToken": token, "progress": step}})
             time.sleep(0.3)
 
-    for line in sys.stdin:
-        log.write(line)
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if request_id is None:
-            continue
-        if method == "initialize":
-            send({"jsonrpc": "2.0", "id": request_id, "result": {
-                "protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                "serverInfo": {"name": "slow", "version": "1"}}})
-        elif method == "tools/list":
-            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [
-                {"name": "slow", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}})
-        elif method == "tools/call":
-            token = message["params"].get("_meta", {}).get("progressToken")
-            threading.Thread(target=progress, args=(token,), daemon=True).start()
-        else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no such method"}})
-    return 0
+    def call(message):
+        token = message["params"].get("_meta", {}).get("progressToken")
+        threading.Thread(target=progress, args=(token,), daemon=True).start()
+
+    log = open(os.environ["RECEIVED_LOG"], "a", buffering=1)
+    return serve_one_tool(send, "slow", "slow", call, log=log)
 
 
 def announcer() -> int:
-    lock = threading.Lock()
+    send = sender()
     lists = 0
-
-    def send(message):
-        with lock:
-            sys.stdout.write(json.dumps(message) + "\n")
-            sys.stdout.flush()
 
     def flood():
         for _ in range(5000):
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, request_id = message.get("method"), message.get("id")
-        if request_id is None:
-            continue
-        if method == "initialize":
-            send({"jsonrpc": "2.0", "id": request_id, "result": {
-                "protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": True}},
-                "serverInfo": {"name": "announcer", "version": "1"}}})
-        elif method == "tools/list":
-            lists += 1
-            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [
-                {"name": "lists", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}})
-            if lists == 1:
-                threading.Thread(target=flood, daemon=True).start()
-        elif method == "tools/call":
-            send({"jsonrpc": "2.0", "id": request_id, "result": {
-                "content": [{"type": "text", "text": str(lists)}]}})
-        else:
-            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "no such method"}})
-    return 0
+    def listed():
+        nonlocal lists
+        lists += 1
+        if lists == 1:
+            threading.Thread(target=flood, daemon=True).start()
+
+    def call(message):
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {
+            "content": [{"type": "text", "text": str(lists)}]}})
+
+    return serve_one_tool(send, "announcer", "lists", call, on_list=listed, list_changed=True)
 
 
 if __name__ == "__main__":
