@@ -814,3 +814,50 @@ async fn the_host_authorizes_as_its_configuration_says() {
     let why = user.state.unwrap_err();
     assert!(why.contains("authorization_step"), "{why}");
 }
+
+/// A user who takes `delay` to approve.
+struct Slowly<S>(S, Duration);
+
+impl<S: mcp_runtime::client::auth::AuthorizationStep> mcp_runtime::client::auth::AuthorizationStep
+    for Slowly<S>
+{
+    fn redirect_uri(&self) -> String {
+        self.0.redirect_uri()
+    }
+
+    fn authorize<'a>(&'a self, url: &'a str) -> mcp_runtime::client::auth::AuthorizeFuture<'a> {
+        Box::pin(async move {
+            tokio::time::sleep(self.1).await;
+            self.0.authorize(url).await
+        })
+    }
+}
+
+/// The user's time in the browser counts against no client time limit:
+/// a user who takes 3 s to approve is fine under limits of 1 to 2 s.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_time_a_user_takes_to_approve_counts_against_no_limit() {
+    use mcp_runtime::client::auth::OAuthConfig;
+    let issuer = Issuer::start();
+    let server = protected_server(&issuer);
+    let step = ProgrammaticConsent {
+        issuer: issuer.url.clone(),
+        redirect_uri: "http://127.0.0.1:1/callback".into(),
+    };
+    let config =
+        OAuthConfig::authorization_code("mcp-toolkit-test", Slowly(step, Duration::from_secs(3)));
+    let options = ConnectOptions {
+        oauth: Some(std::sync::Arc::new(config)),
+        request_timeout: Duration::from_secs(1),
+        discover_timeout: Duration::from_secs(1),
+        connect_timeout: Some(Duration::from_secs(2)),
+        ..ConnectOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let client = Client::connect_http_with(&server.url, options)
+        .await
+        .expect("authorized although the user took longer than every limit");
+    assert!(started.elapsed() >= Duration::from_secs(3));
+    let me = client.call_tool("whoami", &json!({})).await.unwrap();
+    assert_eq!(me.structured_content.unwrap()["subject"], "alice");
+}
