@@ -6,9 +6,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::client::Client;
+use mcp_runtime::client::{Client, Subscription};
+use mcp_runtime::jsonrpc::Notification;
 use mcp_runtime::protocol::SubscriptionFilter;
 use mcp_runtime::server::Era;
+use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::host::{Host, ServerState, SharedState, Slot, current};
@@ -21,6 +23,41 @@ const MIN_RELIST_INTERVAL: Duration = Duration::from_millis(500);
 
 /// The most queued notifications one listing stands for.
 const MAX_COALESCED: usize = 1024;
+
+/// What a connection hears from the moment it is made: its notifications,
+/// and in the 2026-07-28 era the subscription that asks for list changes.
+pub(crate) struct Listening {
+    notices: Receiver<Notification>,
+    _subscription: Option<Subscription>,
+}
+
+impl Listening {
+    /// Starts listening to `client`. Legacy servers announce unasked;
+    /// 2026-07-28 ones that declare `listChanged` are asked.
+    pub(crate) fn begin(client: &Client) -> Listening {
+        let notices = client.notifications();
+        let announces = client
+            .server()
+            .capabilities
+            .tools
+            .as_ref()
+            .and_then(|tools| tools.list_changed)
+            == Some(true);
+        let subscription = (announces && client.server().era == Era::Modern)
+            .then(|| {
+                let filter = SubscriptionFilter {
+                    tools_list_changed: Some(true),
+                    ..SubscriptionFilter::default()
+                };
+                client.listen(filter).ok()
+            })
+            .flatten();
+        Listening {
+            notices,
+            _subscription: subscription,
+        }
+    }
+}
 
 /// Watches one connection for list changes; stops when dropped.
 pub(crate) struct Watcher {
@@ -36,26 +73,17 @@ impl Drop for Watcher {
 impl Watcher {
     /// Lists `client`'s tools again into `state` whenever the server says
     /// they changed; a list takes at most `timeout`.
-    pub(crate) fn start(state: SharedState, client: Client, timeout: Duration) -> Watcher {
+    pub(crate) fn start(
+        state: SharedState,
+        client: Client,
+        listening: Listening,
+        timeout: Duration,
+    ) -> Watcher {
         let task = tokio::spawn(async move {
-            let mut notices = client.notifications();
-            let announces = client
-                .server()
-                .capabilities
-                .tools
-                .as_ref()
-                .and_then(|tools| tools.list_changed)
-                == Some(true);
-            // Legacy servers announce unasked; modern ones when asked.
-            let _subscription = (announces && client.server().era == Era::Modern)
-                .then(|| {
-                    let filter = SubscriptionFilter {
-                        tools_list_changed: Some(true),
-                        ..SubscriptionFilter::default()
-                    };
-                    client.listen(filter).ok()
-                })
-                .flatten();
+            let Listening {
+                mut notices,
+                _subscription,
+            } = listening;
             loop {
                 match notices.recv().await {
                     Ok(notice) if notice.method == TOOLS_CHANGED => {}

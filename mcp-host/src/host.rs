@@ -11,7 +11,7 @@ use mcp_runtime::protocol::{CacheScope, Tool};
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::audit::AuditSink;
-use crate::catalogue::Watcher;
+use crate::catalogue::{Listening, Watcher};
 use crate::config::{Config, OAuthGrant, ServerConfig};
 use crate::policy::Policy;
 
@@ -95,7 +95,8 @@ const RESTART_BACKOFF: Duration = Duration::from_millis(500);
 const MAX_RESTART_BACKOFF: Duration = Duration::from_secs(30);
 
 impl Slot {
-    fn new(state: ServerState, config: ServerConfig, options: &HostOptions) -> Slot {
+    fn new(connected: Connected, config: ServerConfig, options: &HostOptions) -> Slot {
+        let (state, listening) = connected;
         let slot = Slot {
             state: Arc::new(std::sync::RwLock::new(Arc::new(state))),
             watcher: Default::default(),
@@ -104,7 +105,7 @@ impl Slot {
             options: options.clone(),
             restarts: Default::default(),
         };
-        slot.watch();
+        slot.watch(listening);
         slot
     }
 
@@ -113,16 +114,18 @@ impl Slot {
         current(&self.state)
     }
 
-    /// Starts watching the current connection for list changes (and stops
-    /// watching the one before).
-    fn watch(&self) {
-        let watcher = match &*self.current() {
-            ServerState::Ready { client, .. } => Some(Watcher::start(
+    /// Starts watching the current connection for list changes with what
+    /// it has heard since before its tools were listed (and stops watching
+    /// the one before).
+    fn watch(&self, listening: Option<Listening>) {
+        let watcher = match (&*self.current(), listening) {
+            (ServerState::Ready { client, .. }, Some(listening)) => Some(Watcher::start(
                 self.state.clone(),
                 client.clone(),
+                listening,
                 self.options.connect_timeout,
             )),
-            ServerState::Failed(_) => None,
+            _ => None,
         };
         *self.watcher.lock().unwrap_or_else(|e| e.into_inner()) = watcher;
     }
@@ -165,13 +168,13 @@ impl Slot {
             restarts = restarts.count,
             "restarting a server that went away"
         );
-        let state = match connect(&self.config, &self.options).await {
-            Ok(ready) => ready,
-            Err(why) => ServerState::Failed(why),
+        let (state, listening) = match connect(&self.config, &self.options).await {
+            Ok(connected) => connected,
+            Err(why) => (ServerState::Failed(why), None),
         };
         let state = Arc::new(state);
         *self.state.write().unwrap_or_else(|e| e.into_inner()) = state.clone();
-        self.watch();
+        self.watch(listening);
         Ok(state)
     }
 }
@@ -298,16 +301,19 @@ impl Host {
                     // The client bounds the connection itself and says why
                     // it failed; this outer bound only backs it up.
                     let backstop = timeout + Duration::from_secs(5);
-                    let state =
+                    let connected =
                         match tokio::time::timeout(backstop, connect(&server, &options)).await {
-                            Ok(Ok(ready)) => ready,
-                            Ok(Err(why)) => ServerState::Failed(why),
-                            Err(_) => ServerState::Failed(format!(
-                                "did not start within {} s",
-                                timeout.as_secs()
-                            )),
+                            Ok(Ok(connected)) => connected,
+                            Ok(Err(why)) => (ServerState::Failed(why), None),
+                            Err(_) => (
+                                ServerState::Failed(format!(
+                                    "did not start within {} s",
+                                    timeout.as_secs()
+                                )),
+                                None,
+                            ),
                         };
-                    (name, Slot::new(state, server, &options))
+                    (name, Slot::new(connected, server, &options))
                 })
             })
             .collect::<Vec<_>>();
@@ -431,7 +437,7 @@ fn connect_bound(server: &ServerConfig, options: &HostOptions) -> Duration {
     }
 }
 
-async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<ServerState, String> {
+async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connected, String> {
     let timeout = connect_bound(server, options);
     let client = match server {
         ServerConfig::Stdio {
@@ -476,9 +482,16 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<ServerS
                 .map_err(|e| e.to_string())?
         }
     };
+    // Listening starts before the first listing, so that no change the
+    // server announces after it is missed.
+    let listening = Listening::begin(&client);
     let list = client
         .tool_list()
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok(ServerState::ready(client, list, 0))
+    Ok((ServerState::ready(client, list, 0), Some(listening)))
 }
+
+/// A server's state after connecting, and what the connection has heard
+/// since before its tools were listed.
+type Connected = (ServerState, Option<Listening>);
