@@ -15,6 +15,7 @@ use crate::audit::{AuditRecord, Decision, argument_digest, trace};
 use crate::error::HostError;
 use crate::host::{Host, ServerState};
 use crate::policy::{Consent, ConsentRequest};
+use crate::sync::lock;
 
 /// How one call is bounded and who consents.
 pub struct CallOptions<'a> {
@@ -231,12 +232,12 @@ async fn bounded_call(
     let last_news = Arc::new(Mutex::new(Instant::now()));
     let news = last_news.clone();
     let call = client.call_tool_with_progress(tool, arguments, move |_| {
-        *news.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *lock(&news) = Instant::now();
     });
     tokio::pin!(call);
     let cap = started + options.max_timeout;
     let deadline = || {
-        let quiet_until = *last_news.lock().unwrap_or_else(|e| e.into_inner()) + options.timeout;
+        let quiet_until = *lock(&last_news) + options.timeout;
         quiet_until.min(cap)
     };
     loop {

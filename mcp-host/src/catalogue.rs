@@ -14,6 +14,7 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::host::{Host, ServerState, SharedState, Slot, current};
+use crate::sync::write;
 
 /// The method of the announcement that a server's tools changed.
 const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
@@ -124,7 +125,7 @@ async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
             return;
         }
     };
-    let mut slot = state.write().unwrap_or_else(|e| e.into_inner());
+    let mut slot = write(state);
     if let ServerState::Ready {
         client: connected,
         freshness,
@@ -139,16 +140,21 @@ async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
 }
 
 impl Slot {
-    /// Lists the tools again when the server's `ttlMs` ran out.
+    /// Lists the tools again when the server's `ttlMs` ran out; calls
+    /// that find the list stale together wait for one listing.
     pub(crate) async fn refresh_if_stale(&self) {
-        let state = current(&self.state);
-        if let ServerState::Ready {
-            client, freshness, ..
-        } = &*state
-        {
-            if freshness.is_stale() {
-                relist(&self.state, client, self.options.connect_timeout).await;
-            }
+        let stale = |state: &ServerState| match state {
+            ServerState::Ready {
+                client, freshness, ..
+            } => freshness.is_stale().then(|| client.clone()),
+            ServerState::Failed(_) => None,
+        };
+        if stale(&current(&self.state)).is_none() {
+            return;
+        }
+        let _one_at_a_time = self.relisting.lock().await;
+        if let Some(client) = stale(&current(&self.state)) {
+            relist(&self.state, &client, self.options.connect_timeout).await;
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::audit::AuditSink;
 use crate::catalogue::{Listening, Watcher};
 use crate::config::{Config, OAuthGrant, ServerConfig};
 use crate::policy::Policy;
+use crate::sync::{lock, read, write};
 
 /// How the host connects.
 #[derive(Clone)]
@@ -77,6 +78,8 @@ pub(crate) struct Slot {
     config: ServerConfig,
     pub(crate) options: HostOptions,
     restarts: tokio::sync::Mutex<Restarts>,
+    /// One listing at a time for an expired `ttlMs`.
+    pub(crate) relisting: tokio::sync::Mutex<()>,
 }
 
 /// A server's current state, swapped whole.
@@ -104,6 +107,7 @@ impl Slot {
             config,
             options: options.clone(),
             restarts: Default::default(),
+            relisting: Default::default(),
         };
         slot.watch(listening);
         slot
@@ -127,7 +131,7 @@ impl Slot {
             )),
             _ => None,
         };
-        *self.watcher.lock().unwrap_or_else(|e| e.into_inner()) = watcher;
+        *lock(&self.watcher) = watcher;
     }
 
     /// Restarts a stdio server that went away while `failed` was current,
@@ -173,14 +177,14 @@ impl Slot {
             Err(why) => (ServerState::Failed(why), None),
         };
         let state = Arc::new(state);
-        *self.state.write().unwrap_or_else(|e| e.into_inner()) = state.clone();
+        *write(&self.state) = state.clone();
         self.watch(listening);
         Ok(state)
     }
 }
 
 pub(crate) fn current(state: &SharedState) -> Arc<ServerState> {
-    state.read().unwrap_or_else(|e| e.into_inner()).clone()
+    read(state).clone()
 }
 
 /// Where one server stands.

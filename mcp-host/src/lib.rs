@@ -41,6 +41,7 @@ mod config;
 mod error;
 mod host;
 mod policy;
+mod sync;
 
 pub use audit::{AuditRecord, AuditSink, Decision, argument_digest};
 pub use call::{CallOptions, CallOutcome};
