@@ -90,6 +90,7 @@
 //! | frame: one line, or one HTTP body | `transport::stdio`, `transport::http::body` |
 //! | envelope: JSON-RPC request, notification or response | [`jsonrpc`] |
 //! | era: legacy `initialize` or 2026-07-28 `_meta`, and the request context | `server::engine::request`, `server::engine::era` |
+//! | middleware: the server's layers, which may answer first | `server::engine::intercept`, [`server::middleware`] |
 //! | route: the method, parsed once | `server::engine::method`, `server::engine::route` |
 //! | input rounds: answers in, open questions out | `server::engine::rounds` |
 //! | validate, handler, result: schemas checked around the user's code | `server::engine::invoke`, [`schema`] |

@@ -24,11 +24,13 @@
 //! - `engine/`: how one request is served, one stage per module (see the
 //!   crate docs for the whole path from bytes to reply): `request` (entry,
 //!   era pick, `_meta`) → `era` (the era's rules, the request context) →
-//!   `route` (method to handler) → `rounds` (multi-round input) → `invoke`
-//!   (validate, run, check the result). Beside them: the per-connection
+//!   `intercept` (middleware) → `route` (method to handler) → `rounds`
+//!   (multi-round input) → `invoke` (validate, run, check the result). Beside them: the per-connection
 //!   `session`, the handler's `context` and `peer`, `input` (questions to
 //!   the client), `request_state` (sealed multi-round state), `discover`,
 //!   `listen`, `subscribe` and `task` (the tasks extension).
+//! - [`middleware`]: layers around every request (logging, limits,
+//!   timeouts, your own rules), run by the engine's `intercept` stage.
 //! - `derive/`: what the macros' generated code targets: parameter and
 //!   return-type conversions, context extractors, text parameters.
 //!
@@ -43,6 +45,7 @@
 pub mod auth;
 mod derive;
 mod engine;
+pub mod middleware;
 mod registry;
 
 use std::sync::Arc;

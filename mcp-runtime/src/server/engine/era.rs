@@ -55,7 +55,8 @@ impl Server {
         }
         let log_level = session.log_level();
         let context = self.context(id, client, log_level, meta, channel);
-        self.route(Era::Legacy, id, method, params, context).await
+        self.intercept(Era::Legacy, id, method, params, context)
+            .await
     }
 
     pub(super) async fn modern(
@@ -94,10 +95,8 @@ impl Server {
             _ => {}
         }
         let context = self.context(id, Arc::new(client), log_level, meta, channel);
-        if method == Ok(Method::Listen) {
-            return self.listen(id, parse(params)?, context).await;
-        }
-        self.route(Era::Modern, id, method, params, context).await
+        self.intercept(Era::Modern, id, method, params, context)
+            .await
     }
 
     fn context(

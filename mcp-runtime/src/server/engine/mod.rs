@@ -4,10 +4,12 @@
 //! 1. [`request`]: the entry; picks the era and takes `_meta` off.
 //! 2. [`era`]: the era's rules (`initialize` for legacy, `_meta` for
 //!    2026-07-28) and the [`RequestContext`](crate::server::RequestContext).
-//! 3. [`route`]: the method, parsed once into [`route::Method`], to the
+//! 3. [`intercept`]: the server's middleware, if any, which may answer
+//!    the request itself.
+//! 4. [`route`]: the method, parsed once into [`route::Method`], to the
 //!    code that answers it.
-//! 4. [`rounds`]: answers from earlier rounds in, open questions out.
-//! 5. [`invoke`]: validate the arguments, run the handler, check its result.
+//! 5. [`rounds`]: answers from earlier rounds in, open questions out.
+//! 6. [`invoke`]: validate the arguments, run the handler, check its result.
 //!
 //! Shared by the stages: [`params`] (reading parameters), [`session`]
 //! (per connection), [`context`] and [`peer`] (what a handler sees and
@@ -22,6 +24,7 @@ pub(crate) mod discover;
 pub(crate) mod era;
 pub(crate) mod inbound;
 pub(crate) mod input;
+pub(crate) mod intercept;
 pub(crate) mod invoke;
 pub(crate) mod listen;
 pub(crate) mod method;

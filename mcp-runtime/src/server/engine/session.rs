@@ -26,6 +26,8 @@ pub struct Session {
     in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
     /// Our requests to the client (legacy era) awaiting its answers.
     pub(crate) replies: Replies,
+    /// Made for a single stateless HTTP request, so it identifies no client.
+    one_request: bool,
 }
 
 impl Session {
@@ -34,10 +36,26 @@ impl Session {
         Session::default()
     }
 
+    /// The session of one stateless HTTP request: nothing carries over to
+    /// the next, and it says nothing about who the client is.
+    pub(crate) fn for_one_request() -> Self {
+        Session {
+            one_request: true,
+            ..Session::default()
+        }
+    }
+
+    /// Whether this session is a connection that serves more than one
+    /// request (a stdio pair, a legacy HTTP session), so that it stands for
+    /// one client.
+    pub(crate) fn outlives_request(&self) -> bool {
+        !self.one_request
+    }
+
     /// A legacy session that skips the handshake, as if `client` had sent
     /// `initialize` (stateless HTTP serves each request on one of these).
     pub(crate) fn preinitialized(client: ClientMeta) -> Self {
-        let session = Session::default();
+        let session = Session::for_one_request();
         let _ = session.era.set(Era::Legacy);
         let _ = session.legacy_client.set(Arc::new(client));
         session

@@ -15,6 +15,7 @@ use crate::protocol::{
 };
 use crate::schema::CompiledSchema;
 use crate::server::engine::{discover_result, listen, task::TaskStore};
+use crate::server::middleware::Middleware;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
     SkillDef, ToolDef, is_valid_tool_name,
@@ -32,6 +33,7 @@ pub struct ServerBuilder {
     skills: Vec<SkillDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
+    middleware: Vec<Arc<dyn Middleware>>,
     /// Set by `schema_profile` (in `register.rs`).
     pub(super) schema_profile: SchemaProfile,
 }
@@ -49,6 +51,7 @@ impl ServerBuilder {
             skills: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
+            middleware: Vec::new(),
             schema_profile: SchemaProfile::default(),
         }
     }
@@ -99,6 +102,13 @@ impl ServerBuilder {
     /// `listChanged` there.
     pub fn list_changes(mut self, changes: ListChanges) -> Self {
         self.list_changes = Some(changes);
+        self
+    }
+
+    /// Adds a layer of [middleware](crate::server::middleware) around
+    /// every request; the first added is the outermost.
+    pub fn middleware(mut self, layer: impl Middleware) -> Self {
+        self.middleware.push(Arc::new(layer));
         self
     }
 
@@ -198,6 +208,7 @@ impl ServerBuilder {
             list_changes: self.list_changes,
             tasks,
             skills,
+            middleware: (!self.middleware.is_empty()).then(|| self.middleware.into()),
         };
         Ok(Server {
             inner: Arc::new(registry),

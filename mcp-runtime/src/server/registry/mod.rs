@@ -27,6 +27,7 @@ use skills::Skills;
 use crate::protocol::{DiscoverResult, Implementation, ServerCapabilities};
 use crate::schema::CompiledSchema;
 use crate::server::engine::task::TaskStore;
+use crate::server::middleware::Chain;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, ServerOptions, ToolDef,
 };
@@ -57,4 +58,6 @@ pub(crate) struct Registry {
     pub(crate) tasks: Option<Arc<TaskStore>>,
     /// Present when the server serves skills.
     pub(crate) skills: Option<Skills>,
+    /// The middleware, outermost first; `None` when there is none.
+    pub(crate) middleware: Option<Chain>,
 }

@@ -240,8 +240,7 @@ impl Shared {
             if let Err(error) = self.check_param_headers(headers, &request.method, params) {
                 return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
             }
-            // Stateless: nothing carries over from one request to the next.
-            let session = Arc::new(Session::new());
+            let session = Arc::new(Session::for_one_request());
             let cancellation = self.stop.child_token();
             return exchange::run(
                 server,
