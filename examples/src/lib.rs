@@ -28,7 +28,7 @@ use mcp_runtime::server::{ServerOptions, StateKey};
 pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
 
 const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PATH] \
-                     [--auth-issuer ISSUER_URL [--resource URL]]";
+                     [--auth-issuer ISSUER_URL [--resource URL]] [--mount PREFIX=URL]...";
 
 #[allow(missing_docs)] // generated code documents what the server documents
 #[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
@@ -50,14 +50,33 @@ pub mod generated {
 }
 
 /// Sends `tracing` output to stderr (stdout carries only protocol messages),
-/// filtered by `RUST_LOG` (default `warn`).
+/// filtered by `RUST_LOG` (default `warn`). With `RUST_LOG=mcp_runtime=info`
+/// every request's span is written when it closes: method, name, id, era,
+/// duration and its trace (`trace_id`, `span_id`, `parent_span_id`).
 pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
         .init();
+}
+
+/// Adds what every `--mount PREFIX=URL` names to `builder`: the server at
+/// the Streamable HTTP `URL`, its tools and prompts as `PREFIX_NAME`
+/// (see [`Client::mount`](mcp_runtime::client::Client::mount)).
+pub async fn mount_all(
+    mut builder: mcp_runtime::server::ServerBuilder,
+) -> Result<mcp_runtime::server::ServerBuilder, Box<dyn std::error::Error>> {
+    let args = Args::parse(std::env::args().skip(1))?;
+    for (prefix, url) in args.mounts {
+        let upstream = mcp_runtime::client::Client::connect_http(&url)
+            .await
+            .map_err(|e| format!("cannot mount {url}: {e}"))?;
+        builder = builder.register(upstream.mount(&prefix).await?);
+    }
+    Ok(builder)
 }
 
 /// The server options the command line asks for: the shared request state
@@ -117,6 +136,7 @@ struct Args {
     state_key_file: Option<PathBuf>,
     auth_issuer: Option<String>,
     resource: Option<String>,
+    mounts: Vec<(String, String)>,
 }
 
 impl Args {
@@ -131,6 +151,12 @@ impl Args {
                 "--state-key-file" => parsed.state_key_file = Some(value.into()),
                 "--auth-issuer" => parsed.auth_issuer = Some(value),
                 "--resource" => parsed.resource = Some(value),
+                "--mount" => {
+                    let (prefix, url) = value
+                        .split_once('=')
+                        .ok_or_else(|| format!("--mount takes PREFIX=URL; {USAGE}"))?;
+                    parsed.mounts.push((prefix.to_owned(), url.to_owned()));
+                }
                 _ => return Err(format!("unknown argument `{arg}`; {USAGE}")),
             }
         }

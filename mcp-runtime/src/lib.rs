@@ -137,6 +137,7 @@ pub mod protocol;
 pub mod schema;
 pub mod server;
 mod sync;
+pub mod trace;
 pub mod transport;
 
 /// Crates that generated code refers to, so that a crate using generated

@@ -8,7 +8,8 @@
 //! `--http 127.0.0.1:PORT` it serves Streamable HTTP at `/mcp` instead;
 //! add `--auth-issuer ISSUER_URL` to require access tokens from that
 //! issuer (then `add` needs the scope `calc`, and `whoami` says who the
-//! token speaks for).
+//! token speaks for). `--mount PREFIX=URL` (repeatable) serves another
+//! server's tools and prompts as this one's, named `PREFIX_NAME`.
 
 use std::time::Duration;
 
@@ -95,10 +96,10 @@ async fn sleep(ms: u64, context: RequestContext) -> Result<String, ToolError> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
-    let server = Server::builder(mcp_runtime::server_info!())
+    let builder = Server::builder(mcp_runtime::server_info!())
         .instructions("Echoes text and adds integers.")
         .options(mcp_examples::server_options()?)
-        .register(mcp_runtime::definitions![echo, add, whoami, sleep])
-        .build()?;
+        .register(mcp_runtime::definitions![echo, add, whoami, sleep]);
+    let server = mcp_examples::mount_all(builder).await?.build()?;
     mcp_examples::serve(server).await
 }

@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The repository root.
@@ -46,6 +46,8 @@ pub struct HttpFixture {
     child: Child,
     /// The MCP endpoint, e.g. `http://127.0.0.1:PORT/mcp`.
     pub url: String,
+    /// Every line the server wrote to stderr so far.
+    stderr: Arc<Mutex<Vec<String>>>,
 }
 
 impl HttpFixture {
@@ -73,6 +75,19 @@ impl HttpFixture {
         Self::spawn(program, command)
     }
 
+    /// Starts `command` (which names `program`), whose arguments choose the
+    /// address.
+    #[allow(dead_code)] // not every test binary uses it
+    pub fn start_command(program: &Path, command: Command) -> Self {
+        Self::spawn(program, command)
+    }
+
+    /// What the server wrote to stderr so far, a line each.
+    #[allow(dead_code)] // not every test binary uses it
+    pub fn stderr(&self) -> Vec<String> {
+        self.stderr.lock().unwrap().clone()
+    }
+
     fn spawn(program: &Path, mut command: Command) -> Self {
         let mut child = command
             .stdin(Stdio::null())
@@ -82,18 +97,25 @@ impl HttpFixture {
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let kept = lines.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if let Some(url) = line.split("listening on ").nth(1) {
                     let _ = tx.send(url.trim().to_owned());
                 }
                 eprintln!("[fixture] {line}");
+                kept.lock().unwrap().push(line);
             }
         });
         let url = rx
             .recv_timeout(Duration::from_secs(60))
             .expect("fixture did not start listening");
-        HttpFixture { child, url }
+        HttpFixture {
+            child,
+            url,
+            stderr: lines,
+        }
     }
 }
 

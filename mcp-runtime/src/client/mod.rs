@@ -24,6 +24,7 @@ mod fingerprint;
 mod http;
 mod in_memory;
 mod link;
+mod mount;
 mod negotiate;
 mod notices;
 mod param_headers;
@@ -44,6 +45,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 pub use error::{
     AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
@@ -60,6 +62,7 @@ use crate::protocol::{
 };
 use crate::server::{BoxFuture, Era};
 use crate::sync::lock;
+use crate::trace::{META_TRACEPARENT, META_TRACESTATE, TraceContext};
 use connection::LineConnection;
 use link::Link;
 use notices::Notices;
@@ -650,6 +653,7 @@ impl Inner {
         if era == Era::Modern {
             negotiate::add_modern_meta(&mut meta, &self.options);
         }
+        let trace = continue_trace(&mut meta);
         if let Some((token, _)) = &progress {
             meta.insert(
                 "progressToken".into(),
@@ -679,8 +683,21 @@ impl Inner {
             protocol_version: (!version.is_empty()).then_some(version),
             params: params_headers,
         };
+        let span = tracing::info_span!(
+            "mcp.client.request",
+            method,
+            name = headers.name.unwrap_or_default(),
+            %id,
+            trace_id = trace.as_ref().map(TraceContext::trace_id),
+            span_id = trace.as_ref().map(TraceContext::span_id),
+            parent_span_id = trace.as_ref().and_then(TraceContext::parent_span_id),
+        );
         let answer = self.link.request(id, frame, headers, progress);
-        match self.within(self.options.request_timeout, answer).await {
+        match self
+            .within(self.options.request_timeout, answer)
+            .instrument(span)
+            .await
+        {
             Ok(Err(ClientError::Closed)) => Err(self.closed().await),
             Ok(outcome) => outcome?.map_err(ClientError::Protocol),
             Err(deadline::Elapsed) => Err(self.no_answer()),
@@ -770,4 +787,19 @@ fn to_object<T: Serialize + ?Sized>(value: &T) -> Result<Map<String, Value>, Cli
         ))),
         Err(e) => Err(ClientError::InvalidArguments(e.to_string())),
     }
+}
+
+/// Continues the [current](TraceContext::current) trace, if any, in this
+/// request's `_meta` (unless the caller set a `traceparent` there itself),
+/// and returns the request's own span context.
+fn continue_trace(meta: &mut Map<String, Value>) -> Option<TraceContext> {
+    if meta.contains_key(META_TRACEPARENT) {
+        return None;
+    }
+    let trace = TraceContext::current()?.child();
+    meta.insert(META_TRACEPARENT.into(), trace.traceparent().into());
+    if let Some(state) = trace.tracestate() {
+        meta.insert(META_TRACESTATE.into(), state.into());
+    }
+    Some(trace)
 }

@@ -16,6 +16,7 @@ use crate::protocol::{
     LoggingLevel, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
 };
 use crate::server::auth::Principal;
+use crate::trace::TraceContext;
 
 /// The context of one request, handed to tool, resource and prompt handlers.
 #[derive(Clone, Debug)]
@@ -30,6 +31,7 @@ pub struct RequestContext {
     pub(crate) session: Arc<Session>,
     pub(crate) input: Arc<InputState>,
     pub(crate) inbound: Inbound,
+    pub(crate) trace: Option<TraceContext>,
 }
 
 impl RequestContext {
@@ -68,6 +70,15 @@ impl RequestContext {
     /// layer set one.
     pub fn http_extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.http_extensions()?.get::<T>()
+    }
+
+    /// The distributed trace this request continues, when the client sent
+    /// a `traceparent` in `_meta` (see [`crate::trace`]). While the handler
+    /// runs it is also [`TraceContext::current`], so the requests its
+    /// clients make continue the trace; work the handler spawns elsewhere
+    /// can take it along with [`TraceContext::in_scope`].
+    pub fn trace(&self) -> Option<&TraceContext> {
+        self.trace.as_ref()
     }
 
     /// The request's `_meta` object, if it had one.

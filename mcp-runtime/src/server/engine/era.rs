@@ -122,6 +122,7 @@ impl Server {
             session: channel.session,
             input: Arc::default(),
             inbound: channel.inbound,
+            trace: channel.trace,
         }
     }
 

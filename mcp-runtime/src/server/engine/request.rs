@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::client_meta::Era;
-use super::method::Method;
+use super::method::{Method, method_name};
 use super::peer::Peer;
 use super::session::Session;
 use crate::jsonrpc::{ErrorObject, Notification, Request, RequestId, error_frame};
@@ -17,6 +18,7 @@ use crate::protocol::methods::{
     NOTIFICATION_CANCELLED, NOTIFICATION_INITIALIZED, NOTIFICATION_ROOTS_LIST_CHANGED,
 };
 use crate::server::{Inbound, Server};
+use crate::trace::{self, META_TRACEPARENT, META_TRACESTATE, TraceContext};
 
 /// Where a request came from and how to reach back to it.
 pub(super) struct Channel {
@@ -24,6 +26,7 @@ pub(super) struct Channel {
     pub(super) peer: Peer,
     pub(super) cancellation: CancellationToken,
     pub(super) inbound: Inbound,
+    pub(super) trace: Option<TraceContext>,
 }
 
 impl Server {
@@ -47,16 +50,32 @@ impl Server {
             Err(error) => return Answer::error(&id, &error),
         };
         let meta = take_meta(&mut params);
+        let trace = meta.as_ref().and_then(caller_trace);
+        let span = tracing::info_span!(
+            "mcp.request",
+            method = method_name(&method),
+            name = params.as_ref().and_then(named).unwrap_or_default(),
+            %id,
+            ?era,
+            trace_id = trace.as_ref().map(TraceContext::trace_id),
+            span_id = trace.as_ref().map(TraceContext::span_id),
+            parent_span_id = trace.as_ref().and_then(TraceContext::parent_span_id),
+        );
         let channel = Channel {
             session: session.clone(),
             peer,
             cancellation,
             inbound,
+            trace: trace.clone(),
         };
-        let reply = match era {
-            Era::Legacy => self.legacy(&id, method, params, meta, channel).await,
-            Era::Modern => self.modern(&id, method, params, meta, channel).await,
-        };
+        let reply = trace::scoped(trace, async {
+            match era {
+                Era::Legacy => self.legacy(&id, method, params, meta, channel).await,
+                Era::Modern => self.modern(&id, method, params, meta, channel).await,
+            }
+        })
+        .instrument(span)
+        .await;
         match reply {
             Ok(frame) => Answer { frame, error: None },
             Err(error) => Answer::error(&id, &error),
@@ -103,6 +122,18 @@ impl Answer {
             error: Some(error.code),
         }
     }
+}
+
+/// The trace the caller's `traceparent` continues, if it sent a valid one.
+fn caller_trace(meta: &Map<String, Value>) -> Option<TraceContext> {
+    let parent = meta.get(META_TRACEPARENT)?.as_str()?;
+    let state = meta.get(META_TRACESTATE).and_then(Value::as_str);
+    TraceContext::parse(parent, state)
+}
+
+/// What a request names (tool, prompt, resource URI), for its span.
+fn named(params: &Value) -> Option<&str> {
+    params.get("name").or_else(|| params.get("uri"))?.as_str()
 }
 
 /// Removes and returns `params._meta`, leaving the typed parameters.

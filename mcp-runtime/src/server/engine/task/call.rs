@@ -4,6 +4,7 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::task::Poll;
+use tracing::Instrument;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -80,12 +81,18 @@ impl Server {
         let cancellation = CancellationToken::new();
         context.cancellation = cancellation.clone();
         let server = self.clone();
-        let mut call: BoxFuture<Outcome> = Box::pin(async move {
-            server
-                .call_tool(&name, arguments, context)
-                .await
-                .and_then(complete)
-        });
+        // The task outlives the request: it takes the request's trace and
+        // span along.
+        let trace = context.trace.clone();
+        let mut call: BoxFuture<Outcome> = Box::pin(
+            crate::trace::scoped(trace, async move {
+                server
+                    .call_tool(&name, arguments, context)
+                    .await
+                    .and_then(complete)
+            })
+            .in_current_span(),
+        );
         let first = poll_once(&mut call).await;
         if let Some(reply) = self.input_reply(id, &rounds, &input) {
             return reply;
