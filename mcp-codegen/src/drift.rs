@@ -54,17 +54,15 @@ pub fn embedded_tools(source: &str) -> Result<Vec<Tool>, Error> {
             continue;
         };
         for member in &block.items {
-            if let syn::ImplItem::Const(c) = member {
-                if c.ident == "TOOLS_JSON" {
-                    if let syn::Expr::Lit(syn::ExprLit {
+            if let syn::ImplItem::Const(c) = member
+                && c.ident == "TOOLS_JSON"
+                    && let syn::Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Str(s),
                         ..
                     }) = &c.expr
                     {
                         return crate::parse_tools(&s.value());
                     }
-                }
-            }
         }
     }
     Err(Error::NotGenerated(
@@ -128,11 +126,10 @@ impl<'a> Side<'a> {
             return out;
         }
         let mut parts = Vec::new();
-        if let Some(Value::String(r)) = out.remove("$ref") {
-            if let Ok((target, _)) = resolve(self.root, &r) {
+        if let Some(Value::String(r)) = out.remove("$ref")
+            && let Ok((target, _)) = resolve(self.root, &r) {
                 parts.push(target);
             }
-        }
         let all_of = out.remove("allOf");
         if let Some(Value::Array(all)) = &all_of {
             parts.extend(all.iter());

@@ -418,8 +418,8 @@ impl<'l> Mapper<'l> {
         if map.get("nullable") == Some(&Value::Bool(true)) {
             return without("nullable", None);
         }
-        if let Some(Value::Array(types)) = map.get("type") {
-            if types.len() > 1 && types.contains(&Value::String("null".into())) {
+        if let Some(Value::Array(types)) = map.get("type")
+            && types.len() > 1 && types.contains(&Value::String("null".into())) {
                 let rest: Vec<Value> = types
                     .iter()
                     .filter(|t| t.as_str() != Some("null"))
@@ -431,16 +431,14 @@ impl<'l> Mapper<'l> {
                 };
                 return without("type", Some(ty));
             }
-        }
-        if let Some(Value::Array(values)) = map.get("enum") {
-            if values.len() > 1 && values.contains(&Value::Null) {
+        if let Some(Value::Array(values)) = map.get("enum")
+            && values.len() > 1 && values.contains(&Value::Null) {
                 let rest = values.iter().filter(|v| !v.is_null()).cloned().collect();
                 return without("enum", Some(Value::Array(rest)));
             }
-        }
         for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(members)) = map.get(key) {
-                if members.len() > 1 && members.iter().any(is_null_schema) {
+            if let Some(Value::Array(members)) = map.get(key)
+                && members.len() > 1 && members.iter().any(is_null_schema) {
                     let rest: Vec<Value> = members
                         .iter()
                         .filter(|m| !is_null_schema(m))
@@ -458,7 +456,6 @@ impl<'l> Mapper<'l> {
                     }
                     return Some(inner);
                 }
-            }
         }
         None
     }

@@ -316,13 +316,11 @@ async fn read_lines<R: AsyncRead + Unpin>(
                     let params = notification.params.unwrap_or(Value::Null);
                     if let Ok(progress) =
                         serde_json::from_value::<ProgressNotificationParams>(params)
-                    {
-                        if let Some(listener) =
+                        && let Some(listener) =
                             lock(&waiters).progress.get(&progress.progress_token)
                         {
                             let _ = listener.send(progress);
                         }
-                    }
                 } else {
                     notices.publish(notification);
                 }

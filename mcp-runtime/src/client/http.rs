@@ -207,11 +207,10 @@ impl HttpLink {
             return Err(ClientError::Closed);
         }
         let bytes = read_limited(body).await?;
-        if content_type.starts_with("application/json") {
-            if let Some(outcome) = route(&bytes, id, progress.as_ref(), &self.notices) {
+        if content_type.starts_with("application/json")
+            && let Some(outcome) = route(&bytes, id, progress.as_ref(), &self.notices) {
                 return Ok(outcome);
             }
-        }
         Err(ClientError::InvalidResponse(format!(
             "HTTP {status} ({content_type}): {}",
             String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
@@ -493,11 +492,10 @@ fn route(
             if let (Ok(update), Some((token, listener))) = (
                 serde_json::from_value::<ProgressNotificationParams>(params),
                 progress,
-            ) {
-                if update.progress_token == *token {
+            )
+                && update.progress_token == *token {
                     let _ = listener.send(update);
                 }
-            }
             None
         }
         Ok(Incoming::Notification(notification)) => {

@@ -728,11 +728,10 @@ impl Inner {
         if let Some(ended) = ended.as_ref().filter(|e| *e != connection::OUTPUT_CLOSED) {
             return ClientError::Disconnected(ended.clone());
         }
-        if let Some(process) = &self.process {
-            if let Some(ending) = process.ending().await {
+        if let Some(process) = &self.process
+            && let Some(ending) = process.ending().await {
                 return ClientError::Disconnected(ending);
             }
-        }
         // The output closed, and nothing more is known.
         ClientError::Closed
     }

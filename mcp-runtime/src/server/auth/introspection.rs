@@ -93,13 +93,12 @@ impl IntrospectionVerifier {
                 "the token is for another audience".into(),
             ));
         }
-        if let Some(issuer) = &self.issuer {
-            if answer.get("iss").and_then(Value::as_str) != Some(issuer) {
+        if let Some(issuer) = &self.issuer
+            && answer.get("iss").and_then(Value::as_str) != Some(issuer) {
                 return Err(TokenError::Invalid(
                     "the token is from another issuer".into(),
                 ));
             }
-        }
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

@@ -43,8 +43,8 @@ impl Server {
             Ok(result) => result,
             Err(error) => return Ok(CallToolResult::error(error.message())),
         };
-        if let Some(output) = &entry.output {
-            if result.is_error != Some(true) {
+        if let Some(output) = &entry.output
+            && result.is_error != Some(true) {
                 let Some(structured) = &result.structured_content else {
                     return Err(ErrorObject::internal(format!(
                         "tool {name} has an output schema but returned no structuredContent"
@@ -57,7 +57,6 @@ impl Server {
                     )));
                 }
             }
-        }
         Ok(result)
     }
 

@@ -251,8 +251,8 @@ fn read_frontmatter(path: &str, skill_md: &[u8]) -> Result<JsonObject, String> {
             "the frontmatter name `{name}` differs from `{last}`, the last segment of the skill's path"
         ));
     }
-    if let Some(Value::Object(metadata)) = fields.get("metadata") {
-        if let Some(key) = metadata
+    if let Some(Value::Object(metadata)) = fields.get("metadata")
+        && let Some(key) = metadata
             .keys()
             .find(|key| key.starts_with(RESERVED_METADATA_PREFIX))
         {
@@ -261,7 +261,6 @@ fn read_frontmatter(path: &str, skill_md: &[u8]) -> Result<JsonObject, String> {
                  reserved for MCP extensions"
             ));
         }
-    }
     Ok(fields)
 }
 
