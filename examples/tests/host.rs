@@ -7,28 +7,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use mcp_host::{CallOptions, Config, Host, HostError, HostOptions};
 use serde_json::{Value, json};
-use support::interop::{HttpFixture, repo, sdks};
-
-/// The `mcp-host` binary, built once.
-fn mcp_host() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "mcp-host", "--bin", "mcp-host"])
-            .current_dir(repo())
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "building mcp-host failed");
-        let exe = std::env::current_exe().unwrap();
-        // target/debug/deps/this-test -> target/debug/mcp-host
-        exe.parent().unwrap().parent().unwrap().join("mcp-host")
-    })
-}
+use support::host::mcp_host;
+use support::interop::{HttpFixture, sdks};
 
 struct Setup {
     _http: HttpFixture,

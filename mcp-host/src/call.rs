@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
-use mcp_runtime::protocol::CallToolResult;
+use mcp_runtime::protocol::{CallToolResult, ProgressNotificationParams};
 use mcp_runtime::schema::CompiledSchema;
 use serde_json::Value;
 
@@ -26,6 +26,9 @@ pub struct CallOptions<'a> {
     pub max_timeout: Duration,
     /// Asked before a call with possible side effects.
     pub consent: &'a dyn Consent,
+    /// Receives each progress notification the server sends for the call
+    /// (default none); the gateway passes them on to its own client.
+    pub on_progress: Option<&'a (dyn Fn(&ProgressNotificationParams) + Send + Sync)>,
 }
 
 impl<'a> CallOptions<'a> {
@@ -35,6 +38,7 @@ impl<'a> CallOptions<'a> {
             timeout: Duration::from_secs(60),
             max_timeout: Duration::from_secs(600),
             consent,
+            on_progress: None,
         }
     }
 }
@@ -231,8 +235,12 @@ async fn bounded_call(
 ) -> Option<Result<CallToolResult, ClientError>> {
     let last_news = Arc::new(Mutex::new(Instant::now()));
     let news = last_news.clone();
-    let call = client.call_tool_with_progress(tool, arguments, move |_| {
+    let on_progress = options.on_progress;
+    let call = client.call_tool_with_progress(tool, arguments, move |progress| {
         *lock(&news) = Instant::now();
+        if let Some(forward) = on_progress {
+            forward(&progress);
+        }
     });
     tokio::pin!(call);
     let cap = started + options.max_timeout;

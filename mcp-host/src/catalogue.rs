@@ -126,17 +126,15 @@ async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
         }
     };
     let mut slot = write(state);
-    if let ServerState::Ready {
-        client: connected,
-        freshness,
-        ..
-    } = &**slot
-    {
-        if connected.same_connection(client) {
-            let relisted = freshness.relisted.saturating_add(1);
-            *slot = Arc::new(ServerState::ready(client.clone(), list, relisted));
-        }
-    }
+    let relisted = match &**slot {
+        ServerState::Ready {
+            client: connected,
+            freshness,
+            ..
+        } if connected.same_connection(client) => freshness.relisted.saturating_add(1),
+        _ => return,
+    };
+    *slot = Arc::new(ServerState::ready(client.clone(), list, relisted));
 }
 
 impl Slot {

@@ -32,6 +32,9 @@
 //!   is cancelled on the wire when it runs out.
 //! - [`AuditSink`]: server, tool, argument digest, decision, outcome and
 //!   duration of every call, also logged through `tracing`.
+//! - [`Host::gateway`]: the catalogue as one MCP server, under the same
+//!   policy, consent, time limits and audit (`mcp-host serve`, over stdio
+//!   or Streamable HTTP); [`GatewayOptions`] says how it asks for consent.
 
 mod audit;
 mod authorize;
@@ -39,6 +42,7 @@ mod call;
 mod catalogue;
 mod config;
 mod error;
+mod gateway;
 mod host;
 mod policy;
 mod sync;
@@ -47,5 +51,6 @@ pub use audit::{AuditRecord, AuditSink, Decision, argument_digest};
 pub use call::{CallOptions, CallOutcome};
 pub use config::{Config, OAuthGrant, OAuthSettings, PolicyConfig, ServerConfig};
 pub use error::HostError;
+pub use gateway::{GatewayConsent, GatewayOptions};
 pub use host::{CatalogueEntry, Freshness, Host, HostOptions, ServerState, ServerStatus};
 pub use policy::{AlwaysAllow, Consent, ConsentRequest, NeverAllow, Policy};

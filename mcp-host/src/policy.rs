@@ -86,7 +86,7 @@ impl Policy {
         let hints = tool.annotations.as_ref();
         let read_only = hints.and_then(|a| a.read_only_hint).unwrap_or(false);
         let destructive = hints.and_then(|a| a.destructive_hint).unwrap_or(false);
-        let trusted = !self.config.untrusted.iter().any(|s| s == server);
+        let trusted = self.trusts(server);
         if destructive && !read_only {
             Some("it is marked destructive".to_owned())
         } else if !read_only {
@@ -107,8 +107,13 @@ impl Policy {
         let hints = tool.annotations.as_ref();
         let read_only = hints.and_then(|a| a.read_only_hint).unwrap_or(false);
         let idempotent = hints.and_then(|a| a.idempotent_hint).unwrap_or(false);
-        let trusted = !self.config.untrusted.iter().any(|s| s == server);
-        trusted && (read_only || idempotent)
+        self.trusts(server) && (read_only || idempotent)
+    }
+
+    /// Whether `server`'s hints are believed: it is not listed as
+    /// `untrusted`.
+    pub fn trusts(&self, server: &str) -> bool {
+        !self.config.untrusted.iter().any(|s| s == server)
     }
 }
 

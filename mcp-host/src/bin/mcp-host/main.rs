@@ -1,11 +1,12 @@
 //! `mcp-host`: the servers of an `mcpServers` configuration behind one
-//! command line.
+//! command line, or behind one MCP server (`mcp-host serve`, a gateway).
 //!
 //! Exit status: 0 done, 1 the tool reported an error, 2 usage or arguments
 //! invalid against the schema (nothing sent), 3 refused by policy or not
 //! confirmed, 4 timed out, 5 server unavailable.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::process::ExitCode;
@@ -14,11 +15,13 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use mcp_host::{
-    AlwaysAllow, CallOptions, Config, Consent, ConsentRequest, Host, HostError, HostOptions,
-    NeverAllow, OAuthGrant, ServerConfig,
+    AlwaysAllow, CallOptions, Config, Consent, ConsentRequest, GatewayConsent, GatewayOptions,
+    Host, HostError, HostOptions, NeverAllow, OAuthGrant, ServerConfig,
 };
 use mcp_runtime::client::auth::{AuthorizationStep, LoopbackBrowser};
 use serde_json::{Map, Value, json};
+
+mod serve;
 
 /// How long servers get to stop after their input closes.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
@@ -69,6 +72,21 @@ enum Command {
         #[arg(long)]
         yes: bool,
     },
+    /// Serves every allowed tool as SERVER.TOOL from one MCP server (a gateway), over stdio.
+    Serve {
+        /// Serve Streamable HTTP at http://ADDR/mcp instead (ADDR is IP:PORT; port 0 picks one).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<SocketAddr>,
+        /// Seconds without progress before a call is cancelled.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Seconds in all before a call is cancelled, progress or not.
+        #[arg(long, default_value_t = 600.0)]
+        max_timeout: f64,
+        /// Allow tools with side effects without asking (else the client is asked through elicitation, or the call refused).
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 #[tokio::main]
@@ -77,10 +95,9 @@ async fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             eprintln!("mcp-host: {error}");
-            if let HostError::Refused { why, .. } = &error {
-                if why.starts_with("not confirmed") {
-                    eprintln!("mcp-host: pass --yes to allow a tool that may have side effects");
-                }
+            if matches!(&error, HostError::Refused { why, .. } if why.starts_with("not confirmed"))
+            {
+                eprintln!("mcp-host: pass --yes to allow a tool that may have side effects");
             }
             ExitCode::from(error.exit_code())
         }
@@ -170,6 +187,30 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
             }
             Ok(0)
         }
+        Command::Serve {
+            http,
+            timeout,
+            max_timeout,
+            yes,
+        } => {
+            init_logging();
+            let options = GatewayOptions {
+                consent: if yes {
+                    GatewayConsent::AllowAll
+                } else {
+                    GatewayConsent::AskClient
+                },
+                timeout: seconds(timeout, "--timeout")?,
+                max_timeout: seconds(max_timeout, "--max-timeout")?,
+                ..GatewayOptions::default()
+            };
+            let transport = match http {
+                Some(addr) => serve::Transport::Http(addr),
+                None => serve::Transport::Stdio,
+            };
+            let host = Host::start(config, host_options).await;
+            serve::serve(host, transport, options, SHUTDOWN_GRACE).await
+        }
         Command::Call {
             tool,
             arguments,
@@ -195,6 +236,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
                 timeout: seconds(timeout, "--timeout")?,
                 max_timeout: seconds(max_timeout, "--max-timeout")?,
                 consent: consent.as_ref(),
+                on_progress: None,
             };
             let outcome = host.call(&tool, arguments, &options).await;
             // A call given up on is cancelled at the server, and the
@@ -222,6 +264,19 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
             })
         }
     }
+}
+
+/// `tracing` to stderr (stdout may be the gateway's stdio transport),
+/// filtered by `RUST_LOG` (default `warn`; `mcp_host::audit=info` shows
+/// every call).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
 }
 
 fn seconds(value: f64, flag: &str) -> Result<Duration, HostError> {

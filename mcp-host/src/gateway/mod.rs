@@ -1,0 +1,118 @@
+//! The gateway: the host's catalogue served as one MCP server, as
+//! `mcp-host serve` does over stdio or Streamable HTTP. What is served and
+//! how calls are checked is documented on [`Host::gateway`].
+//!
+//! Parts: `tools` makes catalogue entries into tool definitions, `forward`
+//! runs one call through [`Host::call`], `consent` asks the gateway's
+//! client.
+
+mod consent;
+mod forward;
+mod tools;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::protocol::Implementation;
+use mcp_runtime::server::{BuildError, Server, ServerOptions};
+
+use crate::host::Host;
+
+/// Who allows a call of a tool that may have side effects, when it comes
+/// through the gateway (which has no terminal of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GatewayConsent {
+    /// Ask the gateway's client with an elicitation form, when it declares
+    /// the capability; refuse when it does not (the default).
+    #[default]
+    AskClient,
+    /// Allow every call the policy allows (`mcp-host serve --yes`).
+    AllowAll,
+}
+
+/// How the gateway serves the catalogue.
+#[derive(Debug, Clone)]
+pub struct GatewayOptions {
+    /// Who consents to calls with side effects.
+    pub consent: GatewayConsent,
+    /// The longest wait without progress for one call (default 60 s).
+    pub timeout: Duration,
+    /// The longest wait for one call in all (default 10 minutes).
+    pub max_timeout: Duration,
+    /// The name and version the gateway reports (default `mcp-host` and
+    /// its version).
+    pub info: Implementation,
+    /// The options of the gateway's own server (page size, cache hints, the
+    /// key that seals 2026-07-28 request state).
+    pub server: ServerOptions,
+}
+
+impl Default for GatewayOptions {
+    fn default() -> Self {
+        GatewayOptions {
+            consent: GatewayConsent::default(),
+            timeout: Duration::from_secs(60),
+            max_timeout: Duration::from_secs(600),
+            info: mcp_runtime::server_info!(),
+            server: ServerOptions::default(),
+        }
+    }
+}
+
+impl Host {
+    /// One MCP server that serves this host's catalogue as it is now: a
+    /// gateway. Serve it with [`Server::serve_stdio`] or
+    /// [`Server::serve_http_with`].
+    ///
+    /// - Every tool the policy allows is served under its host name,
+    ///   `SERVER.TOOL`, with its server's input schema, output schema,
+    ///   title, description and annotations; an untrusted server's claims
+    ///   that a tool is read-only or idempotent are left out (hints may only
+    ///   tighten). A tool whose name or schemas the runtime cannot serve
+    ///   (`SERVER.TOOL` longer than 128 characters, say) is left out with a
+    ///   warning.
+    /// - A tool the policy refuses is not served at all: it is not listed,
+    ///   and a client that calls it by name gets the JSON-RPC error of any
+    ///   unknown tool (-32602 `Unknown tool`), which does not reveal that it
+    ///   exists.
+    /// - Every call goes through [`Host::call`]: the policy again, the
+    ///   arguments checked against the server's current schema, consent,
+    ///   the time limits (the server's progress extends them and is passed
+    ///   on to the gateway's client), the output checked, an audit record.
+    ///   What the host refuses or cannot do is a tool result with
+    ///   `isError: true` whose text says why.
+    /// - Consent to a tool with side effects: [`GatewayConsent::AllowAll`]
+    ///   gives it; otherwise the gateway's client is asked with an
+    ///   elicitation form when it declares that capability (in 2026-07-28
+    ///   the call answers `input_required` and runs when the client retries
+    ///   with the answer, so that round is audited as not confirmed; in the
+    ///   legacy era the call waits for the answer), and the call is refused
+    ///   with a message naming `--yes` when it does not.
+    /// - The list is fixed here: the runtime's registry is built once, so a
+    ///   tool a server adds later is served only by a gateway built after
+    ///   that. Calls reach the server's current tool (the host follows
+    ///   `list_changed` and `ttlMs`); a tool the server dropped answers with
+    ///   a tool error that says so.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use mcp_host::{Config, GatewayOptions, Host, HostOptions};
+    ///
+    /// let config = Config::load(std::path::Path::new(".mcp.json"))?;
+    /// let host = Arc::new(Host::start(config, HostOptions::default()).await);
+    /// let server = host.gateway(GatewayOptions::default())?;
+    /// server.serve_stdio().await?;
+    /// host.shutdown(std::time::Duration::from_millis(500)).await;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn gateway(self: &Arc<Self>, options: GatewayOptions) -> Result<Server, BuildError> {
+        let options = Arc::new(options);
+        let mut builder = Server::builder(options.info.clone()).options(options.server.clone());
+        for tool in tools::definitions(self, &options) {
+            builder = builder.tool(tool);
+        }
+        builder.build()
+    }
+}
