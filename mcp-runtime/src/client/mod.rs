@@ -795,7 +795,7 @@ fn continue_trace(meta: &mut Map<String, Value>) -> Option<TraceContext> {
     if meta.contains_key(META_TRACEPARENT) {
         return None;
     }
-    let trace = TraceContext::current()?.child();
+    let trace = crate::trace::outgoing()?;
     meta.insert(META_TRACEPARENT.into(), trace.traceparent().into());
     if let Some(state) = trace.tracestate() {
         meta.insert(META_TRACESTATE.into(), state.into());

@@ -61,6 +61,8 @@ impl Server {
             span_id = trace.as_ref().map(TraceContext::span_id),
             parent_span_id = trace.as_ref().and_then(TraceContext::parent_span_id),
         );
+        #[cfg(feature = "opentelemetry")]
+        trace::otel::set_parent(&span, trace.as_ref());
         let channel = Channel {
             session: session.clone(),
             peer,

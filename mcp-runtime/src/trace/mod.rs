@@ -16,6 +16,31 @@
 //! A malformed `traceparent` or `tracestate` is ignored: it never fails a
 //! request. `baggage` is passed through untouched and not interpreted.
 //!
+//! # OpenTelemetry
+//!
+//! With the `opentelemetry` feature (off by default) the same context also
+//! reaches OpenTelemetry through [`tracing-opentelemetry`]'s layer, when the
+//! application installs one (for example the one `trace::otlp::layer`
+//! builds, which exports to an OTLP/HTTP collector):
+//!
+//! - the server's `mcp.request` span gets the caller's span (from
+//!   `traceparent`/`tracestate`) as its OpenTelemetry parent, so the
+//!   exported span continues the caller's trace under the caller's span;
+//! - a client request made while a `tracing` span with a valid
+//!   OpenTelemetry context is current (the application's own span, or a
+//!   handler's `mcp.request`) sends that span as the `traceparent`, so an
+//!   application that already uses OpenTelemetry continues its own trace.
+//!   The `mcp.client.request` span's `span_id` field then names that span
+//!   (the one the server continues); its own OpenTelemetry span is a
+//!   sibling of the server's. Without a valid OpenTelemetry context the
+//!   client falls back to the [current](TraceContext::current) context as
+//!   above.
+//!
+//! The `trace_id`/`span_id`/`parent_span_id` fields of the `tracing` spans
+//! are recorded as before; OpenTelemetry gives its spans ids of its own.
+//!
+//! [`tracing-opentelemetry`]: https://docs.rs/tracing-opentelemetry
+//!
 //! ```
 //! use mcp_runtime::trace::TraceContext;
 //!
@@ -33,6 +58,11 @@
 
 use std::fmt::Write;
 use std::future::Future;
+
+#[cfg(feature = "opentelemetry")]
+pub(crate) mod otel;
+#[cfg(feature = "opentelemetry")]
+pub mod otlp;
 
 /// The `_meta` key of the W3C `traceparent`.
 pub const META_TRACEPARENT: &str = "traceparent";
@@ -172,6 +202,17 @@ impl TraceContext {
     pub async fn in_scope<F: Future>(self, future: F) -> F::Output {
         CURRENT.scope(self, future).await
     }
+}
+
+/// The context an outgoing request sends: with the `opentelemetry`
+/// feature, the current span's OpenTelemetry context when it has one;
+/// otherwise a child of the [current](TraceContext::current) context.
+pub(crate) fn outgoing() -> Option<TraceContext> {
+    #[cfg(feature = "opentelemetry")]
+    if let Some(context) = otel::current() {
+        return Some(context);
+    }
+    TraceContext::current().map(|context| context.child())
 }
 
 /// Runs `future` under `context` when there is one.
