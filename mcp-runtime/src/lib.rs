@@ -123,6 +123,10 @@
 //! - `tls` (default): `https://` through rustls, trusting the system's roots
 //!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
 //! - `jwt` (default): [`server::auth::JwtVerifier`].
+//! - `opentelemetry`: request spans joined to OpenTelemetry (the caller's
+//!   span as the server span's parent, the current OpenTelemetry span sent
+//!   by the client) and an OTLP/HTTP exporter, `trace::otlp`; see
+//!   [`trace`].
 
 pub mod canonical;
 pub mod client;
