@@ -134,14 +134,19 @@ async fn spans_reach_an_otlp_collector_with_the_callers_trace() {
     let [served] = by("mcp.request", &app_trace)[..] else {
         panic!("one server span in the application's trace: {spans:#?}");
     };
-    assert_eq!(served.parent_span_id, app_span, "{served:#?}");
     let [sent] = by("mcp.client.request", &app_trace)[..] else {
         panic!("one client span in the application's trace: {spans:#?}");
     };
+    // application span → client request span → server span.
     assert_eq!(sent.parent_span_id, app_span, "{sent:#?}");
-    // The traceparent on the wire named the application's span (recorded as
-    // the client span's `span_id` field).
-    assert_eq!(sent.attributes.get("span_id"), Some(&app_span), "{sent:#?}");
+    assert_eq!(served.parent_span_id, sent.span_id, "{served:#?}");
+    // The traceparent on the wire named the client span (recorded as its
+    // `span_id` field).
+    assert_eq!(
+        sent.attributes.get("span_id"),
+        Some(&sent.span_id),
+        "{sent:#?}"
+    );
 
     client.close(Duration::from_secs(1)).await;
     tokio::task::spawn_blocking(move || drop(guard))

@@ -653,7 +653,18 @@ impl Inner {
         if era == Era::Modern {
             negotiate::add_modern_meta(&mut meta, &self.options);
         }
-        let trace = continue_trace(&mut meta);
+        // The span exists before the traceparent is chosen: with
+        // OpenTelemetry, the request names this span as the server's parent.
+        let span = tracing::info_span!(
+            "mcp.client.request",
+            method,
+            name = tracing::field::Empty,
+            %id,
+            trace_id = tracing::field::Empty,
+            span_id = tracing::field::Empty,
+            parent_span_id = tracing::field::Empty,
+        );
+        let trace = span.in_scope(|| continue_trace(&mut meta));
         if let Some((token, _)) = &progress {
             meta.insert(
                 "progressToken".into(),
@@ -683,15 +694,9 @@ impl Inner {
             protocol_version: (!version.is_empty()).then_some(version),
             params: params_headers,
         };
-        let span = tracing::info_span!(
-            "mcp.client.request",
-            method,
-            name = headers.name.unwrap_or_default(),
-            %id,
-            trace_id = trace.as_ref().map(TraceContext::trace_id),
-            span_id = trace.as_ref().map(TraceContext::span_id),
-            parent_span_id = trace.as_ref().and_then(TraceContext::parent_span_id),
-        );
+        if !span.is_disabled() {
+            record(&span, headers.name, trace.as_ref());
+        }
         let answer = self.link.request(id, frame, headers, progress);
         match self
             .within(self.options.request_timeout, answer)
@@ -729,9 +734,10 @@ impl Inner {
             return ClientError::Disconnected(ended.clone());
         }
         if let Some(process) = &self.process
-            && let Some(ending) = process.ending().await {
-                return ClientError::Disconnected(ending);
-            }
+            && let Some(ending) = process.ending().await
+        {
+            return ClientError::Disconnected(ending);
+        }
         // The output closed, and nothing more is known.
         ClientError::Closed
     }
@@ -785,6 +791,19 @@ fn to_object<T: Serialize + ?Sized>(value: &T) -> Result<Map<String, Value>, Cli
             "expected an object, got {other}"
         ))),
         Err(e) => Err(ClientError::InvalidArguments(e.to_string())),
+    }
+}
+
+/// Fills in the fields of a client request's span known once the request
+/// is built.
+fn record(span: &tracing::Span, name: Option<&str>, trace: Option<&TraceContext>) {
+    span.record("name", name.unwrap_or_default());
+    if let Some(trace) = trace {
+        span.record("trace_id", trace.trace_id());
+        span.record("span_id", trace.span_id());
+        if let Some(parent) = trace.parent_span_id() {
+            span.record("parent_span_id", parent);
+        }
     }
 }
 

@@ -30,9 +30,9 @@
 //!   OpenTelemetry context is current (the application's own span, or a
 //!   handler's `mcp.request`) sends that span as the `traceparent`, so an
 //!   application that already uses OpenTelemetry continues its own trace.
-//!   The `mcp.client.request` span's `span_id` field then names that span
-//!   (the one the server continues); its own OpenTelemetry span is a
-//!   sibling of the server's. Without a valid OpenTelemetry context the
+//!   The span sent is the request's own `mcp.client.request` span (a child
+//!   of the current one), so the exported trace reads caller → client
+//!   request → server request. Without a valid OpenTelemetry context the
 //!   client falls back to the [current](TraceContext::current) context as
 //!   above.
 //!
