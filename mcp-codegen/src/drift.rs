@@ -56,13 +56,13 @@ pub fn embedded_tools(source: &str) -> Result<Vec<Tool>, Error> {
         for member in &block.items {
             if let syn::ImplItem::Const(c) = member
                 && c.ident == "TOOLS_JSON"
-                    && let syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s),
-                        ..
-                    }) = &c.expr
-                    {
-                        return crate::parse_tools(&s.value());
-                    }
+                && let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) = &c.expr
+            {
+                return crate::parse_tools(&s.value());
+            }
         }
     }
     Err(Error::NotGenerated(
@@ -127,9 +127,10 @@ impl<'a> Side<'a> {
         }
         let mut parts = Vec::new();
         if let Some(Value::String(r)) = out.remove("$ref")
-            && let Ok((target, _)) = resolve(self.root, &r) {
-                parts.push(target);
-            }
+            && let Ok((target, _)) = resolve(self.root, &r)
+        {
+            parts.push(target);
+        }
         let all_of = out.remove("allOf");
         if let Some(Value::Array(all)) = &all_of {
             parts.extend(all.iter());

@@ -419,43 +419,49 @@ impl<'l> Mapper<'l> {
             return without("nullable", None);
         }
         if let Some(Value::Array(types)) = map.get("type")
-            && types.len() > 1 && types.contains(&Value::String("null".into())) {
-                let rest: Vec<Value> = types
-                    .iter()
-                    .filter(|t| t.as_str() != Some("null"))
-                    .cloned()
-                    .collect();
-                let ty = match rest.as_slice() {
-                    [one] => one.clone(),
-                    _ => Value::Array(rest),
-                };
-                return without("type", Some(ty));
-            }
+            && types.len() > 1
+            && types.contains(&Value::String("null".into()))
+        {
+            let rest: Vec<Value> = types
+                .iter()
+                .filter(|t| t.as_str() != Some("null"))
+                .cloned()
+                .collect();
+            let ty = match rest.as_slice() {
+                [one] => one.clone(),
+                _ => Value::Array(rest),
+            };
+            return without("type", Some(ty));
+        }
         if let Some(Value::Array(values)) = map.get("enum")
-            && values.len() > 1 && values.contains(&Value::Null) {
-                let rest = values.iter().filter(|v| !v.is_null()).cloned().collect();
-                return without("enum", Some(Value::Array(rest)));
-            }
+            && values.len() > 1
+            && values.contains(&Value::Null)
+        {
+            let rest = values.iter().filter(|v| !v.is_null()).cloned().collect();
+            return without("enum", Some(Value::Array(rest)));
+        }
         for key in ["anyOf", "oneOf"] {
             if let Some(Value::Array(members)) = map.get(key)
-                && members.len() > 1 && members.iter().any(is_null_schema) {
-                    let rest: Vec<Value> = members
-                        .iter()
-                        .filter(|m| !is_null_schema(m))
-                        .cloned()
-                        .collect();
-                    let mut inner = without(key, None)?;
-                    match rest.as_slice() {
-                        // Keep this level's annotations, take the member's shape.
-                        [one] if !has_assertions(&inner, &[]) => {
-                            inner.insert("allOf".into(), Value::Array(vec![one.clone()]));
-                        }
-                        _ => {
-                            inner.insert(key.to_owned(), Value::Array(rest));
-                        }
+                && members.len() > 1
+                && members.iter().any(is_null_schema)
+            {
+                let rest: Vec<Value> = members
+                    .iter()
+                    .filter(|m| !is_null_schema(m))
+                    .cloned()
+                    .collect();
+                let mut inner = without(key, None)?;
+                match rest.as_slice() {
+                    // Keep this level's annotations, take the member's shape.
+                    [one] if !has_assertions(&inner, &[]) => {
+                        inner.insert("allOf".into(), Value::Array(vec![one.clone()]));
                     }
-                    return Some(inner);
+                    _ => {
+                        inner.insert(key.to_owned(), Value::Array(rest));
+                    }
                 }
+                return Some(inner);
+            }
         }
         None
     }

@@ -145,9 +145,11 @@ impl Mapper<'_> {
                 .as_object()
                 .is_some_and(|o| !has_assertions(o, &["$ref"]));
             if let Some(reference) = only.get("$ref").and_then(Value::as_str)
-                && plain_ref && !has_assertions(map, &["allOf"]) {
-                    return self.map_ref(d, reference, loc);
-                }
+                && plain_ref
+                && !has_assertions(map, &["allOf"])
+            {
+                return self.map_ref(d, reference, loc);
+            }
         }
         let merged = self.flatten(d, &Value::Object(map.clone()), loc)?;
         self.map(

@@ -318,9 +318,9 @@ async fn read_lines<R: AsyncRead + Unpin>(
                         serde_json::from_value::<ProgressNotificationParams>(params)
                         && let Some(listener) =
                             lock(&waiters).progress.get(&progress.progress_token)
-                        {
-                            let _ = listener.send(progress);
-                        }
+                    {
+                        let _ = listener.send(progress);
+                    }
                 } else {
                     notices.publish(notification);
                 }

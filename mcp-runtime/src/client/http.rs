@@ -208,9 +208,10 @@ impl HttpLink {
         }
         let bytes = read_limited(body).await?;
         if content_type.starts_with("application/json")
-            && let Some(outcome) = route(&bytes, id, progress.as_ref(), &self.notices) {
-                return Ok(outcome);
-            }
+            && let Some(outcome) = route(&bytes, id, progress.as_ref(), &self.notices)
+        {
+            return Ok(outcome);
+        }
         Err(ClientError::InvalidResponse(format!(
             "HTTP {status} ({content_type}): {}",
             String::from_utf8_lossy(&bytes[..bytes.len().min(512)])
@@ -492,10 +493,10 @@ fn route(
             if let (Ok(update), Some((token, listener))) = (
                 serde_json::from_value::<ProgressNotificationParams>(params),
                 progress,
-            )
-                && update.progress_token == *token {
-                    let _ = listener.send(update);
-                }
+            ) && update.progress_token == *token
+            {
+                let _ = listener.send(update);
+            }
             None
         }
         Ok(Incoming::Notification(notification)) => {

@@ -202,9 +202,10 @@ pub(super) fn resolve(text: &str) -> Value {
         return Value::Number(n.into());
     }
     if is_decimal_integer(text)
-        && let Ok(n) = text.parse::<i64>() {
-            return Value::Number(n.into());
-        }
+        && let Ok(n) = text.parse::<i64>()
+    {
+        return Value::Number(n.into());
+    }
     if is_float(text) {
         // Out of range (`1e999`) there is no JSON number: it stays a
         // string, as `.inf` and `.nan` do, so it can only match an entry

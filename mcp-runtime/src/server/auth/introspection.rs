@@ -94,11 +94,12 @@ impl IntrospectionVerifier {
             ));
         }
         if let Some(issuer) = &self.issuer
-            && answer.get("iss").and_then(Value::as_str) != Some(issuer) {
-                return Err(TokenError::Invalid(
-                    "the token is from another issuer".into(),
-                ));
-            }
+            && answer.get("iss").and_then(Value::as_str) != Some(issuer)
+        {
+            return Err(TokenError::Invalid(
+                "the token is from another issuer".into(),
+            ));
+        }
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

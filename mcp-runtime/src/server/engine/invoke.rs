@@ -44,19 +44,20 @@ impl Server {
             Err(error) => return Ok(CallToolResult::error(error.message())),
         };
         if let Some(output) = &entry.output
-            && result.is_error != Some(true) {
-                let Some(structured) = &result.structured_content else {
-                    return Err(ErrorObject::internal(format!(
-                        "tool {name} has an output schema but returned no structuredContent"
-                    )));
-                };
-                if let Err(report) = output.check(structured) {
-                    tracing::error!(tool = %name, %report, "structured output violates the output schema");
-                    return Err(ErrorObject::internal(format!(
-                        "tool {name} returned output that violates its output schema: {report}"
-                    )));
-                }
+            && result.is_error != Some(true)
+        {
+            let Some(structured) = &result.structured_content else {
+                return Err(ErrorObject::internal(format!(
+                    "tool {name} has an output schema but returned no structuredContent"
+                )));
+            };
+            if let Err(report) = output.check(structured) {
+                tracing::error!(tool = %name, %report, "structured output violates the output schema");
+                return Err(ErrorObject::internal(format!(
+                    "tool {name} returned output that violates its output schema: {report}"
+                )));
             }
+        }
         Ok(result)
     }
 

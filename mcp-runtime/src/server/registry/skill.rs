@@ -255,12 +255,12 @@ fn read_frontmatter(path: &str, skill_md: &[u8]) -> Result<JsonObject, String> {
         && let Some(key) = metadata
             .keys()
             .find(|key| key.starts_with(RESERVED_METADATA_PREFIX))
-        {
-            return Err(format!(
-                "the metadata key `{key}` uses the prefix `{RESERVED_METADATA_PREFIX}`, \
+    {
+        return Err(format!(
+            "the metadata key `{key}` uses the prefix `{RESERVED_METADATA_PREFIX}`, \
                  reserved for MCP extensions"
-            ));
-        }
+        ));
+    }
     Ok(fields)
 }
 
