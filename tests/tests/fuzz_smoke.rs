@@ -5,15 +5,10 @@
 //! cargo-fuzz is used from `PATH` when present, else installed from
 //! crates.io into `target/fuzz-tools`.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ sits in the workspace")
-        .to_path_buf()
-}
 
 /// The targets `fuzz/Cargo.toml` declares.
 fn targets(fuzz: &Path) -> Vec<String> {
@@ -59,7 +54,7 @@ fn cargo_fuzz(target_dir: &Path) -> Command {
 
 #[test]
 fn every_fuzz_target_builds_and_runs_from_its_seeds() {
-    let root = workspace();
+    let root = support::workspace();
     let fuzz = root.join("fuzz");
     let target_dir = root.join("target");
     let targets = targets(&fuzz);

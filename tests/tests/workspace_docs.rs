@@ -3,15 +3,12 @@
 //! --workspace` (broken intra-doc links, unclosed HTML tags, bare URLs,
 //! private items linked from public docs all fail it).
 
-use std::path::Path;
-use std::process::Command;
+mod support;
 
 #[test]
 fn cargo_doc_passes_with_warnings_denied() {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let output = Command::new(env!("CARGO"))
+    let output = support::cargo()
         .args(["doc", "--no-deps", "--workspace", "--quiet"])
-        .current_dir(workspace)
         .env("RUSTDOCFLAGS", "-D warnings")
         .output()
         .expect("run cargo doc");
