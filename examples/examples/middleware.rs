@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use mcp_runtime::client::{Client, ConnectOptions};
 use mcp_runtime::mcp_tool;
 use mcp_runtime::server::Server;
-use mcp_runtime::server::middleware::{McpRequest, Next, Timeout};
+use mcp_runtime::server::middleware::{McpRequest, McpResponse, Next, Timeout};
 use serde_json::json;
 
 /// Echo the text back unchanged.
@@ -43,7 +43,7 @@ async fn slow() -> String {
 }
 
 /// Layer 1: times every request it sees and prints what came back.
-async fn timing(request: McpRequest, next: Next) -> mcp_runtime::server::middleware::McpResponse {
+async fn timing(request: McpRequest, next: Next) -> McpResponse {
     let started = Instant::now();
     let label = format!("{} {}", request.method(), request.name().unwrap_or(""));
     let response = next.run(request).await;
