@@ -4,20 +4,23 @@
 //!
 //! `--no-verify`, and one `cargo check` instead. Cargo's own verification
 //! builds every package from its packaged sources against its packaged
-//! workspace dependencies, which compiles `mcp-runtime` five times (its
-//! package, and once per set of features the packages after it ask for):
-//! 4.5 minutes of CPU and 8.5 to 13.5 minutes here (two cores shared with
-//! other builds), even with every dependency already built. Repeated runs
-//! also verify against stale packages: cargo unpacks a workspace crate from
-//! its temporary registry (`target/package/tmp-registry`) into
-//! `$CARGO_HOME/registry/src` once and reuses the directory, and the unit
-//! built from it looks fresh forever (packaged files carry a fixed
-//! timestamp); with unchanged versions, a later run checked `mcp-host`
-//! against the `mcp-runtime` of an earlier one. So this test unpacks the
-//! packages itself (with current timestamps), and checks `mcp-codegen`, which
-//! needs every other published crate, with each of those patched in from its
-//! own unpacked package: every published crate compiled from exactly what
-//! would be uploaded, in about a minute of CPU.
+//! workspace dependencies, which compiles `mcp-runtime` four or five times
+//! (its package, and once per set of features the packages after it ask
+//! for): 3.3 to 4.5 minutes of CPU, 3.5 to 13.5 minutes here (two cores
+//! shared with other builds), with every dependency already built.
+//!
+//! Repeated runs of it also verify against stale packages: cargo unpacks a
+//! workspace crate from its temporary registry (`target/package/tmp-registry`)
+//! into `$CARGO_HOME/registry/src` once and reuses the directory, and the
+//! unit built from it looks fresh forever (packaged files carry a fixed
+//! timestamp). With unchanged versions, a later run here built
+//! `mcp-examples` against the `mcp-runtime` of an earlier one (a method added
+//! since was missing; reproduced with two crates in a scratch workspace).
+//!
+//! So this test unpacks the packages itself, with current timestamps, and
+//! checks `mcp-codegen`, which needs every other published crate, with each
+//! of those patched in from its own unpacked package: every published crate
+//! compiled from exactly what would be uploaded, in about a minute of CPU.
 
 mod support;
 
