@@ -14,6 +14,10 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use support::cargo::cargo;
+
+mod support;
+
 /// How long one example may take; each needs well under a second.
 const DEADLINE: Duration = Duration::from_secs(30);
 
@@ -22,9 +26,8 @@ const DEADLINE: Duration = Duration::from_secs(30);
 fn built() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let started = Instant::now();
-        let mut cargo = Command::new(env!("CARGO"));
+        let mut cargo = cargo();
         cargo
             .args([
                 "build",
@@ -34,18 +37,7 @@ fn built() -> &'static Path {
                 "-p",
                 "build-codegen",
             ])
-            .args(["--bins", "--examples"])
-            .current_dir(repo);
-        // Without the variables cargo set for this test: build scripts that
-        // watch them (ring's watches CARGO_MANIFEST_DIR and CARGO_PKG_*)
-        // would see them change and rebuild half the dependency tree, here
-        // and again in the next ordinary cargo command.
-        for (name, _) in std::env::vars_os() {
-            let name = name.to_string_lossy();
-            if is_set_by_cargo_for_tests(&name) {
-                cargo.env_remove(&*name);
-            }
-        }
+            .args(["--bins", "--examples"]);
         let status = cargo.status().expect("run cargo build");
         assert!(status.success(), "building the examples failed");
         eprintln!("cargo build of the examples took {:.1?}", started.elapsed());
@@ -53,23 +45,6 @@ fn built() -> &'static Path {
         let exe = std::env::current_exe().unwrap();
         exe.parent().unwrap().parent().unwrap().to_owned()
     })
-}
-
-/// Whether cargo sets `name` in the environment of the tests it runs.
-fn is_set_by_cargo_for_tests(name: &str) -> bool {
-    name.starts_with("CARGO_PKG_")
-        || name.starts_with("CARGO_BIN_EXE_")
-        || matches!(
-            name,
-            "CARGO_MANIFEST_DIR"
-                | "CARGO_MANIFEST_PATH"
-                | "CARGO_MANIFEST_LINKS"
-                | "CARGO_CRATE_NAME"
-                | "CARGO_BIN_NAME"
-                | "CARGO_PRIMARY_PACKAGE"
-                | "CARGO_TARGET_TMPDIR"
-                | "OUT_DIR"
-        )
 }
 
 /// Runs `program`, waits at most [`DEADLINE`], and checks that it exits 0

@@ -1,10 +1,9 @@
 //! The `mcp-host` command, built by cargo for the tests that run it.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-use super::interop::repo;
+use super::cargo::cargo;
 
 /// The `mcp-host` binary, built once per test binary (`cargo build -p
 /// mcp-host`: it belongs to another package, so cargo does not build it
@@ -12,9 +11,8 @@ use super::interop::repo;
 pub fn mcp_host() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
+        let status = cargo()
             .args(["build", "--quiet", "-p", "mcp-host", "--bin", "mcp-host"])
-            .current_dir(repo())
             .status()
             .expect("run cargo build");
         assert!(status.success(), "building mcp-host failed");

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod cargo;
 pub mod host;
 pub mod interop;
 pub mod nginx;

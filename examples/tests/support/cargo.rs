@@ -1,0 +1,39 @@
+//! Cargo, run from a test on this workspace.
+
+use std::process::Command;
+
+use super::interop::repo;
+
+/// `cargo` in the workspace root, without the variables cargo sets for the
+/// test that runs it: build scripts that watch them (ring's watches
+/// `CARGO_MANIFEST_DIR` and `CARGO_PKG_*`) would see them change and
+/// rebuild half the dependency tree, here and again in the next ordinary
+/// cargo command.
+pub fn cargo() -> Command {
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.current_dir(repo());
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if is_set_by_cargo_for_tests(&name) {
+            cargo.env_remove(&*name);
+        }
+    }
+    cargo
+}
+
+/// Whether cargo sets `name` in the environment of the tests it runs.
+fn is_set_by_cargo_for_tests(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || name.starts_with("CARGO_BIN_EXE_")
+        || matches!(
+            name,
+            "CARGO_MANIFEST_DIR"
+                | "CARGO_MANIFEST_PATH"
+                | "CARGO_MANIFEST_LINKS"
+                | "CARGO_CRATE_NAME"
+                | "CARGO_BIN_NAME"
+                | "CARGO_PRIMARY_PACKAGE"
+                | "CARGO_TARGET_TMPDIR"
+                | "OUT_DIR"
+        )
+}
