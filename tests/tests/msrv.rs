@@ -135,7 +135,7 @@ fn no_dependency_of_a_published_crate_needs_a_newer_rust() {
 #[test]
 fn published_crates_build_with_the_msrv_toolchain() {
     let msrv = workspace_msrv();
-    let probe = Command::new("rustup")
+    let probe = support::without_test_env(&mut Command::new("rustup"))
         .args(["run", &msrv, "rustc", "--version"])
         .env("RUSTUP_AUTO_INSTALL", "0")
         .env_remove("RUSTUP_TOOLCHAIN")
@@ -163,7 +163,7 @@ fn published_crates_build_with_the_msrv_toolchain() {
         let name = support::name(package);
         // One crate at a time, so each is built with only the features it
         // asks of its dependencies; --locked keeps the lock file as it is.
-        let output = Command::new("rustup")
+        let output = support::without_test_env(&mut Command::new("rustup"))
             .args([
                 "run", &msrv, "cargo", "check", "--locked", "--quiet", "-p", name,
             ])

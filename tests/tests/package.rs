@@ -110,7 +110,7 @@ fn cargo_package_passes_and_the_packages_build() {
     let mut manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("its Cargo.toml");
     manifest.push_str("\n[workspace]\n");
     std::fs::write(root.join("Cargo.toml"), manifest).expect("write its Cargo.toml");
-    let mut check = Command::new(env!("CARGO"));
+    let mut check = support::cargo();
     check
         .args(["check", "--lib", "--bins"])
         .current_dir(&root)

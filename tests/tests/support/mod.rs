@@ -17,11 +17,41 @@ pub fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// The cargo that runs these tests, in the workspace root.
+/// The cargo that runs these tests, in the workspace root, without the
+/// variables cargo sets for a test (see [`without_test_env`]).
 pub fn cargo() -> Command {
     let mut cargo = Command::new(env!("CARGO"));
     cargo.current_dir(workspace());
+    without_test_env(&mut cargo);
     cargo
+}
+
+/// Removes from `command` the variables cargo sets for the test running it:
+/// build scripts that watch them (ring's watches `CARGO_MANIFEST_DIR` and
+/// `CARGO_PKG_*`) would see them change and rebuild half the dependency
+/// tree, here and again in the next ordinary cargo command. (The same rule
+/// as `examples/tests/support/cargo.rs`, another crate's tests.)
+pub fn without_test_env(command: &mut Command) -> &mut Command {
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_BIN_EXE_")
+            || matches!(
+                &*name,
+                "CARGO_MANIFEST_DIR"
+                    | "CARGO_MANIFEST_PATH"
+                    | "CARGO_MANIFEST_LINKS"
+                    | "CARGO_CRATE_NAME"
+                    | "CARGO_BIN_NAME"
+                    | "CARGO_PRIMARY_PACKAGE"
+                    | "CARGO_TARGET_TMPDIR"
+                    | "OUT_DIR"
+            )
+        {
+            command.env_remove(&*name);
+        }
+    }
+    command
 }
 
 /// `cargo metadata --format-version 1` of the workspace: every package of
