@@ -242,7 +242,9 @@ async fn bounded_call(
             forward(&progress);
         }
     });
-    tokio::pin!(call);
+    // On the heap: the client's call is a large future, and the host's own
+    // (restart, retry, consent) nest around it.
+    let mut call = Box::pin(call);
     let cap = started + options.max_timeout;
     let deadline = || {
         let quiet_until = *lock(&last_news) + options.timeout;

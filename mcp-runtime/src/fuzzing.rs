@@ -12,12 +12,12 @@ pub fn frontmatter(text: &str) -> Result<Map<String, Value>, String> {
         .map_err(|error| error.to_string())
 }
 
+/// One completed SSE event: its `id`, if any, and its data.
+pub type SseEvent = (Option<String>, Vec<u8>);
+
 /// Feeds `chunks` to one SSE decoder with a per-event `limit`; returns each
-/// completed event as `(id, data)`, or the decoder's error.
-pub fn sse_events(
-    chunks: &[&[u8]],
-    limit: usize,
-) -> Result<Vec<(Option<String>, Vec<u8>)>, String> {
+/// completed event, or the decoder's error.
+pub fn sse_events(chunks: &[&[u8]], limit: usize) -> Result<Vec<SseEvent>, String> {
     let mut decoder = crate::client::sse::SseDecoder::default();
     let mut events = Vec::new();
     for chunk in chunks {

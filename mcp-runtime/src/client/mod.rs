@@ -605,9 +605,11 @@ impl Inner {
         progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
     ) -> Result<Value, ClientError> {
         for _ in 0..16 {
-            let result = self
-                .renewing_session(method, params.clone(), progress.clone())
-                .await?;
+            // Boxed: the request's future (session renewal, version retry,
+            // the transport) is large in debug builds, and callers nest it
+            // in futures of their own on 2 MiB worker stacks.
+            let result =
+                Box::pin(self.renewing_session(method, params.clone(), progress.clone())).await?;
             if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
                 return Ok(result);
             }

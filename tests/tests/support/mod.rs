@@ -119,3 +119,17 @@ pub fn version(package: &Value) -> &str {
         .as_str()
         .expect("a package has a version")
 }
+
+/// The variable that asks for the checks too slow for CI's 30 minutes (the
+/// same name as in `examples/tests/support/cargo.rs`).
+pub const FULL_CHECKS: &str = "MCP_TOOLKIT_FULL_CHECKS";
+
+/// Whether `MCP_TOOLKIT_FULL_CHECKS=1` asks for the slow checks; says on
+/// stderr what is skipped when it does not.
+pub fn full_checks(what: &str) -> bool {
+    let asked = std::env::var(FULL_CHECKS).is_ok_and(|value| value == "1");
+    if !asked {
+        eprintln!("skipped: {what} (set {FULL_CHECKS}=1 to run it)");
+    }
+    asked
+}
