@@ -17,18 +17,24 @@
 //!   issuer (`https://`, or `http://` on loopback); tools declared with
 //!   `scopes` need them. `--resource URL` names the server's canonical URL,
 //!   the tokens' audience (default: `http://ADDR/mcp` as bound).
+//! - `--redis-url URL`: share tasks and list-change announcements with the
+//!   other instances of the server through Redis or Valkey
+//!   (`redis://HOST:PORT/`), so that any instance behind a load balancer
+//!   serves any request. Give every instance the same `--state-key-file`
+//!   too.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use mcp_runtime::server::auth::AuthConfig;
-use mcp_runtime::server::{ServerOptions, StateKey};
+use mcp_runtime::server::{ServerBuilder, ServerOptions, SharedState, StateKey};
 
 /// The environment variable that may carry the request state key.
 pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
 
 const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PATH] \
-                     [--auth-issuer ISSUER_URL [--resource URL]] [--mount PREFIX=URL]...";
+                     [--auth-issuer ISSUER_URL [--resource URL]] [--mount PREFIX=URL]... \
+                     [--redis-url URL]";
 
 #[allow(missing_docs)] // generated code documents what the server documents
 #[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
@@ -97,6 +103,17 @@ pub fn server_options() -> Result<ServerOptions, Box<dyn std::error::Error>> {
     Ok(options)
 }
 
+/// `builder` with what the command line asks of every server: the
+/// [`server_options`], and the state shared through `--redis-url`.
+pub fn configure(builder: ServerBuilder) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
+    let args = Args::parse(std::env::args().skip(1))?;
+    let builder = builder.options(server_options()?);
+    Ok(match args.redis_url {
+        Some(url) => builder.shared_state(SharedState::redis(&url)?),
+        None => builder,
+    })
+}
+
 /// Serves `server` the way the command line asks: Streamable HTTP with
 /// `--http ADDR` until Ctrl-C, printing `listening on http://IP:PORT/mcp` to
 /// stderr once bound; stdio otherwise.
@@ -137,6 +154,7 @@ struct Args {
     auth_issuer: Option<String>,
     resource: Option<String>,
     mounts: Vec<(String, String)>,
+    redis_url: Option<String>,
 }
 
 impl Args {
@@ -151,6 +169,7 @@ impl Args {
                 "--state-key-file" => parsed.state_key_file = Some(value.into()),
                 "--auth-issuer" => parsed.auth_issuer = Some(value),
                 "--resource" => parsed.resource = Some(value),
+                "--redis-url" => parsed.redis_url = Some(value),
                 "--mount" => {
                     let (prefix, url) = value
                         .split_once('=')

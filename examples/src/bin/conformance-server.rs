@@ -349,6 +349,13 @@ impl Conformance {
         "Mutation triggered"
     }
 
+    /// Announces that `test://watched-resource` changed.
+    #[mcp_tool]
+    fn test_trigger_resource_update(&self) -> &'static str {
+        self.changes.resource_updated("test://watched-resource");
+        "Mutation triggered"
+    }
+
     /// Asks the user's name (key `user_name`), then greets them.
     #[mcp_tool]
     async fn test_input_required_result_elicitation(
@@ -843,7 +850,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = std::sync::Arc::new(Conformance {
         changes: changes.clone(),
     });
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = mcp_examples::configure(Server::builder(mcp_runtime::server_info!()))?
         .register(tools.mcp_definitions())
         .tool(json_schema_tool())
         .skill(pdf_skill())

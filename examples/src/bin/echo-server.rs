@@ -96,9 +96,8 @@ async fn sleep(ms: u64, context: RequestContext) -> Result<String, ToolError> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
-    let builder = Server::builder(mcp_runtime::server_info!())
+    let builder = mcp_examples::configure(Server::builder(mcp_runtime::server_info!()))?
         .instructions("Echoes text and adds integers.")
-        .options(mcp_examples::server_options()?)
         .register(mcp_runtime::definitions![echo, add, whoami, sleep]);
     let server = mcp_examples::mount_all(builder).await?.build()?;
     mcp_examples::serve(server).await

@@ -102,8 +102,7 @@ fn forecast(#[mcp(header = "Region")] region: String, #[mcp(header = "Days")] da
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
-    let server = Server::builder(mcp_runtime::server_info!())
-        .options(mcp_examples::server_options()?)
+    let server = mcp_examples::configure(Server::builder(mcp_runtime::server_info!()))?
         .register(mcp_runtime::definitions![count, survey, whoami, forecast])
         .build()?;
     mcp_examples::serve(server).await

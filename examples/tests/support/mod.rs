@@ -7,6 +7,8 @@ pub mod cargo;
 pub mod host;
 pub mod interop;
 pub mod nginx;
+pub mod redis;
+pub mod wire;
 pub mod survey;
 
 use std::io::{BufRead, BufReader, Write};

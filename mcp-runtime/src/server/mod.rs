@@ -47,6 +47,7 @@ mod derive;
 mod engine;
 pub mod middleware;
 mod registry;
+pub mod shared;
 
 use std::sync::Arc;
 
@@ -74,6 +75,7 @@ pub use registry::resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTem
 pub use registry::skill::SkillDef;
 pub use registry::tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 pub use registry::tool_schema::{OutputSchema, SchemaProfile};
+pub use shared::{SharedState, SharedStateError};
 
 /// Whether a tool may run as a task; see [`ToolDef::task_support`].
 pub use crate::protocol::TaskSupport;

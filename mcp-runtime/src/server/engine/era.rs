@@ -90,7 +90,7 @@ impl Server {
         match method {
             Ok(Method::Discover) => return Ok(result_frame(id, &self.inner.discover)),
             Ok(task @ (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel)) => {
-                return self.task_method(id, task, params, &client);
+                return self.task_method(id, task, params, &client).await;
             }
             _ => {}
         }

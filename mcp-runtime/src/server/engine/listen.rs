@@ -25,6 +25,9 @@ impl Server {
         let Some(changes) = &self.inner.list_changes else {
             return Err(ErrorObject::method_not_found("subscriptions/listen"));
         };
+        if let Some(shared) = &self.inner.shared {
+            shared.start(); // Other instances' announcements come through it.
+        }
         let mut receiver = changes.subscribe();
         let filter = self.honoured(params.notifications);
         let tag = tag(id);

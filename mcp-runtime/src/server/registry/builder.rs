@@ -15,9 +15,11 @@ use crate::protocol::{
 };
 use crate::schema::CompiledSchema;
 use crate::server::engine::{discover_result, listen, task::TaskStore};
+use crate::server::shared::Instance;
 use crate::server::middleware::Middleware;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
+    SharedState,
     SkillDef, ToolDef, is_valid_tool_name,
 };
 use crate::transport::http::param_headers::ParamHeaders;
@@ -33,6 +35,7 @@ pub struct ServerBuilder {
     skills: Vec<SkillDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
+    shared: Option<SharedState>,
     middleware: Vec<Arc<dyn Middleware>>,
     /// Set by `schema_profile` (in `register.rs`).
     pub(super) schema_profile: SchemaProfile,
@@ -51,6 +54,7 @@ impl ServerBuilder {
             skills: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
+            shared: None,
             middleware: Vec::new(),
             schema_profile: SchemaProfile::default(),
         }
@@ -105,6 +109,14 @@ impl ServerBuilder {
         self
     }
 
+    /// Shares tasks and [`list_changes`](Self::list_changes) announcements
+    /// with the other instances of this server through `state`, so that any
+    /// instance serves any request (see [`shared`](crate::server::shared)).
+    pub fn shared_state(mut self, state: SharedState) -> Self {
+        self.shared = Some(state);
+        self
+    }
+
     /// Adds a layer of [middleware](crate::server::middleware) around
     /// every request; the first added is the outermost.
     pub fn middleware(mut self, layer: impl Middleware) -> Self {
@@ -153,12 +165,26 @@ impl ServerBuilder {
             .iter()
             .any(|t| t.def.task_support != TaskSupport::Forbidden)
             .then(|| {
-                Arc::new(TaskStore::new(
+                let store = TaskStore::new(
                     self.options.max_tasks,
                     self.options.task_ttl,
                     self.options.task_poll_interval,
-                ))
+                );
+                Arc::new(match self.shared {
+                    Some(_) => store.watched(),
+                    None => store,
+                })
             });
+        let shared = self.shared.map(|state| {
+            let backend = state.backend(&self.info.name);
+            Instance::new(backend, tasks.as_ref(), self.list_changes.as_ref())
+        });
+        if let Some(shared) = &shared
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            // Else the first request starts it.
+            shared.start();
+        }
         let mut discover_capabilities = match &self.list_changes {
             Some(_) => listen::announced(&capabilities),
             None => capabilities.clone(),
@@ -207,6 +233,7 @@ impl ServerBuilder {
             options: self.options,
             list_changes: self.list_changes,
             tasks,
+            shared,
             skills,
             middleware: (!self.middleware.is_empty()).then(|| self.middleware.into()),
         };

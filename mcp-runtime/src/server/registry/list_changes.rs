@@ -4,9 +4,15 @@
 //! ([`ServerBuilder::list_changes`](crate::server::ServerBuilder::list_changes)) and
 //! kept by whatever changes the lists (a tool, a file watcher). Every
 //! announcement reaches the open `subscriptions/listen` streams (2026-07-28)
-//! whose filter asked for it.
+//! whose filter asked for it, and, with a
+//! [`SharedState`](crate::server::SharedState), those of every instance.
 
-use tokio::sync::broadcast;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::sync::lock;
 
 /// How many announcements a slow listener may fall behind before it misses
 /// some; it is then sent one of every notification it subscribed to (list
@@ -14,7 +20,8 @@ use tokio::sync::broadcast;
 const BACKLOG: usize = 64;
 
 /// One announcement.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "uri", rename_all = "snake_case")]
 pub enum ListChange {
     /// `notifications/tools/list_changed`.
     Tools,
@@ -30,12 +37,15 @@ pub enum ListChange {
 #[derive(Debug, Clone)]
 pub struct ListChanges {
     sender: broadcast::Sender<ListChange>,
+    /// Where announcements also go to reach other instances.
+    relay: Arc<Mutex<Option<mpsc::Sender<ListChange>>>>,
 }
 
 impl Default for ListChanges {
     fn default() -> Self {
         ListChanges {
             sender: broadcast::channel(BACKLOG).0,
+            relay: Arc::default(),
         }
     }
 }
@@ -67,8 +77,27 @@ impl ListChanges {
     }
 
     fn announce(&self, change: ListChange) {
+        if let Some(relay) = lock(&self.relay).as_ref()
+            && relay.try_send(change.clone()).is_err()
+        {
+            tracing::warn!(?change, "too many announcements wait for the shared store; dropped one");
+        }
+        self.deliver(change);
+    }
+
+    /// Tells this instance's listeners only (an announcement that came
+    /// from another instance).
+    pub(crate) fn deliver(&self, change: ListChange) {
         // No receiver means no open subscription: nothing to tell.
         let _ = self.sender.send(change);
+    }
+
+    /// From now on, every announcement is also sent to the returned
+    /// receiver (at most `backlog` waiting), for other instances.
+    pub(crate) fn relay(&self, backlog: usize) -> mpsc::Receiver<ListChange> {
+        let (sender, receiver) = mpsc::channel(backlog);
+        *lock(&self.relay) = Some(sender);
+        receiver
     }
 
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<ListChange> {

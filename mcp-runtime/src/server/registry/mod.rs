@@ -56,6 +56,8 @@ pub(crate) struct Registry {
     pub(crate) list_changes: Option<ListChanges>,
     /// Present when some tool may run as a task.
     pub(crate) tasks: Option<Arc<TaskStore>>,
+    /// Present when instances share tasks and announcements.
+    pub(crate) shared: Option<Arc<crate::server::shared::Instance>>,
     /// Present when the server serves skills.
     pub(crate) skills: Option<Skills>,
     /// The middleware, outermost first; `None` when there is none.

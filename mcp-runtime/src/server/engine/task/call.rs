@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::store::Outcome;
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
 use crate::protocol::{
-    CallToolResult, ResultType, TaskAck, TaskRequestParams, TaskSupport, UpdateTaskRequestParams,
+    CallToolResult, JsonObject, ResultType, TaskAck, TaskRequestParams, TaskSupport, UpdateTaskRequestParams,
     declares_tasks, tasks_required_capabilities,
 };
 use crate::server::Server;
@@ -105,6 +105,15 @@ impl Server {
             Poll::Pending => None,
         };
         let slot = store.create(cancellation)?;
+        if let Some(shared) = &self.inner.shared {
+            shared.start();
+            if let Err(error) = shared.publish(&slot).await {
+                // Other instances could not find it: no task.
+                slot.cancel();
+                store.drive(slot, None::<BoxFuture<Outcome>>);
+                return Err(error);
+            }
+        }
         input.attach_task(slot.clone());
         let work = match finished {
             Some(outcome) => {
@@ -127,8 +136,9 @@ impl Server {
 
     /// `tasks/get`, `tasks/update` and `tasks/cancel`, for clients that
     /// declare the extension (-32021 for others, -32602 for an unknown or
-    /// expired task).
-    pub(crate) fn task_method(
+    /// expired task). A task another instance runs is served through the
+    /// shared state, when there is one.
+    pub(crate) async fn task_method(
         &self,
         id: &RequestId,
         method: Method,
@@ -143,29 +153,52 @@ impl Server {
                 tasks_required_capabilities(),
             ));
         }
-        let find = |task_id: &str| {
-            store.get(task_id).ok_or_else(|| {
-                ErrorObject::invalid_params(format!(
-                    "Failed to retrieve task: no task `{task_id}` (unknown, or its TTL is over)"
-                ))
-            })
-        };
-        match method {
-            Method::TasksGet => {
+        let (task_id, responses) = match method {
+            Method::TasksGet | Method::TasksCancel => {
                 let params: TaskRequestParams = parse(params)?;
-                Ok(result_frame(id, &find(&params.task_id)?.snapshot()))
+                (params.task_id, JsonObject::new())
             }
             Method::TasksUpdate => {
                 let params: UpdateTaskRequestParams = parse(params)?;
-                find(&params.task_id)?.answer(params.input_responses)?;
-                Ok(result_frame(id, &TaskAck::default()))
+                (params.task_id, params.input_responses)
             }
-            Method::TasksCancel => {
-                let params: TaskRequestParams = parse(params)?;
-                find(&params.task_id)?.cancel();
-                Ok(result_frame(id, &TaskAck::default()))
-            }
-            _ => Err(ErrorObject::method_not_found(method.name())),
+            _ => return Err(ErrorObject::method_not_found(method.name())),
+        };
+        let unknown = || {
+            ErrorObject::invalid_params(format!(
+                "Failed to retrieve task: no task `{task_id}` (unknown, or its TTL is over)"
+            ))
+        };
+        if let Some(slot) = store.get(&task_id) {
+            return match method {
+                Method::TasksGet => Ok(result_frame(id, &slot.snapshot())),
+                Method::TasksUpdate => {
+                    slot.answer(responses)?;
+                    Ok(result_frame(id, &TaskAck::default()))
+                }
+                _ => {
+                    slot.cancel();
+                    Ok(result_frame(id, &TaskAck::default()))
+                }
+            };
+        }
+        let Some(shared) = &self.inner.shared else {
+            return Err(unknown());
+        };
+        shared.start();
+        match method {
+            Method::TasksGet => match shared.get(&task_id).await? {
+                Some(state) => Ok(result_frame(id, &state)),
+                None => Err(unknown()),
+            },
+            Method::TasksUpdate => match shared.update(&task_id, responses).await? {
+                true => Ok(result_frame(id, &TaskAck::default())),
+                false => Err(unknown()),
+            },
+            _ => match shared.cancel(&task_id).await? {
+                true => Ok(result_frame(id, &TaskAck::default())),
+                false => Err(unknown()),
+            },
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// `time` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-pub(super) fn rfc3339(time: SystemTime) -> String {
+pub(crate) fn rfc3339(time: SystemTime) -> String {
     let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
     let seconds = since.as_secs();
     let (days, rest) = (seconds / 86_400, seconds % 86_400);

@@ -12,7 +12,7 @@
 //! [`ServerOptions::task_ttl`]: crate::server::ServerOptions::task_ttl
 
 mod call;
-mod clock;
+pub(crate) mod clock;
 mod store;
 
 pub(crate) use call::Plan;

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -41,6 +41,9 @@ pub(crate) struct TaskStore {
     max_tasks: usize,
     ttl: Duration,
     poll_interval: Duration,
+    /// Whether each task's changes are watched (to be written to a shared
+    /// store).
+    watched: bool,
 }
 
 impl TaskStore {
@@ -52,7 +55,23 @@ impl TaskStore {
             max_tasks,
             ttl: ttl.min(MAX_TTL),
             poll_interval,
+            watched: false,
         }
+    }
+
+    /// Lets each task's changes be watched ([`TaskSlot::changes`]).
+    pub(crate) fn watched(mut self) -> Self {
+        self.watched = true;
+        self
+    }
+
+    /// The ids of the tasks that have not ended.
+    pub(crate) fn live_ids(&self) -> Vec<String> {
+        lock(&self.tasks)
+            .values()
+            .filter(|slot| !lock(&slot.state).status.is_terminal())
+            .map(|slot| slot.id.clone())
+            .collect()
     }
 
     /// Creates a task in status `working`, findable at once, whose work
@@ -87,6 +106,7 @@ impl TaskStore {
             poll_interval_ms: millis(self.poll_interval).max(1),
             expires: Instant::now() + self.ttl,
             cancellation,
+            changed: self.watched.then(|| watch::channel(()).0),
             state: Mutex::new(TaskState {
                 status: TaskStatus::Working,
                 status_message: None,
@@ -149,6 +169,8 @@ pub(crate) struct TaskSlot {
     /// Fired by `tasks/cancel` and at the end of the TTL.
     cancellation: CancellationToken,
     state: Mutex<TaskState>,
+    /// Told of every change of `state`, when the store is watched.
+    changed: Option<watch::Sender<()>>,
 }
 
 #[derive(Debug)]
@@ -200,6 +222,23 @@ impl TaskSlot {
     /// The task's id.
     pub(crate) fn id(&self) -> &str {
         &self.id
+    }
+
+    /// When the task's TTL ends.
+    pub(crate) fn expires(&self) -> Instant {
+        self.expires
+    }
+
+    /// A receiver told of each later change of the task's state, when the
+    /// store is watched.
+    pub(crate) fn changes(&self) -> Option<watch::Receiver<()>> {
+        self.changed.as_ref().map(watch::Sender::subscribe)
+    }
+
+    fn touched(&self) {
+        if let Some(changed) = &self.changed {
+            changed.send_replace(());
+        }
     }
 
     /// The answer to the request that created the task.
@@ -260,6 +299,8 @@ impl TaskSlot {
             Err(error) => (TaskStatus::Failed, Some(error.message.clone())),
         };
         state.end(status, message, Some(outcome));
+        drop(state);
+        self.touched();
     }
 
     /// `tasks/cancel`: a live task ends as cancelled and its work is
@@ -276,6 +317,7 @@ impl TaskSlot {
                 None,
             );
         }
+        self.touched();
         self.cancellation.cancel();
     }
 
@@ -285,6 +327,8 @@ impl TaskSlot {
         if !state.status.is_terminal() && state.status_message.as_deref() != Some(message) {
             state.status_message = Some(message.to_owned());
             state.last_updated_at = SystemTime::now();
+            drop(state);
+            self.touched();
         }
     }
 
@@ -312,6 +356,7 @@ impl TaskSlot {
             state.settle();
             receiver
         };
+        self.touched();
         // Withdraws the question however this future ends.
         let _withdraw = Withdraw { slot: self, key };
         answer.await.map_err(|_| InputError::NoAnswer)
@@ -338,6 +383,8 @@ impl TaskSlot {
             }
         }
         state.settle();
+        drop(state);
+        self.touched();
         Ok(())
     }
 }
@@ -353,6 +400,8 @@ impl Drop for Withdraw<'_> {
         let mut state = lock(&self.slot.state);
         if state.waiting.remove(&self.key).is_some() {
             state.settle();
+            drop(state);
+            self.slot.touched();
         }
     }
 }
