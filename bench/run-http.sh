@@ -33,7 +33,7 @@ MODERN=2026-07-28
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
         echo "== building echo-server (main workspace, release)" >&2
-        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --bin echo-server)
+        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --bin echo-server)
     fi
     echo "== building rmcp-echo and loadgen (bench workspace, release)" >&2
     (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p loadgen)

@@ -21,13 +21,13 @@
 //!   other instances of the server through Redis or Valkey
 //!   (`redis://HOST:PORT/`), so that any instance behind a load balancer
 //!   serves any request. Give every instance the same `--state-key-file`
-//!   too.
+//!   too. (The `redis` feature, on by default.)
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use mcp_runtime::server::auth::AuthConfig;
-use mcp_runtime::server::{ServerBuilder, ServerOptions, SharedState, StateKey};
+use mcp_runtime::server::{ServerBuilder, ServerOptions, StateKey};
 
 /// The environment variable that may carry the request state key.
 pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
@@ -108,10 +108,13 @@ pub fn server_options() -> Result<ServerOptions, Box<dyn std::error::Error>> {
 pub fn configure(builder: ServerBuilder) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
     let args = Args::parse(std::env::args().skip(1))?;
     let builder = builder.options(server_options()?);
-    Ok(match args.redis_url {
-        Some(url) => builder.shared_state(SharedState::redis(&url)?),
-        None => builder,
-    })
+    match args.redis_url {
+        #[cfg(feature = "redis")]
+        Some(url) => Ok(builder.shared_state(mcp_runtime::server::SharedState::redis(&url)?)),
+        #[cfg(not(feature = "redis"))]
+        Some(_) => Err("--redis-url needs the examples built with the `redis` feature".into()),
+        None => Ok(builder),
+    }
 }
 
 /// Serves `server` the way the command line asks: Streamable HTTP with

@@ -84,10 +84,15 @@ impl Cluster {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        let addr = used.get(n).unwrap_or_else(|| panic!("nginx logged {used:?}"));
+        let addr = used
+            .get(n)
+            .unwrap_or_else(|| panic!("nginx logged {used:?}"));
         self.instances
             .iter()
-            .position(|i| i.as_ref().is_some_and(|i| authority(&i.url).to_string() == *addr))
+            .position(|i| {
+                i.as_ref()
+                    .is_some_and(|i| authority(&i.url).to_string() == *addr)
+            })
             .unwrap_or_else(|| panic!("{addr} is none of the instances"))
     }
 }
@@ -150,7 +155,11 @@ fn comparable(mut result: Value) -> Value {
 /// status a `tasks/get` saw after each step, and the last result.
 fn confirm_delete_through(urls: &[&str]) -> (Vec<Value>, Value) {
     let mut next = urls.iter().cycle();
-    let task = start_task(next.next().unwrap(), "confirm_delete", json!({"filename": "a.txt"}));
+    let task = start_task(
+        next.next().unwrap(),
+        "confirm_delete",
+        json!({"filename": "a.txt"}),
+    );
     let asked = wait_for(next.next().unwrap(), &task, "input_required");
     let question = asked["inputRequests"]["confirm_delete"].clone();
     assert_eq!(question["method"], "elicitation/create", "{asked}");
@@ -189,7 +198,11 @@ fn three_instances_on_redis_act_as_one_server() {
     let used: BTreeSet<usize> = (before..cluster.logged())
         .map(|n| cluster.served(n))
         .collect();
-    assert_eq!(used.len(), 3, "the steps spread over every instance: {used:?}");
+    assert_eq!(
+        used.len(),
+        3,
+        "the steps spread over every instance: {used:?}"
+    );
 
     // Cancelled through another instance: every instance, the one running
     // it included, reports it cancelled, and the owner stopped its work.
@@ -197,7 +210,13 @@ fn three_instances_on_redis_act_as_one_server() {
     let task = start_task(&lb, "slow_compute", json!({"seconds": 60}));
     let owner = cluster.served(before);
     let elsewhere = cluster.instance((owner + 1) % 3);
-    let ack = request(elsewhere, 4, "tasks/cancel", Some(&task), json!({"taskId": task}));
+    let ack = request(
+        elsewhere,
+        4,
+        "tasks/cancel",
+        Some(&task),
+        json!({"taskId": task}),
+    );
     assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
     for i in 0..3 {
         let cancelled = wait_for(cluster.instance(i), &task, "cancelled");
@@ -274,4 +293,56 @@ fn conformance_tasks_scenarios_pass_through_the_balancer() {
     assert!(stdout.contains("tasks: every scenario passed"), "{stdout}");
     let used: BTreeSet<String> = cluster.balancer.upstreams_used().into_iter().collect();
     assert_eq!(used.len(), 3, "every instance served: {used:?}");
+}
+
+/// Redis goes away and comes back: requests that need it fail with -32603
+/// naming the store, everything else keeps working, a task this instance
+/// runs is still served from its memory, and once Redis is back (empty, on
+/// the same port) new tasks work again without a restart.
+#[test]
+fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
+    let mut redis = RedisServer::start(&support::redis::ensure_installed());
+    let server = HttpFixture::start(
+        Path::new(env!("CARGO_BIN_EXE_conformance-server")),
+        &[Path::new("--redis-url"), Path::new(&redis.url)],
+    );
+    let url = server.url.as_str();
+    let local = start_task(url, "slow_compute", json!({"seconds": 60}));
+
+    redis.stop();
+    let call = json!({"name": "slow_compute", "arguments": {"seconds": 1}});
+    let refused = request(url, 1, "tools/call", Some("slow_compute"), call.clone());
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("shared task store is unavailable"),
+        "{refused}"
+    );
+    assert!(!message.contains(&redis.url), "no URL in errors: {refused}");
+    let elsewhere = get(url, "00000000-0000-4000-8000-000000000000");
+    assert_eq!(elsewhere["error"]["code"], -32603, "{elsewhere}");
+    assert_eq!(get(url, &local)["result"]["status"], "working");
+    let greet = request(
+        url,
+        2,
+        "tools/call",
+        Some("greet"),
+        json!({"name": "greet", "arguments": {"name": "Ada"}}),
+    );
+    assert!(greet["result"]["content"][0]["text"].is_string(), "{greet}");
+
+    redis.restart();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let task = loop {
+        let reply = request(url, 3, "tools/call", Some("slow_compute"), call.clone());
+        if reply["result"]["resultType"] == "task" {
+            break reply["result"]["taskId"].as_str().unwrap().to_owned();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no task after Redis came back: {reply}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    wait_for(url, &task, "completed");
 }

@@ -8,8 +8,8 @@ pub mod host;
 pub mod interop;
 pub mod nginx;
 pub mod redis;
-pub mod wire;
 pub mod survey;
+pub mod wire;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

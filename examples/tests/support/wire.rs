@@ -65,8 +65,7 @@ pub fn request(url: &str, id: i64, method: &str, name: Option<&str>, params: Val
         .split_once("\r\n\r\n")
         .unwrap_or_else(|| panic!("{method}: no HTTP response: {response:?}"));
     if !head.to_ascii_lowercase().contains("text/event-stream") {
-        return serde_json::from_str(body)
-            .unwrap_or_else(|e| panic!("{method}: {e}: {response}"));
+        return serde_json::from_str(body).unwrap_or_else(|e| panic!("{method}: {e}: {response}"));
     }
     body.lines()
         .filter_map(|line| line.strip_prefix("data:"))

@@ -15,12 +15,11 @@ use crate::protocol::{
 };
 use crate::schema::CompiledSchema;
 use crate::server::engine::{discover_result, listen, task::TaskStore};
-use crate::server::shared::Instance;
 use crate::server::middleware::Middleware;
+use crate::server::shared::Instance;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
-    SharedState,
-    SkillDef, ToolDef, is_valid_tool_name,
+    SharedState, SkillDef, ToolDef, is_valid_tool_name,
 };
 use crate::transport::http::param_headers::ParamHeaders;
 

@@ -80,7 +80,10 @@ impl ListChanges {
         if let Some(relay) = lock(&self.relay).as_ref()
             && relay.try_send(change.clone()).is_err()
         {
-            tracing::warn!(?change, "too many announcements wait for the shared store; dropped one");
+            tracing::warn!(
+                ?change,
+                "too many announcements wait for the shared store; dropped one"
+            );
         }
         self.deliver(change);
     }
@@ -124,5 +127,37 @@ mod tests {
                 ListChange::ResourceUpdated("test://x".into())
             );
         }
+    }
+
+    #[tokio::test]
+    async fn announcements_go_to_the_relay_and_remote_ones_do_not() {
+        let changes = ListChanges::new();
+        let mut local = changes.subscribe();
+        let mut relay = changes.clone().relay(8);
+        changes.tools_changed();
+        changes.deliver(ListChange::Prompts); // from another instance
+        assert_eq!(relay.recv().await, Some(ListChange::Tools));
+        assert!(
+            relay.try_recv().is_err(),
+            "a remote announcement is not sent back"
+        );
+        assert_eq!(local.recv().await.unwrap(), ListChange::Tools);
+        assert_eq!(local.recv().await.unwrap(), ListChange::Prompts);
+    }
+
+    #[test]
+    fn announcements_travel_as_json() {
+        let update = ListChange::ResourceUpdated("test://x".into());
+        let json = serde_json::to_value(&update).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "resource_updated", "uri": "test://x"})
+        );
+        assert_eq!(serde_json::from_value::<ListChange>(json).unwrap(), update);
+        let tools = serde_json::to_value(ListChange::Tools).unwrap();
+        assert_eq!(
+            serde_json::from_value::<ListChange>(tools).unwrap(),
+            ListChange::Tools
+        );
     }
 }

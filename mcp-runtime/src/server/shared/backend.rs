@@ -135,3 +135,42 @@ impl From<StateError> for ErrorObject {
         ErrorObject::internal(format!("the shared task store is unavailable: {error}"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn waiting() -> TaskRecord {
+        let state = serde_json::from_value(json!({
+            "resultType": "complete", "taskId": "t", "status": "input_required",
+            "createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z",
+            "inputRequests": {"k": {"method": "roots/list"}}
+        }))
+        .unwrap();
+        TaskRecord {
+            owner: "a".into(),
+            state,
+        }
+    }
+
+    #[test]
+    fn a_task_ended_elsewhere_reads_as_cancelled_or_failed() {
+        let mut cancelled = waiting();
+        assert!(!cancelled.ended());
+        cancelled.ended_elsewhere(EndedBy::Cancel, "2026-01-01T00:00:05Z".into());
+        assert!(cancelled.ended());
+        let json = serde_json::to_value(&cancelled.state).unwrap();
+        assert_eq!(json["status"], "cancelled");
+        assert_eq!(json["lastUpdatedAt"], "2026-01-01T00:00:05Z");
+        assert_eq!(json.get("inputRequests"), None, "{json}");
+
+        let mut lost = waiting();
+        lost.ended_elsewhere(EndedBy::OwnerLost, "2026-01-01T00:00:09Z".into());
+        let json = serde_json::to_value(&lost.state).unwrap();
+        assert_eq!(json["status"], "failed");
+        assert_eq!(json["error"]["code"], -32603);
+        assert!(json["statusMessage"].as_str().unwrap().contains("instance"));
+    }
+}

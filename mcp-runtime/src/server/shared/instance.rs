@@ -132,7 +132,11 @@ impl Instance {
     /// to its open questions here (-32602, nothing delivered, when one is
     /// unreadable), hands them to the owner and waits, briefly, until it
     /// took them. `Ok(false)`: no such task.
-    pub(crate) async fn update(&self, id: &str, responses: JsonObject) -> Result<bool, ErrorObject> {
+    pub(crate) async fn update(
+        &self,
+        id: &str,
+        responses: JsonObject,
+    ) -> Result<bool, ErrorObject> {
         let Some(record) = self.backend.get_task(id.to_owned()).await? else {
             return Ok(false);
         };
@@ -149,7 +153,11 @@ impl Instance {
         if answers.is_empty() {
             return Ok(true);
         }
-        if !self.backend.send_answers(id.to_owned(), answers.clone()).await? {
+        if !self
+            .backend
+            .send_answers(id.to_owned(), answers.clone())
+            .await?
+        {
             return Ok(false);
         }
         let deadline = Instant::now() + UPDATE_SETTLES;
@@ -244,7 +252,10 @@ impl Writer {
             owner: self.backend.instance().to_owned(),
             state: self.slot.snapshot(),
         };
-        let ttl = self.slot.expires().saturating_duration_since(Instant::now());
+        let ttl = self
+            .slot
+            .expires()
+            .saturating_duration_since(Instant::now());
         if !self.backend.put_task(record, ttl).await? {
             // Cancelled elsewhere before this write: end here too.
             self.slot.cancel();

@@ -30,10 +30,7 @@
 
 // Without a backend feature nothing can make a `SharedState` (it has no
 // variant), so the machinery below is compiled but never used.
-#![cfg_attr(
-    not(feature = "redis"),
-    allow(dead_code, unused_variables, unused_mut)
-)]
+#![cfg_attr(not(feature = "redis"), allow(dead_code, unused_variables, unused_mut))]
 
 mod backend;
 mod instance;
@@ -145,3 +142,21 @@ impl fmt::Display for SharedStateError {
 }
 
 impl std::error::Error for SharedStateError {}
+
+#[cfg(all(test, feature = "redis"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_redis_url_never_shows_its_password() {
+        let state = SharedState::redis("redis://user:hunter2@127.0.0.1:6379/").unwrap();
+        let state = state.namespace("notes");
+        assert!(!format!("{state:?}").contains("hunter2"), "{state:?}");
+        let backend = state.backend("ignored");
+        assert!(!format!("{backend:?}").contains("hunter2"), "{backend:?}");
+        assert!(format!("{backend:?}").contains("mcp:notes:"), "{backend:?}");
+        let error = SharedState::redis("redis://user:hunter2@[::1").unwrap_err();
+        assert!(!error.to_string().contains("hunter2"), "{error}");
+        assert!(SharedState::redis("http://127.0.0.1/").is_err());
+    }
+}

@@ -37,7 +37,8 @@ const RECONNECT_MAX: Duration = Duration::from_secs(5);
 /// How long one command or connection attempt may take.
 const TIMEOUT: Duration = Duration::from_secs(2);
 
-const TERMINAL: &str = "local function ended(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end\n";
+const TERMINAL: &str =
+    "local function ended(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end\n";
 
 /// KEYS: task, lease. ARGV: status, record, owner, ttl ms, lease ms.
 static PUT: LazyLock<Script> = LazyLock::new(|| {
@@ -351,11 +352,7 @@ impl Backend for RedisBackend {
         })
     }
 
-    fn send_answers(
-        &self,
-        id: String,
-        answers: JsonObject,
-    ) -> BoxFuture<Result<bool, StateError>> {
+    fn send_answers(&self, id: String, answers: JsonObject) -> BoxFuture<Result<bool, StateError>> {
         let connection = self.connection();
         let keys = [self.task_key(&id), self.inbox_key(&id)];
         let channels = self.instances();

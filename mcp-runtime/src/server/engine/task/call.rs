@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 use super::store::Outcome;
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
 use crate::protocol::{
-    CallToolResult, JsonObject, ResultType, TaskAck, TaskRequestParams, TaskSupport, UpdateTaskRequestParams,
-    declares_tasks, tasks_required_capabilities,
+    CallToolResult, JsonObject, ResultType, TaskAck, TaskRequestParams, TaskSupport,
+    UpdateTaskRequestParams, declares_tasks, tasks_required_capabilities,
 };
 use crate::server::Server;
 use crate::server::engine::method::Method;
