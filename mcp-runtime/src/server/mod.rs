@@ -31,6 +31,9 @@
 //!   `listen`, `subscribe` and `task` (the tasks extension).
 //! - [`middleware`]: layers around every request (logging, limits,
 //!   timeouts, your own rules), run by the engine's `intercept` stage.
+//! - [`shared`]: the state several instances share (tasks, announcements)
+//!   through a store such as Redis; the engine's `task` and `listen`
+//!   consult it.
 //! - `derive/`: what the macros' generated code targets: parameter and
 //!   return-type conversions, context extractors, text parameters.
 //!

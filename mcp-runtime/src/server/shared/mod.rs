@@ -25,8 +25,11 @@
 //! -32603 and a message naming the store; the connection is retried with
 //! backoff in the background. Nothing else depends on it.
 //!
-//! The seam is [`Backend`]; Redis (and Valkey) is the one shared backend,
-//! behind the `redis` feature.
+//! Redis (and Valkey) is the one shared backend, behind the `redis`
+//! feature. The seam it plugs into is internal for now (`Backend`: write,
+//! read, cancel and answer a task atomically; a lease; messages to an
+//! instance; announcements to all), so another store can be added without
+//! changing this API.
 
 // Without a backend feature nothing can make a `SharedState` (it has no
 // variant), so the machinery below is compiled but never used.
