@@ -106,8 +106,8 @@
 //!
 //! - [`server::ServerBuilder`]: registration and [`server::ServerOptions`]
 //!   (page size, cache hints, the key that seals multi-round state).
-//! - [`server::shared`]: several instances of one server sharing tasks and
-//!   announcements through Redis (the `redis` feature).
+//! - `server::shared` (the `redis` feature): several instances of one
+//!   server sharing tasks and announcements through Redis.
 //! - [`server::SkillDef`]: Agent Skills served with the Skills extension
 //!   (`skills/list`, `skills/get`, files as `skill://` resources), and
 //!   [`client::Client::load_skill`], which verifies them on the host side.

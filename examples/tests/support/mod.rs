@@ -146,3 +146,28 @@ pub fn modern_meta() -> Value {
         "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"}
     })
 }
+
+/// A loopback port that was free when asked. A server told to bind it may
+/// still lose it to another process, so callers retry with a new one.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// Waits (10 s at most) until `ready()` holds; false when `child` exits
+/// first (say, its port was taken) or time runs out.
+pub fn wait_until_ready(child: &mut Child, ready: impl Fn() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return false;
+        }
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}

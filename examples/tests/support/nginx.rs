@@ -103,10 +103,7 @@ impl LoadBalancer {
         // A free port, released just before nginx binds it; retried if
         // another process takes it in between.
         for _attempt in 0..5 {
-            let port = TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port();
+            let port = super::free_port();
             let config = dir.path().join("nginx.conf");
             std::fs::write(&config, config_text(dir.path(), port, upstreams)).unwrap();
             let mut child = Command::new(binary)
@@ -120,20 +117,15 @@ impl LoadBalancer {
                 .spawn()
                 .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
             let addr = SocketAddr::from(([127, 0, 0, 1], port));
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = child.try_wait() {
-                    break;
-                }
-                if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
-                    return LoadBalancer {
-                        child,
-                        binary: binary.to_owned(),
-                        url: format!("http://{addr}/mcp"),
-                        dir,
-                    };
-                }
-                std::thread::sleep(Duration::from_millis(50));
+            let listening =
+                || TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok();
+            if super::wait_until_ready(&mut child, listening) {
+                return LoadBalancer {
+                    child,
+                    binary: binary.to_owned(),
+                    url: format!("http://{addr}/mcp"),
+                    dir,
+                };
             }
             let _ = child.kill();
             let _ = child.wait();

@@ -93,10 +93,7 @@ impl RedisServer {
     pub fn start(binary: &Path) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         for _attempt in 0..5 {
-            let port = TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port();
+            let port = super::free_port();
             if let Some(child) = spawn(binary, port, dir.path()) {
                 return RedisServer {
                     child: Some(child),
@@ -138,15 +135,8 @@ fn spawn(binary: &Path, port: u16, dir: &Path) -> Option<Child> {
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return None;
-        }
-        if ping(addr) {
-            return Some(child);
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    if super::wait_until_ready(&mut child, || ping(addr)) {
+        return Some(child);
     }
     let _ = child.kill();
     let _ = child.wait();

@@ -31,9 +31,9 @@
 //!   `listen`, `subscribe` and `task` (the tasks extension).
 //! - [`middleware`]: layers around every request (logging, limits,
 //!   timeouts, your own rules), run by the engine's `intercept` stage.
-//! - [`shared`]: the state several instances share (tasks, announcements)
-//!   through a store such as Redis; the engine's `task` and `listen`
-//!   consult it.
+//! - `shared` (the `redis` feature): the state several instances share
+//!   (tasks, announcements) through Redis; the engine's `task` and
+//!   `listen` consult it.
 //! - `derive/`: what the macros' generated code targets: parameter and
 //!   return-type conversions, context extractors, text parameters.
 //!
@@ -50,6 +50,7 @@ mod derive;
 mod engine;
 pub mod middleware;
 mod registry;
+#[cfg(feature = "redis")]
 pub mod shared;
 
 use std::sync::Arc;
@@ -78,6 +79,7 @@ pub use registry::resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTem
 pub use registry::skill::SkillDef;
 pub use registry::tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 pub use registry::tool_schema::{OutputSchema, SchemaProfile};
+#[cfg(feature = "redis")]
 pub use shared::{SharedState, SharedStateError};
 
 /// Whether a tool may run as a task; see [`ToolDef::task_support`].

@@ -25,6 +25,7 @@ impl Server {
         let Some(changes) = &self.inner.list_changes else {
             return Err(ErrorObject::method_not_found("subscriptions/listen"));
         };
+        #[cfg(feature = "redis")]
         if let Some(shared) = &self.inner.shared {
             shared.start(); // Other instances' announcements come through it.
         }

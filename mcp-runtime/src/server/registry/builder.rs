@@ -16,10 +16,11 @@ use crate::protocol::{
 use crate::schema::CompiledSchema;
 use crate::server::engine::{discover_result, listen, task::TaskStore};
 use crate::server::middleware::Middleware;
+#[cfg(feature = "redis")]
 use crate::server::shared::Instance;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
-    SharedState, SkillDef, ToolDef, is_valid_tool_name,
+    SkillDef, ToolDef, is_valid_tool_name,
 };
 use crate::transport::http::param_headers::ParamHeaders;
 
@@ -34,7 +35,8 @@ pub struct ServerBuilder {
     skills: Vec<SkillDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
-    shared: Option<SharedState>,
+    #[cfg(feature = "redis")]
+    shared: Option<crate::server::SharedState>,
     middleware: Vec<Arc<dyn Middleware>>,
     /// Set by `schema_profile` (in `register.rs`).
     pub(super) schema_profile: SchemaProfile,
@@ -53,6 +55,7 @@ impl ServerBuilder {
             skills: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
+            #[cfg(feature = "redis")]
             shared: None,
             middleware: Vec::new(),
             schema_profile: SchemaProfile::default(),
@@ -111,7 +114,8 @@ impl ServerBuilder {
     /// Shares tasks and [`list_changes`](Self::list_changes) announcements
     /// with the other instances of this server through `state`, so that any
     /// instance serves any request (see [`shared`](crate::server::shared)).
-    pub fn shared_state(mut self, state: SharedState) -> Self {
+    #[cfg(feature = "redis")]
+    pub fn shared_state(mut self, state: crate::server::SharedState) -> Self {
         self.shared = Some(state);
         self
     }
@@ -169,15 +173,19 @@ impl ServerBuilder {
                     self.options.task_ttl,
                     self.options.task_poll_interval,
                 );
-                Arc::new(match self.shared {
+                #[cfg(feature = "redis")]
+                let store = match self.shared {
                     Some(_) => store.watched(),
                     None => store,
-                })
+                };
+                Arc::new(store)
             });
+        #[cfg(feature = "redis")]
         let shared = self.shared.map(|state| {
             let backend = state.backend(&self.info.name);
             Instance::new(backend, tasks.as_ref(), self.list_changes.as_ref())
         });
+        #[cfg(feature = "redis")]
         if let Some(shared) = &shared
             && tokio::runtime::Handle::try_current().is_ok()
         {
@@ -232,6 +240,7 @@ impl ServerBuilder {
             options: self.options,
             list_changes: self.list_changes,
             tasks,
+            #[cfg(feature = "redis")]
             shared,
             skills,
             middleware: (!self.middleware.is_empty()).then(|| self.middleware.into()),

@@ -97,6 +97,7 @@ impl ListChanges {
 
     /// From now on, every announcement is also sent to the returned
     /// receiver (at most `backlog` waiting), for other instances.
+    #[cfg(feature = "redis")]
     pub(crate) fn relay(&self, backlog: usize) -> mpsc::Receiver<ListChange> {
         let (sender, receiver) = mpsc::channel(backlog);
         *lock(&self.relay) = Some(sender);
@@ -129,6 +130,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "redis")]
     #[tokio::test]
     async fn announcements_go_to_the_relay_and_remote_ones_do_not() {
         let changes = ListChanges::new();

@@ -57,6 +57,7 @@ pub(crate) struct Registry {
     /// Present when some tool may run as a task.
     pub(crate) tasks: Option<Arc<TaskStore>>,
     /// Present when instances share tasks and announcements.
+    #[cfg(feature = "redis")]
     pub(crate) shared: Option<Arc<crate::server::shared::Instance>>,
     /// Present when the server serves skills.
     pub(crate) skills: Option<Skills>,

@@ -25,8 +25,8 @@
 //! -32603 and a message naming the store; the connection is retried with
 //! backoff in the background. Nothing else depends on it.
 //!
-//! Redis (and Valkey) is the one shared backend, behind the `redis`
-//! feature. The seam it plugs into is internal for now (`Backend`: write,
+//! This module exists with the `redis` feature: Redis (and Valkey) is the
+//! one shared backend. The seam it plugs into is internal for now (`Backend`: write,
 //! read, cancel and answer a task atomically; a lease; messages to an
 //! instance; announcements to all), so another store can be added without
 //! changing this API.
@@ -37,7 +37,6 @@
 
 mod backend;
 mod instance;
-#[cfg(feature = "redis")]
 mod redis;
 
 use std::fmt;
@@ -50,7 +49,6 @@ pub(crate) use instance::Instance;
 /// serve one server (see the [module docs](crate::server::shared)).
 ///
 /// ```no_run
-/// # #[cfg(feature = "redis")]
 /// # fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// use mcp_runtime::server::{Server, SharedState};
 ///
@@ -62,28 +60,16 @@ pub(crate) use instance::Instance;
 /// ```
 #[derive(Clone)]
 pub struct SharedState {
-    kind: Kind,
-}
-
-#[derive(Clone)]
-enum Kind {
-    #[cfg(feature = "redis")]
-    Redis {
-        client: ::redis::Client,
-        namespace: Option<String>,
-    },
+    client: ::redis::Client,
+    namespace: Option<String>,
 }
 
 impl fmt::Debug for SharedState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Never the URL: it may carry a password.
-        match self.kind {
-            #[cfg(feature = "redis")]
-            Kind::Redis { ref namespace, .. } => f
-                .debug_struct("SharedState::Redis")
-                .field("namespace", namespace)
-                .finish_non_exhaustive(),
-        }
+        f.debug_struct("SharedState::Redis")
+            .field("namespace", &self.namespace)
+            .finish_non_exhaustive()
     }
 }
 
@@ -95,16 +81,13 @@ impl SharedState {
     /// Keys and channels are named `mcp:NAMESPACE:...`, the namespace being
     /// the server's name unless [`namespace`](Self::namespace) says
     /// otherwise; instances of one server must share it.
-    #[cfg(feature = "redis")]
     pub fn redis(url: &str) -> Result<SharedState, SharedStateError> {
         let client = ::redis::Client::open(url)
             // The parser's message, never the URL itself (a password).
             .map_err(|e| SharedStateError(format!("not a Redis URL: {e}")))?;
         Ok(SharedState {
-            kind: Kind::Redis {
-                client,
-                namespace: None,
-            },
+            client,
+            namespace: None,
         })
     }
 
@@ -112,25 +95,14 @@ impl SharedState {
     /// server's name). Instances of one server share it; different servers
     /// on one store need different ones.
     pub fn namespace(mut self, namespace: impl Into<String>) -> Self {
-        #[cfg(feature = "redis")]
-        {
-            let Kind::Redis { namespace: ns, .. } = &mut self.kind;
-            *ns = Some(namespace.into());
-        }
-        #[cfg(not(feature = "redis"))]
-        let _ = namespace;
+        self.namespace = Some(namespace.into());
         self
     }
 
     /// The backend for the server named `server_name`.
     pub(crate) fn backend(self, server_name: &str) -> Arc<dyn Backend> {
-        match self.kind {
-            #[cfg(feature = "redis")]
-            Kind::Redis { client, namespace } => Arc::new(redis::RedisBackend::new(
-                client,
-                namespace.as_deref().unwrap_or(server_name),
-            )),
-        }
+        let namespace = self.namespace.as_deref().unwrap_or(server_name);
+        Arc::new(redis::RedisBackend::new(self.client, namespace))
     }
 }
 
@@ -146,7 +118,7 @@ impl fmt::Display for SharedStateError {
 
 impl std::error::Error for SharedStateError {}
 
-#[cfg(all(test, feature = "redis"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

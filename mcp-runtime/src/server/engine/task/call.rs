@@ -105,6 +105,7 @@ impl Server {
             Poll::Pending => None,
         };
         let slot = store.create(cancellation)?;
+        #[cfg(feature = "redis")]
         if let Some(shared) = &self.inner.shared {
             shared.start();
             if let Err(error) = shared.publish(&slot).await {
@@ -164,11 +165,6 @@ impl Server {
             }
             _ => return Err(ErrorObject::method_not_found(method.name())),
         };
-        let unknown = || {
-            ErrorObject::invalid_params(format!(
-                "Failed to retrieve task: no task `{task_id}` (unknown, or its TTL is over)"
-            ))
-        };
         if let Some(slot) = store.get(&task_id) {
             return match method {
                 Method::TasksGet => Ok(result_frame(id, &slot.snapshot())),
@@ -182,25 +178,49 @@ impl Server {
                 }
             };
         }
-        let Some(shared) = &self.inner.shared else {
-            return Err(unknown());
-        };
-        shared.start();
+        #[cfg(feature = "redis")]
+        if let Some(shared) = &self.inner.shared {
+            shared.start();
+            return self
+                .remote_task_method(shared, id, method, &task_id, responses)
+                .await;
+        }
+        Err(unknown_task(&task_id))
+    }
+
+    /// `tasks/*` for a task another instance runs, through the shared
+    /// state.
+    #[cfg(feature = "redis")]
+    async fn remote_task_method(
+        &self,
+        shared: &crate::server::shared::Instance,
+        id: &RequestId,
+        method: Method,
+        task_id: &str,
+        responses: JsonObject,
+    ) -> Reply {
         match method {
-            Method::TasksGet => match shared.get(&task_id).await? {
+            Method::TasksGet => match shared.get(task_id).await? {
                 Some(state) => Ok(result_frame(id, &state)),
-                None => Err(unknown()),
+                None => Err(unknown_task(task_id)),
             },
-            Method::TasksUpdate => match shared.update(&task_id, responses).await? {
+            Method::TasksUpdate => match shared.update(task_id, responses).await? {
                 true => Ok(result_frame(id, &TaskAck::default())),
-                false => Err(unknown()),
+                false => Err(unknown_task(task_id)),
             },
-            _ => match shared.cancel(&task_id).await? {
+            _ => match shared.cancel(task_id).await? {
                 true => Ok(result_frame(id, &TaskAck::default())),
-                false => Err(unknown()),
+                false => Err(unknown_task(task_id)),
             },
         }
     }
+}
+
+/// The error for a task id no instance knows.
+fn unknown_task(task_id: &str) -> ErrorObject {
+    ErrorObject::invalid_params(format!(
+        "Failed to retrieve task: no task `{task_id}` (unknown, or its TTL is over)"
+    ))
 }
 
 /// The tool's result as a task result: a complete `CallToolResult`.

@@ -60,12 +60,14 @@ impl TaskStore {
     }
 
     /// Lets each task's changes be watched ([`TaskSlot::changes`]).
+    #[cfg(feature = "redis")]
     pub(crate) fn watched(mut self) -> Self {
         self.watched = true;
         self
     }
 
     /// The ids of the tasks that have not ended.
+    #[cfg(feature = "redis")]
     pub(crate) fn live_ids(&self) -> Vec<String> {
         lock(&self.tasks)
             .values()
@@ -225,12 +227,14 @@ impl TaskSlot {
     }
 
     /// When the task's TTL ends.
+    #[cfg(feature = "redis")]
     pub(crate) fn expires(&self) -> Instant {
         self.expires
     }
 
     /// A receiver told of each later change of the task's state, when the
     /// store is watched.
+    #[cfg(feature = "redis")]
     pub(crate) fn changes(&self) -> Option<watch::Receiver<()>> {
         self.changed.as_ref().map(watch::Sender::subscribe)
     }
