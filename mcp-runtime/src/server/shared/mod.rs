@@ -20,6 +20,11 @@
 //! - Every announcement made through [`ListChanges`](crate::server::ListChanges)
 //!   reaches the `subscriptions/listen` streams of every instance.
 //!
+//! The store holds task results and questions as the server does in
+//! memory, and task ids act as bearer handles: give the database the
+//! protection you give the servers (a password or ACL user in the URL,
+//! a private network).
+//!
 //! When the store cannot be reached, requests that need it (creating a
 //! task, reading or changing a task another instance runs) fail with
 //! -32603 and a message naming the store; the connection is retried with
