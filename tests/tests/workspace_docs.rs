@@ -1,7 +1,9 @@
 //! The workspace documents cleanly with warnings denied, as many users' CI
 //! runs rustdoc: `RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 //! --workspace` (broken intra-doc links, unclosed HTML tags, bare URLs,
-//! private items linked from public docs all fail it).
+//! private items linked from public docs all fail it). The workspace
+//! includes tests/generated-docs: every client mcp-codegen's snapshot tests
+//! generate, so generated code is held to the same.
 
 mod support;
 
