@@ -295,13 +295,15 @@ fn conformance_tasks_scenarios_pass_through_the_balancer() {
     assert_eq!(used.len(), 3, "every instance served: {used:?}");
 }
 
-/// Redis goes away and comes back: requests that need it fail with -32603
-/// naming the store, everything else keeps working, a task this instance
-/// runs is still served from its memory, and once Redis is back (empty, on
-/// the same port) new tasks work again without a restart.
+/// Redis (requiring a password, which the URL carries) goes away and comes
+/// back: requests that need it fail with -32603 naming the store and never
+/// showing the password, everything else keeps working, a task this
+/// instance runs is still served from its memory, and once Redis is back
+/// (empty, on the same port) new tasks work again without a restart.
 #[test]
 fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
-    let mut redis = RedisServer::start(&support::redis::ensure_installed());
+    const PASSWORD: &str = "hunter2-redis-secret";
+    let mut redis = RedisServer::start_with_password(&support::redis::ensure_installed(), PASSWORD);
     let server = HttpFixture::start(
         Path::new(env!("CARGO_BIN_EXE_conformance-server")),
         &[Path::new("--redis-url"), Path::new(&redis.url)],
@@ -318,7 +320,7 @@ fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
         message.contains("shared task store is unavailable"),
         "{refused}"
     );
-    assert!(!message.contains(&redis.url), "no URL in errors: {refused}");
+    assert!(!refused.to_string().contains(PASSWORD), "{refused}");
     let elsewhere = get(url, "00000000-0000-4000-8000-000000000000");
     assert_eq!(elsewhere["error"]["code"], -32603, "{elsewhere}");
     assert_eq!(get(url, &local)["result"]["status"], "working");
@@ -345,4 +347,9 @@ fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
         std::thread::sleep(Duration::from_millis(200));
     };
     wait_for(url, &task, "completed");
+    let logged = server.stderr().join("\n");
+    assert!(
+        !logged.contains(PASSWORD),
+        "the password reached the log:\n{logged}"
+    );
 }

@@ -83,6 +83,7 @@ pub struct RedisServer {
     binary: PathBuf,
     dir: tempfile::TempDir,
     port: u16,
+    password: Option<String>,
     /// `redis://127.0.0.1:PORT/`.
     pub url: String,
 }
@@ -91,16 +92,30 @@ impl RedisServer {
     /// Starts `binary` on a free loopback port and waits until it answers
     /// `PING`.
     pub fn start(binary: &Path) -> Self {
+        Self::start_with(binary, None)
+    }
+
+    /// [`start`](Self::start), requiring `password` (`requirepass`); the
+    /// URL carries it.
+    pub fn start_with_password(binary: &Path, password: &str) -> Self {
+        Self::start_with(binary, Some(password))
+    }
+
+    fn start_with(binary: &Path, password: Option<&str>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         for _attempt in 0..5 {
             let port = super::free_port();
-            if let Some(child) = spawn(binary, port, dir.path()) {
+            if let Some(child) = spawn(binary, port, dir.path(), password) {
                 return RedisServer {
                     child: Some(child),
                     binary: binary.to_owned(),
                     dir,
                     port,
-                    url: format!("redis://127.0.0.1:{port}/"),
+                    password: password.map(str::to_owned),
+                    url: match password {
+                        Some(password) => format!("redis://:{password}@127.0.0.1:{port}/"),
+                        None => format!("redis://127.0.0.1:{port}/"),
+                    },
                 };
             }
         }
@@ -118,18 +133,28 @@ impl RedisServer {
     /// Starts it again on the same port, empty.
     pub fn restart(&mut self) {
         self.stop();
-        let child = spawn(&self.binary, self.port, self.dir.path());
+        let child = spawn(
+            &self.binary,
+            self.port,
+            self.dir.path(),
+            self.password.as_deref(),
+        );
         self.child = Some(child.expect("redis-server restarts on its port"));
     }
 }
 
 /// Starts `binary` on `port`; `None` when it exits (the port was taken)
 /// or does not answer within 10 s.
-fn spawn(binary: &Path, port: u16, dir: &Path) -> Option<Child> {
-    let mut child = Command::new(binary)
+fn spawn(binary: &Path, port: u16, dir: &Path, password: Option<&str>) -> Option<Child> {
+    let mut command = Command::new(binary);
+    command
         .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
         .args(["--save", "", "--appendonly", "no", "--dir"])
-        .arg(dir)
+        .arg(dir);
+    if let Some(password) = password {
+        command.args(["--requirepass", password]);
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .spawn()
@@ -143,7 +168,8 @@ fn spawn(binary: &Path, port: u16, dir: &Path) -> Option<Child> {
     None
 }
 
-/// Whether a Redis server at `addr` answers `PING` with `+PONG`.
+/// Whether a Redis server at `addr` answers `PING`: `+PONG`, or `-NOAUTH`
+/// when it requires a password.
 fn ping(addr: SocketAddr) -> bool {
     let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) else {
         return false;
@@ -152,7 +178,7 @@ fn ping(addr: SocketAddr) -> bool {
     let mut reply = [0u8; 7];
     stream.write_all(b"PING\r\n").is_ok()
         && stream.read_exact(&mut reply).is_ok()
-        && &reply == b"+PONG\r\n"
+        && (&reply == b"+PONG\r\n" || &reply == b"-NOAUTH")
 }
 
 impl Drop for RedisServer {
