@@ -10,7 +10,7 @@
 #   REQ=100000               requests per run at other concurrencies
 #   WARMUP=2000              warm-up calls before each measured run
 #   REPS=3                   repetitions (the table shows the per-metric median)
-#   SERVERS="ours rmcp rmcp-pipes"
+#   SERVERS="ours rmcp rmcp-pipes raw"   (raw: bench/raw-echo, the line-JSON floor)
 #   PIN=0|1                  1: loadgen on CPU 0, server on CPU 1 (needs taskset)
 #   OURS_BIN=path            use this echo-server instead of building it
 #   SKIP_BUILD=1             use the binaries already built
@@ -26,7 +26,7 @@ REQ_C1=${REQ_C1:-20000}
 REQ=${REQ:-100000}
 WARMUP=${WARMUP:-2000}
 REPS=${REPS:-3}
-SERVERS=${SERVERS:-"ours rmcp rmcp-pipes"}
+SERVERS=${SERVERS:-"ours rmcp rmcp-pipes raw"}
 PIN=${PIN:-0}
 
 if [[ -z "${SKIP_BUILD:-}" ]]; then
@@ -34,8 +34,8 @@ if [[ -z "${SKIP_BUILD:-}" ]]; then
         echo "== building echo-server (main workspace, release)" >&2
         (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --bin echo-server)
     fi
-    echo "== building rmcp-echo and loadgen (bench workspace, release)" >&2
-    (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p loadgen)
+    echo "== building rmcp-echo, raw-echo and loadgen (bench workspace, release)" >&2
+    (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p raw-echo -p loadgen)
 fi
 
 if [[ -z "${OURS_BIN:-}" ]]; then
@@ -44,8 +44,9 @@ if [[ -z "${OURS_BIN:-}" ]]; then
     OURS_BIN="$OURS_TARGET/release/echo-server"
 fi
 RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo"
+RAW_BIN="$CARGO_TARGET_DIR/release/raw-echo"
 LOADGEN="$CARGO_TARGET_DIR/release/loadgen"
-for bin in "$OURS_BIN" "$RMCP_BIN" "$LOADGEN"; do
+for bin in "$OURS_BIN" "$RMCP_BIN" "$RAW_BIN" "$LOADGEN"; do
     [[ -x "$bin" ]] || { echo "missing binary: $bin" >&2; exit 1; }
 done
 
@@ -54,6 +55,7 @@ server_cmd() {
         ours) echo "$OURS_BIN" ;;
         rmcp) echo "$RMCP_BIN" ;;
         rmcp-pipes) echo "$RMCP_BIN --pipes" ;;
+        raw) echo "$RAW_BIN" ;;
         *) echo "unknown server $1" >&2; exit 1 ;;
     esac
 }

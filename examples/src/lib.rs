@@ -22,6 +22,9 @@
 //!   (`redis://HOST:PORT/`), so that any instance behind a load balancer
 //!   serves any request. Give every instance the same `--state-key-file`
 //!   too. (The `redis` feature, on by default.)
+//!
+//! `--mount` needs the `client` feature, `--auth-issuer` the `jwt` feature;
+//! both are on by default (see `Cargo.toml`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -36,6 +39,7 @@ const USAGE: &str = "usage: [--http IP:PORT | --http PORT] [--state-key-file PAT
                      [--auth-issuer ISSUER_URL [--resource URL]] [--mount PREFIX=URL]... \
                      [--redis-url URL]";
 
+#[cfg(feature = "client")]
 #[allow(missing_docs)] // generated code documents what the server documents
 #[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
 pub mod echo_client;
@@ -45,6 +49,7 @@ pub mod echo_client;
 /// `@modelcontextprotocol/server-filesystem` (npm), and
 /// `tests/interop/py_rich_server.py` (Python SDK). Byte-identical to what
 /// mcp-codegen emits; see tests/codegen_e2e.rs.
+#[cfg(feature = "client")]
 #[allow(missing_docs)]
 pub mod generated {
     #[rustfmt::skip]
@@ -59,30 +64,60 @@ pub mod generated {
 /// filtered by `RUST_LOG` (default `warn`). With `RUST_LOG=mcp_runtime=info`
 /// every request's span is written when it closes: method, name, id, era,
 /// duration and its trace (`trace_id`, `span_id`, `parent_span_id`).
+///
+/// `RUST_LOG` takes levels and `target=level` pairs (`Targets`' syntax);
+/// `EnvFilter`'s span and field filters are left out, because its regex
+/// engine would add about 0.7 MB to every example binary.
 pub fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|directives| directives.parse::<Targets>().ok())
+        .unwrap_or_else(|| Targets::new().with_default(LevelFilter::WARN));
     tracing_subscriber::fmt()
-        .with_env_filter(filter)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
+        .finish()
+        .with(filter)
         .init();
 }
 
 /// Adds what every `--mount PREFIX=URL` names to `builder`: the server at
 /// the Streamable HTTP `URL`, its tools and prompts as `PREFIX_NAME`
-/// (see [`Client::mount`](mcp_runtime::client::Client::mount)).
+/// (see `mcp_runtime::client::Client::mount`).
 pub async fn mount_all(
-    mut builder: mcp_runtime::server::ServerBuilder,
-) -> Result<mcp_runtime::server::ServerBuilder, Box<dyn std::error::Error>> {
+    builder: ServerBuilder,
+) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
     let args = Args::parse(std::env::args().skip(1))?;
-    for (prefix, url) in args.mounts {
+    mount(builder, args.mounts).await
+}
+
+#[cfg(feature = "client")]
+async fn mount(
+    mut builder: ServerBuilder,
+    mounts: Vec<(String, String)>,
+) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
+    for (prefix, url) in mounts {
         let upstream = mcp_runtime::client::Client::connect_http(&url)
             .await
             .map_err(|e| format!("cannot mount {url}: {e}"))?;
         builder = builder.register(upstream.mount(&prefix).await?);
     }
     Ok(builder)
+}
+
+/// Without the `client` feature there is nothing to reach a server with.
+#[cfg(not(feature = "client"))]
+async fn mount(
+    builder: ServerBuilder,
+    mounts: Vec<(String, String)>,
+) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
+    match mounts.is_empty() {
+        true => Ok(builder),
+        false => Err("--mount needs the examples built with the `client` feature".into()),
+    }
 }
 
 /// The server options the command line asks for: the shared request state
@@ -129,7 +164,7 @@ pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn st
             let url = format!("http://{}{}", listener.local_addr()?, config.path);
             if let Some(issuer) = &args.auth_issuer {
                 let resource = args.resource.clone().unwrap_or_else(|| url.clone());
-                config.auth = Some(AuthConfig::jwt(&resource, issuer)?);
+                config.auth = Some(jwt_auth(&resource, issuer)?);
                 eprintln!("protected resource {resource}; tokens from {issuer}");
             }
             eprintln!("listening on {url}");
@@ -147,6 +182,18 @@ pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn st
         None => server.serve_stdio().await?,
     }
     Ok(())
+}
+
+/// Authorization by JWT access tokens from `issuer`, for `resource`.
+#[cfg(feature = "jwt")]
+fn jwt_auth(resource: &str, issuer: &str) -> Result<AuthConfig, Box<dyn std::error::Error>> {
+    Ok(AuthConfig::jwt(resource, issuer)?)
+}
+
+/// Without the `jwt` feature there is no verifier to check tokens with.
+#[cfg(not(feature = "jwt"))]
+fn jwt_auth(_resource: &str, _issuer: &str) -> Result<AuthConfig, Box<dyn std::error::Error>> {
+    Err("--auth-issuer needs the examples built with the `jwt` feature".into())
 }
 
 /// The command line of every example.

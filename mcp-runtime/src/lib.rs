@@ -122,6 +122,13 @@
 //!
 //! # Cargo features
 //!
+//! - `validation` (default): tool arguments and structured output checked
+//!   by the `jsonschema` crate, every keyword of every draft. Without it, a
+//!   built-in validator checks the keywords schemars emits for Rust types
+//!   and [`server::ServerBuilder::build`] refuses a schema with any other
+//!   validation keyword (`pattern`, `if`, ...); see [`schema`].
+//! - `client` (default): [`client::Client`] and everything built on it
+//!   (generated clients, [`client::Client::mount`], skills on the host side).
 //! - `tls` (default): `https://` through rustls, trusting the system's roots
 //!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
 //! - `jwt` (default): [`server::auth::JwtVerifier`].
@@ -131,6 +138,7 @@
 //!   [`trace`].
 
 pub mod canonical;
+#[cfg(feature = "client")]
 pub mod client;
 mod frontmatter;
 #[cfg(feature = "fuzzing")]

@@ -30,7 +30,9 @@ mod reference;
 pub(crate) struct Document {
     /// The frontmatter fields.
     pub fields: Map<String, Value>,
-    /// The byte offset where the Markdown body starts.
+    /// The byte offset where the Markdown body starts (read by the client,
+    /// which hands the body to the host).
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub body_start: usize,
 }
 

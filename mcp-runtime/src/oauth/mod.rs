@@ -24,6 +24,7 @@ pub(crate) fn basic_authorization(client_id: &str, client_secret: &str) -> Heade
 
 /// `Authorization: Bearer <token>`, marked sensitive so that it stays out
 /// of debug output; `None` when the token cannot be a header value.
+#[cfg(feature = "client")]
 pub(crate) fn bearer_authorization(token: &str) -> Option<HeaderValue> {
     let mut value = HeaderValue::try_from(format!("Bearer {token}")).ok()?;
     value.set_sensitive(true);

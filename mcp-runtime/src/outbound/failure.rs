@@ -20,6 +20,9 @@ pub struct ConnectError {
 /// The kinds of [`ConnectError`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+// Public through `client::ClientError`; a build without the client and
+// without `tls` never makes a `Tls` one.
+#[cfg_attr(not(any(feature = "client", feature = "tls")), allow(dead_code))]
 pub enum ConnectErrorKind {
     /// The URL cannot be reached by this build (scheme, feature).
     UnsupportedUrl(String),

@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use super::{ConnectError, HttpClient};
 
 /// GETs `url` and reads its JSON body as `T`.
+#[cfg(any(feature = "client", feature = "jwt"))]
 pub(crate) async fn get_json<T: DeserializeOwned>(
     client: &HttpClient,
     url: &str,
@@ -59,6 +60,7 @@ pub(crate) async fn post_form<T: DeserializeOwned>(
 
 /// POSTs `body` as JSON to `url` and reads the JSON answer as `T` (any
 /// 2xx status, such as 201 Created).
+#[cfg(feature = "client")]
 pub(crate) async fn post_json<T: DeserializeOwned>(
     client: &HttpClient,
     url: &str,
@@ -79,6 +81,7 @@ pub(crate) async fn post_json<T: DeserializeOwned>(
 
 /// GETs `url` without following its redirect and returns the redirect's
 /// `Location` (an authorization endpoint answering with the callback URL).
+#[cfg(feature = "client")]
 pub(crate) async fn redirect_location(
     client: &HttpClient,
     url: &str,

@@ -1,15 +1,26 @@
 //! JSON Schema 2020-12 validation of tool arguments and structured output.
 //!
 //! Schemas are compiled once when a tool is registered; a call only runs the
-//! compiled validator.
+//! compiled validator. With the `validation` feature (on by default) that
+//! is the `jsonschema` crate, which knows every keyword of every draft.
+//! Without it, a small validator for the keywords schemars emits for Rust
+//! types, which refuses, when the tool is registered, a schema that uses
+//! any other validation keyword (`pattern`, `if`, ...), so that no check
+//! is skipped silently.
 
 use std::fmt::{self, Write};
 
 use serde_json::Value;
 
+#[cfg(any(test, not(feature = "validation")))]
+mod lean;
+
 /// A compiled JSON Schema (2020-12 unless the schema's `$schema` says otherwise).
 pub struct CompiledSchema {
+    #[cfg(feature = "validation")]
     validator: jsonschema::Validator,
+    #[cfg(not(feature = "validation"))]
+    validator: lean::LeanSchema,
 }
 
 /// A schema that could not be compiled.
@@ -26,12 +37,17 @@ impl std::error::Error for SchemaError {}
 
 impl CompiledSchema {
     /// Compiles `schema`. Remote `$ref`s are never fetched: they fail here.
+    /// Without the `validation` feature, so does a keyword the small
+    /// validator does not check.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
-        jsonschema::options()
+        #[cfg(feature = "validation")]
+        let validator = jsonschema::options()
             .with_draft(draft_of(schema))
             .build(schema)
-            .map(|validator| CompiledSchema { validator })
-            .map_err(|e| SchemaError(e.to_string()))
+            .map_err(|e| SchemaError(e.to_string()))?;
+        #[cfg(not(feature = "validation"))]
+        let validator = lean::LeanSchema::compile(schema).map_err(SchemaError)?;
+        Ok(CompiledSchema { validator })
     }
 
     /// Checks `instance`; on failure returns every violation, one per line,
@@ -41,24 +57,36 @@ impl CompiledSchema {
         if self.validator.is_valid(instance) {
             return Ok(());
         }
-        let mut report = String::new();
-        for error in self.validator.iter_errors(instance) {
-            if !report.is_empty() {
-                report.push('\n');
-            }
-            let path = error.instance_path().to_string();
-            let at = if path.is_empty() {
-                "(root)"
-            } else {
-                path.as_str()
-            };
-            let _ = write!(report, "{at}: {error}");
-        }
-        Err(report)
+        #[cfg(feature = "validation")]
+        let errors = self
+            .validator
+            .iter_errors(instance)
+            .map(|error| (error.instance_path().to_string(), error.to_string()));
+        #[cfg(not(feature = "validation"))]
+        let errors = self.validator.errors(instance).into_iter();
+        Err(report(errors))
     }
 }
 
+/// One `pointer: message` line per violation, `(root)` for the value itself.
+fn report(errors: impl Iterator<Item = (String, String)>) -> String {
+    let mut report = String::new();
+    for (path, message) in errors {
+        if !report.is_empty() {
+            report.push('\n');
+        }
+        let at = if path.is_empty() {
+            "(root)"
+        } else {
+            path.as_str()
+        };
+        let _ = write!(report, "{at}: {message}");
+    }
+    report
+}
+
 /// The draft named by `$schema`, 2020-12 when absent or unknown.
+#[cfg(feature = "validation")]
 fn draft_of(schema: &Value) -> jsonschema::Draft {
     use jsonschema::Draft;
     let uri = schema
@@ -114,6 +142,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "validation")]
     fn draft_07_schemas_use_draft_07() {
         let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}]});
         let compiled = CompiledSchema::compile(&schema).unwrap();

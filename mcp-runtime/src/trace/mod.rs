@@ -207,6 +207,7 @@ impl TraceContext {
 /// The context an outgoing request sends: with the `opentelemetry`
 /// feature, the current span's OpenTelemetry context when it has one;
 /// otherwise a child of the [current](TraceContext::current) context.
+#[cfg(feature = "client")]
 pub(crate) fn outgoing() -> Option<TraceContext> {
     #[cfg(feature = "opentelemetry")]
     if let Some(context) = otel::current() {

@@ -1,5 +1,8 @@
-//! `rmcp-echo-http --http IP:PORT [--stateless]`: the tools of
-//! [`rmcp_echo`] served over Streamable HTTP at `http://IP:PORT/mcp`.
+//! `rmcp-echo-http [--http IP:PORT [--stateless]]`: the tools of
+//! [`rmcp_echo`] served over Streamable HTTP at `http://IP:PORT/mcp`, or
+//! over stdio (`rmcp::transport::stdio()`) without `--http`. It carries
+//! both transports, as `echo-server` does, so its size is the one
+//! `bench/size.sh` compares.
 //!
 //! rmcp's `StreamableHttpService` nested in an axum `Router` and run by
 //! `axum::serve`, as rmcp's docs and tests do, with `TCP_NODELAY` on every
@@ -18,7 +21,7 @@ use rmcp::transport::{
 };
 use rmcp_echo::EchoServer;
 
-const USAGE: &str = "usage: rmcp-echo-http --http IP:PORT [--stateless]";
+const USAGE: &str = "usage: rmcp-echo-http [--http IP:PORT [--stateless]]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -38,7 +41,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => return Err(format!("unknown argument {arg:?}; {USAGE}").into()),
         }
     }
-    let addr = addr.ok_or(USAGE)?;
+    let Some(addr) = addr else {
+        use rmcp::ServiceExt;
+        let service = EchoServer::default()
+            .serve(rmcp::transport::stdio())
+            .await?;
+        service.waiting().await?;
+        return Ok(());
+    };
 
     let mut config = StreamableHttpServerConfig::default();
     if stateless {

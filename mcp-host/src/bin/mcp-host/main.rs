@@ -268,14 +268,21 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
 
 /// `tracing` to stderr (stdout may be the gateway's stdio transport),
 /// filtered by `RUST_LOG` (default `warn`; `mcp_host::audit=info` shows
-/// every call).
+/// every call). `RUST_LOG` takes levels and `target=level` pairs
+/// (`Targets`' syntax, which needs no regex engine).
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|directives| directives.parse::<Targets>().ok())
+        .unwrap_or_else(|| Targets::new().with_default(LevelFilter::WARN));
     tracing_subscriber::fmt()
-        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
+        .finish()
+        .with(filter)
         .init();
 }
 

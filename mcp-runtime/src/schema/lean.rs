@@ -1,0 +1,604 @@
+//! The validator used without the `validation` feature: JSON Schema
+//! 2020-12 for the keywords schemars emits for Rust types (types, objects,
+//! arrays, tuples, numbers with bounds, enums, unions, local `$ref`s), in
+//! a few kilobytes of code instead of a general validator and two regex
+//! engines.
+//!
+//! A schema that uses any other validation keyword (`pattern`,
+//! `if`/`then`/`else`, `unevaluatedProperties`, ...) is refused when it is
+//! compiled, naming the keyword, so a check is never skipped silently.
+//! Keywords that only annotate (`title`, `format`, `default`, ...) and
+//! keywords JSON Schema does not define are ignored, as the specification
+//! says. The `differential` tests check it against the `jsonschema` crate.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use serde_json::{Map, Number, Value};
+
+/// How deep one check may nest `$ref`s and subschemas, so that
+/// `{"$ref": "#"}` cannot recurse forever.
+const MAX_DEPTH: usize = 256;
+
+/// How many subschemas one check may visit in all, so that a schema whose
+/// `anyOf` branches refer back to itself (a mounted server's, say) cannot
+/// make a check take exponential time.
+const MAX_STEPS: usize = 100_000;
+
+/// Keywords that hold subschemas to be reached by `$ref` or that only
+/// annotate: nothing to check.
+const IGNORED: &[&str] = &[
+    "$schema",
+    "$comment",
+    "$defs",
+    "definitions",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// Validation keywords of JSON Schema (any draft) this validator does not
+/// implement: a schema using one is refused.
+const REFUSED: &[&str] = &[
+    "pattern",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "$id",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+];
+
+/// A schema checked to use only what [`check`](LeanSchema::check) knows.
+pub(super) struct LeanSchema {
+    root: Arc<Value>,
+}
+
+impl LeanSchema {
+    /// Checks that every keyword of `schema` is one this validator checks
+    /// or may ignore, and that every `$ref` points into the document.
+    pub(super) fn compile(schema: &Value) -> Result<Self, String> {
+        Audit {
+            root: schema,
+            followed: Vec::new(),
+        }
+        .schema(schema, "#")?;
+        Ok(LeanSchema {
+            root: Arc::new(schema.clone()),
+        })
+    }
+
+    /// Every violation of `instance`, one `(pointer, message)` each; empty
+    /// when it is valid.
+    pub(super) fn errors(&self, instance: &Value) -> Vec<(String, String)> {
+        let mut run = Run {
+            root: &self.root,
+            errors: Vec::new(),
+            depth: 0,
+            steps: 0,
+        };
+        run.validate(&self.root, instance, &mut String::new());
+        run.errors
+    }
+
+    /// Whether `instance` is valid, without building messages.
+    pub(super) fn is_valid(&self, instance: &Value) -> bool {
+        // Collecting errors costs nothing on a valid instance, the common
+        // case; an invalid one is reported in full by `errors` anyway.
+        self.errors(instance).is_empty()
+    }
+}
+
+/// The walk of a schema that refuses what the validator cannot honour.
+struct Audit<'a> {
+    root: &'a Value,
+    /// The `$ref` targets already walked, so that each is walked once.
+    followed: Vec<&'a str>,
+}
+
+impl<'a> Audit<'a> {
+    /// Walks `schema`, found at `at`.
+    fn schema(&mut self, schema: &'a Value, at: &str) -> Result<(), String> {
+        let object = match schema {
+            Value::Bool(_) => return Ok(()),
+            Value::Object(object) => object,
+            _ => return Err(format!("{at}: a schema must be an object or a boolean")),
+        };
+        for (keyword, value) in object {
+            let keyword = keyword.as_str();
+            if REFUSED.contains(&keyword) {
+                return Err(format!(
+                    "{at}: the keyword `{keyword}` needs mcp-runtime's `validation` feature"
+                ));
+            }
+            if IGNORED.contains(&keyword) && !matches!(keyword, "$defs" | "definitions") {
+                continue;
+            }
+            let here = format!("{at}/{keyword}");
+            match keyword {
+                "type" => audit_type(value, &here)?,
+                "properties" | "$defs" | "definitions" => {
+                    let members = value
+                        .as_object()
+                        .ok_or_else(|| format!("{here}: must be an object"))?;
+                    for (name, sub) in members {
+                        self.schema(sub, &format!("{here}/{}", escape(name)))?;
+                    }
+                }
+                "additionalProperties" | "not" => self.schema(value, &here)?,
+                "items" => {
+                    if value.is_array() {
+                        return Err(format!(
+                            "{here}: an array of `items` (drafts before 2020-12) needs mcp-runtime's `validation` feature"
+                        ));
+                    }
+                    self.schema(value, &here)?;
+                }
+                "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
+                    let list = value
+                        .as_array()
+                        .filter(|list| !list.is_empty())
+                        .ok_or_else(|| format!("{here}: must be a non-empty array"))?;
+                    for (i, sub) in list.iter().enumerate() {
+                        self.schema(sub, &format!("{here}/{i}"))?;
+                    }
+                }
+                "required" => {
+                    let names = value
+                        .as_array()
+                        .ok_or_else(|| format!("{here}: must be an array"))?;
+                    if !names.iter().all(Value::is_string) {
+                        return Err(format!("{here}: must list strings"));
+                    }
+                }
+                "enum" => {
+                    value
+                        .as_array()
+                        .ok_or_else(|| format!("{here}: must be an array"))?;
+                }
+                "uniqueItems" => {
+                    value
+                        .as_bool()
+                        .ok_or_else(|| format!("{here}: must be a boolean"))?;
+                }
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+                    value
+                        .as_number()
+                        .ok_or_else(|| format!("{here}: must be a number"))?;
+                }
+                "multipleOf" if !value.as_f64().is_some_and(|m| m > 0.0) => {
+                    return Err(format!("{here}: must be a number above 0"));
+                }
+                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+                | "maxProperties"
+                    if value.as_u64().is_none() =>
+                {
+                    return Err(format!("{here}: must be a non-negative integer"));
+                }
+                "$ref" => {
+                    let target = value
+                        .as_str()
+                        .ok_or_else(|| format!("{here}: must be a string"))?;
+                    let resolved = resolve(self.root, target).ok_or_else(|| {
+                        format!(
+                            "{here}: `{target}` is not a JSON pointer into this schema \
+                         (other references need mcp-runtime's `validation` feature)"
+                        )
+                    })?;
+                    // A target outside `$defs` and the like is walked here, so
+                    // that no keyword escapes the audit by hiding behind a `$ref`.
+                    if !self.followed.contains(&target) {
+                        self.followed.push(target);
+                        self.schema(resolved, target)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn audit_type(value: &Value, at: &str) -> Result<(), String> {
+    let names: Vec<&Value> = match value {
+        Value::Array(list) => list.iter().collect(),
+        single => vec![single],
+    };
+    for name in names {
+        match name.as_str() {
+            Some("null" | "boolean" | "object" | "array" | "number" | "integer" | "string") => {}
+            _ => return Err(format!("{at}: {name} is not a JSON Schema type")),
+        }
+    }
+    Ok(())
+}
+
+/// The subschema a local `$ref` (`#` or `#/json/pointer`) names.
+fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    let pointer = percent_decode(pointer)?;
+    root.pointer(&pointer)
+        .filter(|target| target.is_object() || target.is_boolean())
+}
+
+/// `%XX` escapes of a URI fragment decoded, `None` when malformed.
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A property name as a JSON pointer token.
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// One check of one instance.
+struct Run<'a> {
+    root: &'a Value,
+    errors: Vec<(String, String)>,
+    depth: usize,
+    steps: usize,
+}
+
+impl<'a> Run<'a> {
+    /// Adds the violations of `instance` (at `path`) against `schema`.
+    fn validate(&mut self, schema: &'a Value, instance: &Value, path: &mut String) {
+        let object = match schema {
+            Value::Bool(true) => return,
+            Value::Bool(false) => return self.fail(path, "False schema does not allow any value"),
+            Value::Object(object) => object,
+            _ => return,
+        };
+        self.steps += 1;
+        if self.depth >= MAX_DEPTH || self.steps > MAX_STEPS {
+            return self.fail(
+                path,
+                "the schema is too deep or too costly to check this value against",
+            );
+        }
+        self.depth += 1;
+        for (keyword, value) in object {
+            self.keyword(object, keyword, value, instance, path);
+        }
+        self.depth -= 1;
+    }
+
+    /// Adds the violations of `instance` against one keyword of `schema`.
+    fn keyword(
+        &mut self,
+        schema: &'a Map<String, Value>,
+        keyword: &str,
+        value: &'a Value,
+        instance: &Value,
+        path: &mut String,
+    ) {
+        // Keywords that look into members and items report at their paths.
+        match (keyword, instance) {
+            ("$ref", _) => {
+                if let Some(target) = value.as_str().and_then(|r| resolve(self.root, r)) {
+                    self.validate(target, instance, path);
+                }
+                return;
+            }
+            ("allOf", _) => {
+                for sub in value.as_array().into_iter().flatten() {
+                    self.validate(sub, instance, path);
+                }
+                return;
+            }
+            ("properties", Value::Object(members)) => {
+                for (name, sub) in value.as_object().into_iter().flatten() {
+                    if let Some(member) = members.get(name) {
+                        self.descend(path, name, |run, path| run.validate(sub, member, path));
+                    }
+                }
+                return;
+            }
+            ("additionalProperties", Value::Object(members)) if value != &Value::Bool(false) => {
+                let declared = schema.get("properties").and_then(Value::as_object);
+                for (name, member) in members {
+                    if !declared.is_some_and(|d| d.contains_key(name)) {
+                        self.descend(path, name, |run, path| run.validate(value, member, path));
+                    }
+                }
+                return;
+            }
+            ("prefixItems", Value::Array(items)) => {
+                let subs = value.as_array().into_iter().flatten();
+                for (i, (sub, item)) in subs.zip(items).enumerate() {
+                    self.descend(path, &i.to_string(), |run, path| {
+                        run.validate(sub, item, path)
+                    });
+                }
+                return;
+            }
+            ("items", Value::Array(items)) if value != &Value::Bool(false) => {
+                for (i, item) in items.iter().enumerate().skip(prefix_len(schema)) {
+                    self.descend(path, &i.to_string(), |run, path| {
+                        run.validate(value, item, path)
+                    });
+                }
+                return;
+            }
+            _ => {}
+        }
+        if let Some(message) = self.violation(schema, keyword, value, instance) {
+            self.fail(path, &message);
+        }
+    }
+
+    /// What `instance` itself breaks of one keyword, if anything.
+    fn violation(
+        &mut self,
+        schema: &'a Map<String, Value>,
+        keyword: &str,
+        value: &'a Value,
+        instance: &Value,
+    ) -> Option<String> {
+        let subschemas = || value.as_array().map(Vec::as_slice).unwrap_or_default();
+        let message = match (keyword, instance) {
+            ("type", _) => {
+                let fits = match value {
+                    Value::Array(names) => names.iter().any(|name| is_type(name, instance)),
+                    name => is_type(name, instance),
+                };
+                (!fits).then(|| format!("{instance} is not of type {value}"))?
+            }
+            ("enum", _) => {
+                let listed = subschemas().iter().any(|v| equal(v, instance));
+                (!listed).then(|| format!("{instance} is not one of {value}"))?
+            }
+            ("const", _) if !equal(value, instance) => format!("{value} was expected"),
+            ("anyOf", _) if !subschemas().iter().any(|sub| self.passes(sub, instance)) => {
+                format!(
+                    "{instance} is not valid under any of the schemas listed in the 'anyOf' keyword"
+                )
+            }
+            ("oneOf", _) => match subschemas()
+                .iter()
+                .filter(|sub| self.passes(sub, instance))
+                .count()
+            {
+                1 => return None,
+                0 => format!(
+                    "{instance} is not valid under any of the schemas listed in the 'oneOf' keyword"
+                ),
+                _ => format!(
+                    "{instance} is valid under more than one of the schemas listed in the 'oneOf' keyword"
+                ),
+            },
+            ("not", _) if self.passes(value, instance) => {
+                format!("{instance} should not be valid under {value}")
+            }
+            ("additionalProperties", Value::Object(members)) => {
+                let declared = schema.get("properties").and_then(Value::as_object);
+                let extra: Vec<String> = members
+                    .keys()
+                    .filter(|name| !declared.is_some_and(|d| d.contains_key(*name)))
+                    .map(|name| format!("'{name}'"))
+                    .collect();
+                let verb = if extra.len() == 1 { "was" } else { "were" };
+                (!extra.is_empty()).then(|| {
+                    format!(
+                        "Additional properties are not allowed ({} {verb} unexpected)",
+                        extra.join(", ")
+                    )
+                })?
+            }
+            ("required", Value::Object(members)) => {
+                let names = value
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str);
+                let missing: Vec<String> = names
+                    .filter(|name| !members.contains_key(*name))
+                    .map(|name| format!("{} is a required property", Value::from(name)))
+                    .collect();
+                (!missing.is_empty()).then(|| missing.join("; "))?
+            }
+            ("minProperties", Value::Object(members)) if below(members.len(), value) => {
+                format!("{instance} has less than {value} properties")
+            }
+            ("maxProperties", Value::Object(members)) if above(members.len(), value) => {
+                format!("{instance} has more than {value} properties")
+            }
+            ("items", Value::Array(items)) if items.len() > prefix_len(schema) => {
+                format!("{instance} has more than {} items", prefix_len(schema))
+            }
+            ("minItems", Value::Array(items)) if below(items.len(), value) => {
+                format!("{instance} has less than {value} items")
+            }
+            ("maxItems", Value::Array(items)) if above(items.len(), value) => {
+                format!("{instance} has more than {value} items")
+            }
+            ("uniqueItems", Value::Array(items))
+                if value == &Value::Bool(true)
+                    && items
+                        .iter()
+                        .enumerate()
+                        .any(|(i, a)| items[i + 1..].iter().any(|b| equal(a, b))) =>
+            {
+                format!("{instance} has non-unique elements")
+            }
+            ("minLength", Value::String(text)) if below(text.chars().count(), value) => {
+                format!("{instance} is shorter than {value} characters")
+            }
+            ("maxLength", Value::String(text)) if above(text.chars().count(), value) => {
+                format!("{instance} is longer than {value} characters")
+            }
+            ("minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum", Value::Number(n)) => {
+                let order = compare(n, value.as_number()?);
+                let (ok, words) = match keyword {
+                    "minimum" => (order != Ordering::Less, "less than the minimum of"),
+                    "maximum" => (order != Ordering::Greater, "greater than the maximum of"),
+                    "exclusiveMinimum" => (
+                        order == Ordering::Greater,
+                        "less than or equal to the minimum of",
+                    ),
+                    _ => (
+                        order == Ordering::Less,
+                        "greater than or equal to the maximum of",
+                    ),
+                };
+                (!ok).then(|| format!("{instance} is {words} {value}"))?
+            }
+            ("multipleOf", Value::Number(n))
+                if !value.as_number().is_some_and(|m| multiple_of(n, m)) =>
+            {
+                format!("{instance} is not a multiple of {value}")
+            }
+            _ => return None,
+        };
+        Some(message)
+    }
+
+    /// Whether `instance` passes `schema`, leaving no errors behind.
+    fn passes(&mut self, schema: &'a Value, instance: &Value) -> bool {
+        let before = self.errors.len();
+        self.validate(schema, instance, &mut String::new());
+        let passed = self.errors.len() == before;
+        self.errors.truncate(before);
+        passed
+    }
+
+    /// Runs `check` with `token` appended to the instance path.
+    fn descend(
+        &mut self,
+        path: &mut String,
+        token: &str,
+        check: impl FnOnce(&mut Self, &mut String),
+    ) {
+        let len = path.len();
+        path.push('/');
+        path.push_str(&escape(token));
+        check(self, path);
+        path.truncate(len);
+    }
+
+    fn fail(&mut self, path: &str, message: &str) {
+        self.errors.push((path.to_owned(), message.to_owned()));
+    }
+}
+
+fn is_type(name: &Value, instance: &Value) -> bool {
+    match (name.as_str(), instance) {
+        (Some("null"), Value::Null)
+        | (Some("boolean"), Value::Bool(_))
+        | (Some("object"), Value::Object(_))
+        | (Some("array"), Value::Array(_))
+        | (Some("number"), Value::Number(_))
+        | (Some("string"), Value::String(_)) => true,
+        (Some("integer"), Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    }
+}
+
+/// How many items `prefixItems` covers, which `items` then skips.
+fn prefix_len(schema: &Map<String, Value>) -> usize {
+    schema
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+fn below(count: usize, bound: &Value) -> bool {
+    bound.as_u64().is_some_and(|b| (count as u64) < b)
+}
+
+fn above(count: usize, bound: &Value) -> bool {
+    bound.as_u64().is_some_and(|b| (count as u64) > b)
+}
+
+/// JSON equality, under which `1` and `1.0` are the same number.
+fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => compare(x, y) == Ordering::Equal,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Numeric order, exact between integers and through `f64` otherwise.
+fn compare(a: &Number, b: &Number) -> Ordering {
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return x.cmp(&y);
+    }
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return x.cmp(&y);
+    }
+    match (a.as_i64(), b.as_u64(), a.as_u64(), b.as_i64()) {
+        // A negative i64 against a u64 above i64::MAX, either way round.
+        (Some(_), Some(_), None, None) => return Ordering::Less,
+        (None, None, Some(_), Some(_)) => return Ordering::Greater,
+        _ => {}
+    }
+    let (x, y) = (
+        a.as_f64().unwrap_or(f64::NAN),
+        b.as_f64().unwrap_or(f64::NAN),
+    );
+    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+}
+
+fn multiple_of(n: &Number, m: &Number) -> bool {
+    if let (Some(x), Some(y)) = (n.as_i64(), m.as_i64()) {
+        return y != 0 && x % y == 0;
+    }
+    if let (Some(x), Some(y)) = (n.as_u64(), m.as_u64()) {
+        return y != 0 && x % y == 0;
+    }
+    let (x, y) = (
+        n.as_f64().unwrap_or(f64::NAN),
+        m.as_f64().unwrap_or(f64::NAN),
+    );
+    let quotient = x / y;
+    quotient.is_finite() && quotient.fract() == 0.0
+}
+
+#[cfg(test)]
+mod tests;

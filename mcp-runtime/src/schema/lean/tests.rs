@@ -1,0 +1,213 @@
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::LeanSchema;
+
+fn errors(schema: Value, instance: Value) -> Vec<(String, String)> {
+    LeanSchema::compile(&schema).unwrap().errors(&instance)
+}
+
+#[test]
+fn schemars_shapes_are_checked() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer", "format": "int64"},
+            "n": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}],
+                     "items": false, "minItems": 2, "maxItems": 2},
+            "note": {"type": ["string", "null"]},
+            "mode": {"$ref": "#/$defs/Mode"}
+        },
+        "required": ["a"],
+        "additionalProperties": false,
+        "$defs": {"Mode": {"oneOf": [{"const": "fast"}, {"type": "string", "enum": ["slow"]}]}}
+    });
+    let good = json!({"a": 1.0, "n": 255, "tags": ["x", "y"], "pair": ["p", 2.5],
+                      "note": null, "mode": "slow"});
+    assert_eq!(errors(schema.clone(), good), vec![]);
+    let bad = json!({"n": 256, "tags": ["x", "x"], "pair": ["p", 1, 2], "note": 3,
+                     "mode": "medium", "extra": true});
+    let found: Vec<String> = errors(schema, bad).into_iter().map(|(at, _)| at).collect();
+    for at in ["", "/n", "/tags", "/pair", "/note", "/mode"] {
+        assert!(
+            found.iter().any(|f| f == at),
+            "no error at {at:?}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn messages_name_the_field() {
+    let schema = json!({"type": "object", "properties": {"b": {"type": "integer"}},
+                        "required": ["a"]});
+    let found = errors(schema, json!({"b": "two"}));
+    assert!(
+        found.contains(&("".into(), "\"a\" is a required property".into())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("/b".into(), "\"two\" is not of type \"integer\"".into())),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn keywords_it_cannot_check_are_refused_at_compile_time() {
+    for schema in [
+        json!({"type": "string", "pattern": "^a"}),
+        json!({"properties": {"x": {"if": {"type": "string"}}}}),
+        json!({"unevaluatedProperties": false}),
+        json!({"$ref": "https://example.com/s.json"}),
+        json!({"$ref": "#/$defs/missing"}),
+        json!({"items": [{"type": "string"}]}),
+        json!({"type": "text"}),
+        // Hidden behind a $ref to a place that is not a schema keyword.
+        json!({"$ref": "#/x-hidden", "x-hidden": {"pattern": "^a"}}),
+    ] {
+        let refused = LeanSchema::compile(&schema).err();
+        assert!(refused.is_some(), "accepted {schema}");
+    }
+    let refused = LeanSchema::compile(&json!({"pattern": "^a"}))
+        .err()
+        .unwrap();
+    assert!(
+        refused.contains("`pattern`") && refused.contains("`validation` feature"),
+        "{refused}"
+    );
+    // Annotations and unknown keywords are not validation: accepted.
+    assert!(
+        LeanSchema::compile(&json!({"format": "email", "x-extension": 1, "title": "t"})).is_ok()
+    );
+}
+
+#[test]
+fn recursive_schemas_end() {
+    let endless = LeanSchema::compile(&json!({"$ref": "#"})).unwrap();
+    assert!(!endless.errors(&json!(1)).is_empty());
+    // Every level doubles the work: bounded by the step budget, not 2^256.
+    let bomb = json!({"anyOf": [{"$ref": "#"}, {"$ref": "#"}]});
+    let started = std::time::Instant::now();
+    assert!(
+        !LeanSchema::compile(&bomb)
+            .unwrap()
+            .errors(&json!(1))
+            .is_empty()
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    // A recursive schema that matches real data still works.
+    let tree = json!({"type": "object", "properties": {"kids": {"type": "array",
+                      "items": {"$ref": "#"}}}});
+    let tree = LeanSchema::compile(&tree).unwrap();
+    assert!(tree.is_valid(&json!({"kids": [{"kids": []}, {}]})));
+    assert!(!tree.is_valid(&json!({"kids": [{"kids": [1]}]})));
+}
+
+#[test]
+fn numbers_compare_as_numbers() {
+    let check = |schema: Value, n: Value| errors(schema, n).is_empty();
+    assert!(check(json!({"enum": [1]}), json!(1.0)));
+    assert!(check(json!({"type": "integer"}), json!(2.0)));
+    assert!(!check(json!({"type": "integer"}), json!(2.5)));
+    assert!(check(json!({"maximum": u64::MAX}), json!(-1)));
+    assert!(!check(json!({"minimum": u64::MAX}), json!(i64::MIN)));
+    assert!(check(json!({"exclusiveMinimum": 0}), json!(0.5)));
+    assert!(!check(json!({"exclusiveMaximum": 1}), json!(1.0)));
+    assert!(check(json!({"multipleOf": 0.5}), json!(2.5)));
+    assert!(!check(json!({"multipleOf": 3}), json!(7)));
+    assert!(check(json!({"maxLength": 2}), json!("é!")));
+}
+
+/// Schemas built from the keywords the lean validator checks.
+fn schema() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(json!(true)),
+        Just(json!(false)),
+        prop::sample::select(vec![
+            "null", "boolean", "object", "array", "number", "integer", "string"
+        ])
+        .prop_map(|t| json!({"type": t})),
+        Just(json!({"type": ["string", "null"]})),
+        small().prop_map(|v| json!({"const": v})),
+        prop::collection::vec(small(), 1..3).prop_map(|v| json!({"enum": v})),
+        (-3i64..3).prop_map(|n| json!({"minimum": n})),
+        (-3i64..3).prop_map(|n| json!({"exclusiveMaximum": n})),
+        (-3.0f64..3.0).prop_map(|n| json!({"maximum": n})),
+        prop::sample::select(vec![json!(2), json!(0.5), json!(3)])
+            .prop_map(|m| json!({"multipleOf": m})),
+        (0u64..3).prop_map(|n| json!({"minLength": n, "maxLength": n + 1})),
+        (0u64..3).prop_map(|n| json!({"minItems": n, "uniqueItems": true})),
+        (0u64..2).prop_map(|n| json!({"maxProperties": n, "minProperties": n})),
+        Just(json!({"required": ["a"]})),
+        Just(json!({"$ref": "#/$defs/int"})),
+        Just(json!({"format": "email"})),
+    ];
+    leaf.prop_recursive(3, 24, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| json!({"properties": {"a": a, "b": b}})),
+            (inner.clone(), inner.clone()).prop_map(|(a, extra)| json!({
+                "properties": {"a": a}, "additionalProperties": extra})),
+            inner.clone().prop_map(|i| json!({"items": i})),
+            (inner.clone(), inner.clone())
+                .prop_map(|(p, i)| json!({"prefixItems": [p], "items": i})),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"anyOf": v})),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"oneOf": v})),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"allOf": v})),
+            inner.clone().prop_map(|n| json!({"not": n})),
+            (inner.clone(), inner).prop_map(|(a, b)| {
+                let mut merged = a.as_object().cloned().unwrap_or_default();
+                merged.extend(b.as_object().cloned().unwrap_or_default());
+                Value::Object(merged)
+            }),
+        ]
+    })
+    .prop_map(|schema| match schema {
+        Value::Object(mut object) => {
+            object.insert("$defs".into(), json!({"int": {"type": "integer"}}));
+            Value::Object(object)
+        }
+        other => other,
+    })
+}
+
+fn small() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..3).prop_map(Value::from),
+        prop::sample::select(vec![-1.5, 0.0, 0.5, 1.0, 2.0]).prop_map(Value::from),
+        prop::sample::select(vec!["", "a", "ab", "é", "x@y"]).prop_map(Value::from),
+    ]
+}
+
+/// Values shaped like the schemas above, often enough to reach their keywords.
+fn instance() -> impl Strategy<Value = Value> {
+    small().prop_recursive(3, 16, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+            prop::collection::btree_map(prop::sample::select(vec!["a", "b", "c"]), inner, 0..3)
+                .prop_map(|m| json!(m)),
+        ]
+    })
+}
+
+#[cfg(feature = "validation")]
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The lean validator and `jsonschema` agree on every value.
+    #[test]
+    fn agrees_with_jsonschema(schema in schema(), values in prop::collection::vec(instance(), 1..6)) {
+        let lean = LeanSchema::compile(&schema).expect("uses only checked keywords");
+        let reference = jsonschema::draft202012::new(&schema).expect("a valid schema");
+        for value in values {
+            prop_assert_eq!(
+                lean.is_valid(&value),
+                reference.is_valid(&value),
+                "schema {} value {}", schema, value
+            );
+        }
+    }
+}
