@@ -127,6 +127,8 @@
 //!   built-in validator checks the keywords schemars emits for Rust types
 //!   and [`server::ServerBuilder::build`] refuses a schema with any other
 //!   validation keyword (`pattern`, `if`, ...); see [`schema`].
+//! - `skills` (default): [`server::SkillDef`] and
+//!   [`server::ServerBuilder::skill`], a server serving Agent Skills.
 //! - `client` (default): [`client::Client`] and everything built on it
 //!   (generated clients, [`client::Client::mount`], skills on the host side).
 //! - `tls` (default): `https://` through rustls, trusting the system's roots
@@ -140,6 +142,7 @@
 pub mod canonical;
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(any(feature = "skills", feature = "client"))]
 mod frontmatter;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+#[cfg(any(feature = "skills", feature = "client"))]
 use sha2::{Digest, Sha256};
 
 use super::JsonObject;
@@ -32,6 +33,7 @@ pub const DIRECTORY_MIME_TYPE: &str = "inode/directory";
 
 /// The digest of `bytes` as a skill entry carries it: `sha256:` followed by
 /// 64 lowercase hex digits.
+#[cfg(any(feature = "skills", feature = "client"))]
 pub(crate) fn sha256_digest(bytes: &[u8]) -> String {
     format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
 }

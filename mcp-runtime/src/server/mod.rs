@@ -76,6 +76,7 @@ pub use registry::options::ServerOptions;
 pub use registry::prompt::{PromptDef, PromptOutcome, PromptRequest};
 pub use registry::register::{Definition, Definitions, Kind, Registrable};
 pub use registry::resource::{ReadOutcome, ResourceDef, ResourceRead, ResourceTemplateDef};
+#[cfg(feature = "skills")]
 pub use registry::skill::SkillDef;
 pub use registry::tool::{ToolCall, ToolDef, ToolError, ToolOutcome};
 pub use registry::tool_schema::{OutputSchema, SchemaProfile};

@@ -127,11 +127,16 @@ impl Server {
                 })
                 .await
             }
+            #[cfg(feature = "skills")]
             Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
                 match &registry.skills {
                     Some(skills) => skills.answer(era, id, method, params, options),
                     None => Err(ErrorObject::method_not_found(method.name())),
                 }
+            }
+            #[cfg(not(feature = "skills"))]
+            Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
+                Err(ErrorObject::method_not_found(method.name()))
             }
             Method::Complete => {
                 let completion = self.complete(parse(params)?, context).await?;

@@ -7,20 +7,23 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::listing::Listing;
+#[cfg(feature = "skills")]
 use super::skills::Skills;
 use super::{Registry, ToolEntry};
+#[cfg(feature = "skills")]
+use crate::protocol::SKILLS_EXTENSION;
 use crate::protocol::headers::read_param_headers;
-use crate::protocol::{
-    Implementation, SKILLS_EXTENSION, ServerCapabilities, TASKS_EXTENSION, TaskSupport,
-};
+use crate::protocol::{Implementation, ServerCapabilities, TASKS_EXTENSION, TaskSupport};
 use crate::schema::CompiledSchema;
+#[cfg(feature = "skills")]
+use crate::server::SkillDef;
 use crate::server::engine::{discover_result, listen, task::TaskStore};
 use crate::server::middleware::Middleware;
 #[cfg(feature = "redis")]
 use crate::server::shared::Instance;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
-    SkillDef, ToolDef, is_valid_tool_name,
+    ToolDef, is_valid_tool_name,
 };
 use crate::transport::http::param_headers::ParamHeaders;
 
@@ -32,6 +35,7 @@ pub struct ServerBuilder {
     resources: Vec<ResourceDef>,
     templates: Vec<ResourceTemplateDef>,
     prompts: Vec<PromptDef>,
+    #[cfg(feature = "skills")]
     skills: Vec<SkillDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
@@ -52,6 +56,7 @@ impl ServerBuilder {
             resources: Vec::new(),
             templates: Vec::new(),
             prompts: Vec::new(),
+            #[cfg(feature = "skills")]
             skills: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
@@ -92,6 +97,8 @@ impl ServerBuilder {
     /// `skills/list`, `skills/get` and `resources/directory/read`, and
     /// serves each file as a resource at `skill://<skill-path>/<file-path>`.
     /// [`build`](Self::build) checks the skill (see [`SkillDef`]).
+    /// (The `skills` feature, on by default.)
+    #[cfg(feature = "skills")]
     pub fn skill(mut self, skill: SkillDef) -> Self {
         self.skills.push(skill);
         self
@@ -136,12 +143,15 @@ impl ServerBuilder {
     /// Checks every definition (unique names, compilable schemas, valid
     /// skills) and freezes the registry: skill entries, digests and listing
     /// pages are all computed here, once.
+    // Only skills add resources and capabilities after the fact.
+    #[cfg_attr(not(feature = "skills"), allow(unused_mut))]
     pub fn build(mut self) -> Result<Server, BuildError> {
         let tools = self
             .tools
             .into_iter()
             .map(compile_tool)
             .collect::<Result<Vec<_>, _>>()?;
+        #[cfg(feature = "skills")]
         let skills = if self.skills.is_empty() {
             None
         } else {
@@ -151,12 +161,14 @@ impl ServerBuilder {
         };
         let has_completions = self.prompts.iter().any(|p| p.completer.is_some())
             || self.templates.iter().any(|t| t.completer.is_some());
+        #[cfg_attr(not(feature = "skills"), allow(unused_mut))]
         let mut capabilities = capabilities(
             !tools.is_empty(),
             !self.resources.is_empty() || !self.templates.is_empty(),
             !self.prompts.is_empty(),
             has_completions,
         )?;
+        #[cfg(feature = "skills")]
         if skills.is_some() {
             // Declared in both eras: legacy clients see it in `initialize`.
             capabilities
@@ -242,6 +254,7 @@ impl ServerBuilder {
             tasks,
             #[cfg(feature = "redis")]
             shared,
+            #[cfg(feature = "skills")]
             skills,
             middleware: (!self.middleware.is_empty()).then(|| self.middleware.into()),
         };

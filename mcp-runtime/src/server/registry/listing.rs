@@ -49,6 +49,7 @@ impl<T> Listing<T> {
     }
 
     /// The listed JSON of the entry `key`, as serialized at build time.
+    #[cfg(feature = "skills")]
     pub(crate) fn get_listed(&self, key: &str) -> Option<&RawValue> {
         self.index.get(key).map(|&i| &*self.listed[i])
     }
@@ -106,6 +107,7 @@ impl Page<'_> {
 
     /// Adds the `resultType` the 2026-07-28 era requires, for results that
     /// are paginated but carry no cache hints (`resources/directory/read`).
+    #[cfg(feature = "skills")]
     pub(crate) fn complete_in(mut self, era: Era) -> Self {
         self.complete = era == Era::Modern;
         self

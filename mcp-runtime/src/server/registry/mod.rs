@@ -14,7 +14,9 @@ pub(crate) mod options;
 pub(crate) mod prompt;
 pub(crate) mod register;
 pub(crate) mod resource;
+#[cfg(feature = "skills")]
 pub(crate) mod skill;
+#[cfg(feature = "skills")]
 pub(crate) mod skills;
 pub(crate) mod tool;
 pub(crate) mod tool_schema;
@@ -22,6 +24,7 @@ pub(crate) mod tool_schema;
 use std::sync::Arc;
 
 use listing::Listing;
+#[cfg(feature = "skills")]
 use skills::Skills;
 
 use crate::protocol::{DiscoverResult, Implementation, ServerCapabilities};
@@ -60,6 +63,7 @@ pub(crate) struct Registry {
     #[cfg(feature = "redis")]
     pub(crate) shared: Option<Arc<crate::server::shared::Instance>>,
     /// Present when the server serves skills.
+    #[cfg(feature = "skills")]
     pub(crate) skills: Option<Skills>,
     /// The middleware, outermost first; `None` when there is none.
     pub(crate) middleware: Option<Chain>,
