@@ -509,7 +509,14 @@ impl<'a> Run<'a> {
     ) {
         let len = path.len();
         path.push('/');
-        path.push_str(&escape(token));
+        // The JSON pointer escapes, written in place: no string per member.
+        for c in token.chars() {
+            match c {
+                '~' => path.push_str("~0"),
+                '/' => path.push_str("~1"),
+                c => path.push(c),
+            }
+        }
         check(self, path);
         path.truncate(len);
     }

@@ -116,7 +116,9 @@ fn start_handler(
     };
     let run = match mode {
         Mode::Modern => Run::Inline(Box::pin(catch_panic(Box::pin(work)))),
-        Mode::Legacy => Run::Spawned(tokio::spawn(work)),
+        // Boxed, as over stdio: Tokio moves the box, not the request's
+        // several-KB state machine.
+        Mode::Legacy => Run::Spawned(tokio::spawn(Box::pin(work))),
     };
     Handler { id, run }
 }
