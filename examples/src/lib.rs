@@ -29,7 +29,6 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use mcp_runtime::server::auth::AuthConfig;
 use mcp_runtime::server::{ServerBuilder, ServerOptions, StateKey};
 
 /// The environment variable that may carry the request state key.
@@ -158,41 +157,65 @@ pub fn configure(builder: ServerBuilder) -> Result<ServerBuilder, Box<dyn std::e
 pub async fn serve(server: mcp_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse(std::env::args().skip(1))?;
     match args.http {
-        Some(addr) => {
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            let mut config = mcp_runtime::transport::HttpConfig::default();
-            let url = format!("http://{}{}", listener.local_addr()?, config.path);
-            if let Some(issuer) = &args.auth_issuer {
-                let resource = args.resource.clone().unwrap_or_else(|| url.clone());
-                config.auth = Some(jwt_auth(&resource, issuer)?);
-                eprintln!("protected resource {resource}; tokens from {issuer}");
-            }
-            eprintln!("listening on {url}");
-            let ctrl_c = async {
-                let _ = tokio::signal::ctrl_c().await;
-            };
-            server.serve_http_with(listener, config, ctrl_c).await?;
-        }
-        None if args.auth_issuer.is_some() => {
-            return Err(format!(
-                "--auth-issuer needs --http: a stdio server takes credentials from its environment; {USAGE}"
-            )
-            .into());
-        }
-        None => server.serve_stdio().await?,
+        Some(addr) => serve_http(server, addr, &args).await,
+        None if args.auth_issuer.is_some() => Err(format!(
+            "--auth-issuer needs --http: a stdio server takes credentials from its environment; {USAGE}"
+        )
+        .into()),
+        None => Ok(server.serve_stdio().await?),
     }
-    Ok(())
+}
+
+/// Streamable HTTP at `http://ADDR/mcp` until Ctrl-C.
+#[cfg(feature = "http")]
+async fn serve_http(
+    server: mcp_runtime::server::Server,
+    addr: SocketAddr,
+    args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let mut config = mcp_runtime::transport::HttpConfig::default();
+    let url = format!("http://{}{}", listener.local_addr()?, config.path);
+    if let Some(issuer) = &args.auth_issuer {
+        let resource = args.resource.clone().unwrap_or_else(|| url.clone());
+        config.auth = Some(jwt_auth(&resource, issuer)?);
+        eprintln!("protected resource {resource}; tokens from {issuer}");
+    }
+    eprintln!("listening on {url}");
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    Ok(server.serve_http_with(listener, config, ctrl_c).await?)
+}
+
+/// Without the `http` feature the examples speak stdio only, as a server
+/// that calls nothing but `serve_stdio` would be built.
+#[cfg(not(feature = "http"))]
+async fn serve_http(
+    _server: mcp_runtime::server::Server,
+    _addr: SocketAddr,
+    _args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
+    Err("--http needs the examples built with the `http` feature".into())
 }
 
 /// Authorization by JWT access tokens from `issuer`, for `resource`.
-#[cfg(feature = "jwt")]
-fn jwt_auth(resource: &str, issuer: &str) -> Result<AuthConfig, Box<dyn std::error::Error>> {
-    Ok(AuthConfig::jwt(resource, issuer)?)
+#[cfg(all(feature = "http", feature = "jwt"))]
+fn jwt_auth(
+    resource: &str,
+    issuer: &str,
+) -> Result<mcp_runtime::server::auth::AuthConfig, Box<dyn std::error::Error>> {
+    Ok(mcp_runtime::server::auth::AuthConfig::jwt(
+        resource, issuer,
+    )?)
 }
 
 /// Without the `jwt` feature there is no verifier to check tokens with.
-#[cfg(not(feature = "jwt"))]
-fn jwt_auth(_resource: &str, _issuer: &str) -> Result<AuthConfig, Box<dyn std::error::Error>> {
+#[cfg(all(feature = "http", not(feature = "jwt")))]
+fn jwt_auth(
+    _resource: &str,
+    _issuer: &str,
+) -> Result<mcp_runtime::server::auth::AuthConfig, Box<dyn std::error::Error>> {
     Err("--auth-issuer needs the examples built with the `jwt` feature".into())
 }
 
