@@ -59,6 +59,25 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
     if let Some(dup) = tools.iter().find(|t| !seen.insert(t.name.as_str())) {
         return Err(Error::Input(format!("two tools are named `{}`", dup.name)));
     }
+    let selected: Vec<Tool>;
+    let tools = match &options.only {
+        None => tools,
+        Some(names) => {
+            if let Some(missing) = names.iter().find(|n| !seen.contains(n.as_str())) {
+                let known: Vec<&str> = seen.iter().copied().collect();
+                return Err(Error::Option(format!(
+                    "the server has no tool named `{missing}` (it has: {})",
+                    known.join(", ")
+                )));
+            }
+            selected = tools
+                .iter()
+                .filter(|t| names.contains(&t.name))
+                .cloned()
+                .collect();
+            &selected
+        }
+    };
 
     let mut mapper = Mapper::new(&options.limits, &[client_name.as_str()]);
     let mut methods = Scope::with_reserved(RESERVED_METHODS);

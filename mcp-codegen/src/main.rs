@@ -42,6 +42,10 @@ enum Command {
         /// Emit only the argument and output types, no client.
         #[arg(long)]
         types_only: bool,
+        /// Generate only these tools (comma-separated names), e.g. --tools read_file,search.
+        /// `check` then reports the server's other tools as new, which is not breaking.
+        #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
+        tools: Option<Vec<String>>,
     },
     /// Compare a server's tools with a generated file; exit 1 on breaking changes.
     Check {
@@ -163,12 +167,14 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
             visibility,
             runtime_path,
             types_only,
+            tools: only,
         } => {
             let options = Options {
                 client_name,
                 visibility: visibility.parse::<Visibility>()?,
                 runtime_path,
                 emit_client: !types_only,
+                only,
                 ..Options::default()
             };
             let timeout = http.timeout()?;

@@ -70,6 +70,11 @@ pub struct Options {
     /// Emit the client type (and fingerprints); `false` emits only the
     /// argument and output types.
     pub emit_client: bool,
+    /// Generate only the tools with these names (in the server's order);
+    /// `None` generates every tool. A client for the few tools a program
+    /// calls compiles in a fraction of the time of one for a large server.
+    /// A name the server does not have is an error.
+    pub only: Option<Vec<String>>,
     /// Bounds on the work per schema.
     pub limits: Limits,
 }
@@ -81,6 +86,7 @@ impl Default for Options {
             visibility: Visibility::Public,
             runtime_path: "::mcp_runtime".to_owned(),
             emit_client: true,
+            only: None,
             limits: Limits::default(),
         }
     }

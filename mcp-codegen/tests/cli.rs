@@ -115,3 +115,47 @@ fn timeout_bounds_a_silent_server() {
         "{stderr}"
     );
 }
+
+/// `--tools` generates only the named tools; `check` against the whole
+/// server then reports the others as new (not breaking); an unknown name
+/// is refused with the names the server has.
+#[test]
+fn generate_a_subset_of_tools() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/output.json");
+    let out = temp("subset.rs");
+    let status = bin()
+        .args([
+            "generate",
+            "--from",
+            corpus,
+            "--tools",
+            "echo,list_items",
+            "-o",
+        ])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let code = std::fs::read_to_string(&out).unwrap();
+    assert!(code.contains("pub async fn echo("), "{code}");
+    assert!(code.contains("pub async fn list_items("), "{code}");
+    assert!(!code.contains("get_weather"), "{code}");
+
+    let check = bin()
+        .args(["check", "--from", corpus, "--against"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("tool `get_weather`: new tool"), "{stdout}");
+
+    let unknown = bin()
+        .args(["generate", "--from", corpus, "--tools", "echo,nope"])
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert!(stderr.contains("no tool named `nope`"), "{stderr}");
+    assert!(stderr.contains("get_weather, list_items"), "{stderr}");
+}
