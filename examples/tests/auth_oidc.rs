@@ -415,9 +415,11 @@ async fn introspection_headers_and_session_owners() {
         .expect("a session id")
         .to_owned();
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    // Another client's token, long-lived: the short client's (1 s) could
+    // expire on a loaded machine before it is used, and answer 401.
     let other = format!(
         "Bearer {}",
-        issuer.token("mcp-test-short", &resource, "calc")
+        issuer.token("mcp-test-other", &resource, "calc")
     );
     for (who, status) in [(&other, 404), (&bearer, 200)] {
         let headers = [

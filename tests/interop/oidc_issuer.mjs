@@ -9,7 +9,7 @@
 // Resources: any loopback URL is a resource indicator (so a test can start its MCP server on a
 // free port first); its tokens carry `aud` = that URL and the scopes asked for among SCOPES.
 // Clients (secret `test-secret`): `mcp-test` (client_secret_basic), `mcp-test-short` (tokens live
-// SHORT_TTL seconds, for expiry tests). A resource ending in `/opaque` gets opaque tokens, which
+// SHORT_TTL seconds, for expiry tests), `mcp-test-other` (client_secret_post, a second owner). A resource ending in `/opaque` gets opaque tokens, which
 // only the introspection endpoint can read.
 //
 // The authorization code flow: clients register themselves (RFC 7591), and the user's login and
@@ -60,7 +60,11 @@ server.listen(PORT, '127.0.0.1', () => {
     adapter: createMemoryAdapter(),
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-only-cookie-key'] },
-    clients: [client('mcp-test', 'client_secret_basic'), client('mcp-test-short', 'client_secret_post')],
+    clients: [
+      client('mcp-test', 'client_secret_basic'),
+      client('mcp-test-short', 'client_secret_post'),
+      client('mcp-test-other', 'client_secret_post'),
+    ],
     clientDefaults: { id_token_signed_response_alg: 'ES256' },
     // Also the resource scopes, so that a client may name them when it registers.
     scopes: ['openid', 'offline_access', ...SCOPES.split(' ')],
