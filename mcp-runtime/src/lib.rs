@@ -138,6 +138,13 @@
 //!   span as the server span's parent, the current OpenTelemetry span sent
 //!   by the client) and an OTLP/HTTP exporter, `trace::otlp`; see
 //!   [`trace`].
+//! - `redis`: `server::SharedState`, tasks and announcements shared by the
+//!   instances of a server through Redis or Valkey.
+//!
+//! A server that needs none of the defaults depends on the crate with
+//! `default-features = false`: its binary then carries no client, TLS, JWT
+//! or general-purpose schema validator (the example echo server: 3.75 MB
+//! stripped instead of 16.8 MB).
 
 pub mod canonical;
 #[cfg(feature = "client")]
