@@ -12,6 +12,7 @@
 //! says. The `differential` tests check it against the `jsonschema` crate.
 
 use std::cmp::Ordering;
+use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
@@ -20,10 +21,24 @@ use serde_json::{Map, Number, Value};
 /// `{"$ref": "#"}` cannot recurse forever.
 const MAX_DEPTH: usize = 256;
 
-/// How many subschemas one check may visit in all, so that a schema whose
-/// `anyOf` branches refer back to itself (a mounted server's, say) cannot
-/// make a check take exponential time.
+/// How many subschemas one check may visit, on top of
+/// [`STEPS_PER_NODE`] for every value in the instance, so that a schema
+/// whose `anyOf` branches refer back to itself (a mounted server's, say)
+/// cannot make a check take exponential time, while a large instance still
+/// gets the visits its size needs.
 const MAX_STEPS: usize = 100_000;
+
+/// Subschema visits allowed per value (array item, member) of the instance.
+const STEPS_PER_NODE: usize = 256;
+
+/// Arrays up to this length are checked for `uniqueItems` pair by pair;
+/// longer ones through a set of canonical forms, in linear time.
+const PAIRWISE_UNIQUE: usize = 16;
+
+/// The longest rendering of a value in a message; the rest is cut, so that
+/// a failing multi-megabyte argument costs no more than a small one to
+/// report.
+const SHOWN_BYTES: usize = 120;
 
 /// Keywords that hold subschemas to be reached by `$ref` or that only
 /// annotate: nothing to check.
@@ -99,6 +114,7 @@ impl LeanSchema {
             errors: Vec::new(),
             depth: 0,
             steps: 0,
+            budget: MAX_STEPS.saturating_add(STEPS_PER_NODE.saturating_mul(nodes(instance))),
         };
         run.validate(&self.root, instance, &mut String::new());
         run.errors
@@ -276,6 +292,8 @@ struct Run<'a> {
     errors: Vec<(String, String)>,
     depth: usize,
     steps: usize,
+    /// The most subschema visits this check may make.
+    budget: usize,
 }
 
 impl<'a> Run<'a> {
@@ -288,7 +306,7 @@ impl<'a> Run<'a> {
             _ => return,
         };
         self.steps += 1;
-        if self.depth >= MAX_DEPTH || self.steps > MAX_STEPS {
+        if self.depth >= MAX_DEPTH || self.steps > self.budget {
             return self.fail(
                 path,
                 "the schema is too deep or too costly to check this value against",
@@ -374,22 +392,23 @@ impl<'a> Run<'a> {
         instance: &Value,
     ) -> Option<String> {
         let subschemas = || value.as_array().map(Vec::as_slice).unwrap_or_default();
+        let (shown, bound) = (Short(instance), Short(value));
         let message = match (keyword, instance) {
             ("type", _) => {
                 let fits = match value {
                     Value::Array(names) => names.iter().any(|name| is_type(name, instance)),
                     name => is_type(name, instance),
                 };
-                (!fits).then(|| format!("{instance} is not of type {value}"))?
+                (!fits).then(|| format!("{shown} is not of type {bound}"))?
             }
             ("enum", _) => {
                 let listed = subschemas().iter().any(|v| equal(v, instance));
-                (!listed).then(|| format!("{instance} is not one of {value}"))?
+                (!listed).then(|| format!("{shown} is not one of {bound}"))?
             }
-            ("const", _) if !equal(value, instance) => format!("{value} was expected"),
+            ("const", _) if !equal(value, instance) => format!("{bound} was expected"),
             ("anyOf", _) if !subschemas().iter().any(|sub| self.passes(sub, instance)) => {
                 format!(
-                    "{instance} is not valid under any of the schemas listed in the 'anyOf' keyword"
+                    "{shown} is not valid under any of the schemas listed in the 'anyOf' keyword"
                 )
             }
             ("oneOf", _) => match subschemas()
@@ -399,14 +418,14 @@ impl<'a> Run<'a> {
             {
                 1 => return None,
                 0 => format!(
-                    "{instance} is not valid under any of the schemas listed in the 'oneOf' keyword"
+                    "{shown} is not valid under any of the schemas listed in the 'oneOf' keyword"
                 ),
                 _ => format!(
-                    "{instance} is valid under more than one of the schemas listed in the 'oneOf' keyword"
+                    "{shown} is valid under more than one of the schemas listed in the 'oneOf' keyword"
                 ),
             },
             ("not", _) if self.passes(value, instance) => {
-                format!("{instance} should not be valid under {value}")
+                format!("{shown} should not be valid under {bound}")
             }
             ("additionalProperties", Value::Object(members)) => {
                 let declared = schema.get("properties").and_then(Value::as_object);
@@ -436,34 +455,30 @@ impl<'a> Run<'a> {
                 (!missing.is_empty()).then(|| missing.join("; "))?
             }
             ("minProperties", Value::Object(members)) if below(members.len(), value) => {
-                format!("{instance} has less than {value} properties")
+                format!("{shown} has less than {bound} properties")
             }
             ("maxProperties", Value::Object(members)) if above(members.len(), value) => {
-                format!("{instance} has more than {value} properties")
+                format!("{shown} has more than {bound} properties")
             }
             ("items", Value::Array(items)) if items.len() > prefix_len(schema) => {
-                format!("{instance} has more than {} items", prefix_len(schema))
+                format!("{shown} has more than {} items", prefix_len(schema))
             }
             ("minItems", Value::Array(items)) if below(items.len(), value) => {
-                format!("{instance} has less than {value} items")
+                format!("{shown} has less than {bound} items")
             }
             ("maxItems", Value::Array(items)) if above(items.len(), value) => {
-                format!("{instance} has more than {value} items")
+                format!("{shown} has more than {bound} items")
             }
             ("uniqueItems", Value::Array(items))
-                if value == &Value::Bool(true)
-                    && items
-                        .iter()
-                        .enumerate()
-                        .any(|(i, a)| items[i + 1..].iter().any(|b| equal(a, b))) =>
+                if value == &Value::Bool(true) && repeats(items) =>
             {
-                format!("{instance} has non-unique elements")
+                format!("{shown} has non-unique elements")
             }
             ("minLength", Value::String(text)) if below(text.chars().count(), value) => {
-                format!("{instance} is shorter than {value} characters")
+                format!("{shown} is shorter than {bound} characters")
             }
             ("maxLength", Value::String(text)) if above(text.chars().count(), value) => {
-                format!("{instance} is longer than {value} characters")
+                format!("{shown} is longer than {bound} characters")
             }
             ("minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum", Value::Number(n)) => {
                 let order = compare(n, value.as_number()?);
@@ -479,12 +494,12 @@ impl<'a> Run<'a> {
                         "greater than or equal to the maximum of",
                     ),
                 };
-                (!ok).then(|| format!("{instance} is {words} {value}"))?
+                (!ok).then(|| format!("{shown} is {words} {bound}"))?
             }
             ("multipleOf", Value::Number(n))
                 if !value.as_number().is_some_and(|m| multiple_of(n, m)) =>
             {
-                format!("{instance} is not a multiple of {value}")
+                format!("{shown} is not a multiple of {bound}")
             }
             _ => return None,
         };
@@ -555,6 +570,109 @@ fn below(count: usize, bound: &Value) -> bool {
 
 fn above(count: usize, bound: &Value) -> bool {
     bound.as_u64().is_some_and(|b| (count as u64) > b)
+}
+
+/// The number of values in `value`, itself included.
+fn nodes(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(nodes).sum::<usize>(),
+        Value::Object(members) => 1 + members.values().map(nodes).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// Whether two items of `items` are equal as JSON.
+fn repeats(items: &[Value]) -> bool {
+    if items.len() <= PAIRWISE_UNIQUE {
+        return items
+            .iter()
+            .enumerate()
+            .any(|(i, a)| items[i + 1..].iter().any(|b| equal(a, b)));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.iter().any(|item| {
+        let mut form = String::new();
+        canonical(item, &mut form);
+        !seen.insert(form)
+    })
+}
+
+/// A text that two values have in common exactly when they are equal as
+/// JSON: members sorted by name, and numbers written the same way whatever
+/// their representation (`1`, `1.0` and `1e0` all as `1`).
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => out.push_str(&i.to_string()),
+            (_, Some(u), _) => out.push_str(&u.to_string()),
+            // An integral float within i64 or u64 is written as that
+            // integer (the casts are exact there).
+            (_, _, Some(f)) if f.fract() == 0.0 && (-9.2e18..9.2e18).contains(&f) => {
+                out.push_str(&(f as i64).to_string())
+            }
+            (_, _, Some(f)) if f.fract() == 0.0 && (0.0..1.8e19).contains(&f) => {
+                out.push_str(&(f as u64).to_string())
+            }
+            (_, _, Some(f)) => out.push_str(&format!("{f:e}")),
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            let mut names: Vec<&String> = members.keys().collect();
+            names.sort();
+            out.push('{');
+            for name in names {
+                out.push_str(&Value::from(name.as_str()).to_string());
+                out.push(':');
+                canonical(&members[name], out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// A value as JSON in a message, cut after [`SHOWN_BYTES`].
+struct Short<'a>(&'a Value);
+
+impl fmt::Display for Short<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Bounded(Vec::new());
+        // Stops with an error once the limit is reached: never more work.
+        let cut = serde_json::to_writer(&mut text, self.0).is_err();
+        let shown = String::from_utf8_lossy(&text.0);
+        match cut {
+            false => f.write_str(&shown),
+            true => write!(f, "{}…", shown.trim_end_matches('\u{fffd}')),
+        }
+    }
+}
+
+/// A buffer that refuses to grow past [`SHOWN_BYTES`].
+struct Bounded(Vec<u8>);
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let room = SHOWN_BYTES - self.0.len();
+        if room == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        let taken = bytes.len().min(room);
+        self.0.extend_from_slice(&bytes[..taken]);
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// JSON equality, under which `1` and `1.0` are the same number.

@@ -211,3 +211,40 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn large_instances_are_checked_in_linear_time() {
+    let set = LeanSchema::compile(&json!({"type": "array", "uniqueItems": true,
+                                          "items": {"type": "integer"}}))
+    .unwrap();
+    let started = std::time::Instant::now();
+    let distinct: Vec<Value> = (0..200_000).map(Value::from).collect();
+    assert!(
+        set.is_valid(&Value::from(distinct.clone())),
+        "a big valid array passes"
+    );
+    let mut repeated = distinct;
+    repeated.push(json!(7.0)); // equal to 7 as JSON
+    assert!(!set.is_valid(&Value::from(repeated)));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    // Canonical forms agree with pairwise equality, object order and number
+    // spelling aside.
+    let objects: Vec<Value> = (0..20).map(|i| json!({"a": i, "b": [i, 1.0]})).collect();
+    let mut with_twin = objects.clone();
+    with_twin.push(json!({"b": [3.0, 1], "a": 3}));
+    let unique = LeanSchema::compile(&json!({"uniqueItems": true})).unwrap();
+    assert!(unique.is_valid(&Value::from(objects)));
+    assert!(!unique.is_valid(&Value::from(with_twin)));
+}
+
+#[test]
+fn messages_show_at_most_a_short_prefix_of_a_value() {
+    let long = "x".repeat(1_000_000);
+    let found = errors(json!({"type": "integer"}), json!([long]));
+    let (_, message) = &found[0];
+    assert!(message.len() < 300, "{} bytes", message.len());
+    assert!(
+        message.starts_with("[\"xxx") && message.contains("… is not of type"),
+        "{message}"
+    );
+}
