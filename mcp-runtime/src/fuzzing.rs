@@ -12,6 +12,17 @@ pub fn frontmatter(text: &str) -> Result<Map<String, Value>, String> {
         .map_err(|error| error.to_string())
 }
 
+/// Checks `value` against `schema` with the built-in validator (the one a
+/// build without the `validation` feature uses, whatever features this
+/// build has): `Err` when the schema is refused, else every violation as
+/// `(pointer, message)`.
+pub fn lean_schema_check(schema: &Value, value: &Value) -> Result<Vec<(String, String)>, String> {
+    let compiled = crate::schema::lean::LeanSchema::compile(schema)?;
+    let errors = compiled.errors(value);
+    debug_assert_eq!(errors.is_empty(), compiled.is_valid(value));
+    Ok(errors)
+}
+
 /// One completed SSE event: its `id`, if any, and its data.
 pub type SseEvent = (Option<String>, Vec<u8>);
 

@@ -88,14 +88,14 @@ const REFUSED: &[&str] = &[
 ];
 
 /// A schema checked to use only what [`check`](LeanSchema::check) knows.
-pub(super) struct LeanSchema {
+pub(crate) struct LeanSchema {
     root: Arc<Value>,
 }
 
 impl LeanSchema {
     /// Checks that every keyword of `schema` is one this validator checks
     /// or may ignore, and that every `$ref` points into the document.
-    pub(super) fn compile(schema: &Value) -> Result<Self, String> {
+    pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
         Audit {
             root: schema,
             followed: Vec::new(),
@@ -108,7 +108,7 @@ impl LeanSchema {
 
     /// Every violation of `instance`, one `(pointer, message)` each; empty
     /// when it is valid.
-    pub(super) fn errors(&self, instance: &Value) -> Vec<(String, String)> {
+    pub(crate) fn errors(&self, instance: &Value) -> Vec<(String, String)> {
         let mut run = Run {
             root: &self.root,
             errors: Vec::new(),
@@ -121,7 +121,7 @@ impl LeanSchema {
     }
 
     /// Whether `instance` is valid, without building messages.
-    pub(super) fn is_valid(&self, instance: &Value) -> bool {
+    pub(crate) fn is_valid(&self, instance: &Value) -> bool {
         // Collecting errors costs nothing on a valid instance, the common
         // case; an invalid one is reported in full by `errors` anyway.
         self.errors(instance).is_empty()

@@ -12,8 +12,8 @@ use std::fmt::{self, Write};
 
 use serde_json::Value;
 
-#[cfg(any(test, not(feature = "validation")))]
-mod lean;
+#[cfg(any(test, feature = "fuzzing", not(feature = "validation")))]
+pub(crate) mod lean;
 
 /// A compiled JSON Schema (2020-12 unless the schema's `$schema` says otherwise).
 pub struct CompiledSchema {
