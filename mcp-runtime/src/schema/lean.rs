@@ -114,7 +114,8 @@ impl LeanSchema {
             errors: Vec::new(),
             depth: 0,
             steps: 0,
-            budget: MAX_STEPS.saturating_add(STEPS_PER_NODE.saturating_mul(nodes(instance))),
+            budget: MAX_STEPS,
+            instance: Some(instance),
         };
         run.validate(&self.root, instance, &mut String::new());
         run.errors
@@ -294,6 +295,9 @@ struct Run<'a> {
     steps: usize,
     /// The most subschema visits this check may make.
     budget: usize,
+    /// The whole instance, until the budget has grown by its size (counted
+    /// only then: most checks never reach [`MAX_STEPS`]).
+    instance: Option<&'a Value>,
 }
 
 impl<'a> Run<'a> {
@@ -306,6 +310,13 @@ impl<'a> Run<'a> {
             _ => return,
         };
         self.steps += 1;
+        if self.steps > self.budget
+            && let Some(whole) = self.instance.take()
+        {
+            self.budget = self
+                .budget
+                .saturating_add(STEPS_PER_NODE.saturating_mul(nodes(whole)));
+        }
         if self.depth >= MAX_DEPTH || self.steps > self.budget {
             return self.fail(
                 path,
