@@ -33,17 +33,15 @@ MODERN=2026-07-28
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
         echo "== building echo-server (main workspace, release)" >&2
-        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --bin echo-server)
+        # No default features but `http`: stdio and Streamable HTTP, as
+        # rmcp-echo-http carries both. Own target dir (see run.sh).
+        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --features http --bin echo-server --target-dir "$BENCH_DIR/target/ours-http")
     fi
     echo "== building rmcp-echo and loadgen (bench workspace, release)" >&2
     (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p loadgen)
 fi
 
-if [[ -z "${OURS_BIN:-}" ]]; then
-    OURS_TARGET=$(cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo metadata --format-version 1 --no-deps 2>/dev/null |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' || echo "$MAIN_DIR/target")
-    OURS_BIN="$OURS_TARGET/release/echo-server"
-fi
+OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
 RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo-http"
 LOADGEN="$CARGO_TARGET_DIR/release/loadgen"
 for bin in "$OURS_BIN" "$RMCP_BIN" "$LOADGEN"; do

@@ -32,17 +32,16 @@ PIN=${PIN:-0}
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
         echo "== building echo-server (main workspace, release)" >&2
-        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --bin echo-server)
+        # Stdio only, no default features: what rmcp's stdio bench server
+        # is too (a binary without the HTTP stack). Own target dir, so that
+        # run-http.sh's build (with `http`) does not replace it.
+        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --bin echo-server --target-dir "$BENCH_DIR/target/ours-stdio")
     fi
     echo "== building rmcp-echo, raw-echo and loadgen (bench workspace, release)" >&2
     (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p raw-echo -p loadgen)
 fi
 
-if [[ -z "${OURS_BIN:-}" ]]; then
-    OURS_TARGET=$(cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo metadata --format-version 1 --no-deps 2>/dev/null |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' || echo "$MAIN_DIR/target")
-    OURS_BIN="$OURS_TARGET/release/echo-server"
-fi
+OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-stdio/release/echo-server"}
 RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo"
 RAW_BIN="$CARGO_TARGET_DIR/release/raw-echo"
 LOADGEN="$CARGO_TARGET_DIR/release/loadgen"

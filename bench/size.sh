@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Stripped sizes of the benchmark servers (see bench/README.md, "Size").
-# Run after run.sh has built them (or with the same OURS_BIN).
+# Run after run.sh and run-http.sh have built them.
 #
-# Environment (optional): OURS_BIN=path (default: the main workspace's
-# target/release/echo-server).
+# Environment (optional): OURS_BIN=path (default: run-http.sh's build, stdio
+# and HTTP), OURS_STDIO_BIN=path (default: run.sh's build, stdio only).
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MAIN_DIR=$(dirname "$BENCH_DIR")
-OURS_BIN=${OURS_BIN:-"$MAIN_DIR/target/release/echo-server"}
+OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
+OURS_STDIO_BIN=${OURS_STDIO_BIN:-"$BENCH_DIR/target/ours-stdio/release/echo-server"}
 BT="$BENCH_DIR/target/release"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -18,6 +18,7 @@ echo "| --- | --- | ---: | ---: |"
 rmcp_size=""
 for entry in "rmcp-echo-http:$BT/rmcp-echo-http:stdio + HTTP" \
              "echo-server:$OURS_BIN:stdio + HTTP" \
+             "echo-server-stdio:$OURS_STDIO_BIN:stdio" \
              "rmcp-echo:$BT/rmcp-echo:stdio" \
              "raw-echo:$BT/raw-echo:stdio, no protocol"; do
     IFS=: read -r name path transports <<<"$entry"
