@@ -23,8 +23,9 @@
 //!   serves any request. Give every instance the same `--state-key-file`
 //!   too. (The `redis` feature, on by default.)
 //!
-//! `--mount` needs the `client` feature, `--auth-issuer` the `jwt` feature;
-//! both are on by default (see `Cargo.toml`).
+//! `--http` needs the `http` feature, `--mount` the `client` feature,
+//! `--auth-issuer` the `jwt` feature; all are on by default (see
+//! `Cargo.toml`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
