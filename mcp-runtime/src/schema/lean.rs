@@ -121,10 +121,10 @@ impl LeanSchema {
         run.errors
     }
 
-    /// Whether `instance` is valid, without building messages.
+    /// Whether `instance` is valid.
     pub(crate) fn is_valid(&self, instance: &Value) -> bool {
-        // Collecting errors costs nothing on a valid instance, the common
-        // case; an invalid one is reported in full by `errors` anyway.
+        // Messages are built only for what fails, so on a valid instance,
+        // the common case, this is the check alone.
         self.errors(instance).is_empty()
     }
 }
