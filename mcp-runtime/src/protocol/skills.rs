@@ -176,6 +176,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    #[cfg(any(feature = "skills", feature = "client"))]
     fn digests_are_lowercase_hex_sha256() {
         // The SHA-256 test vector of "abc" (FIPS 180-2).
         assert_eq!(

@@ -122,6 +122,7 @@ impl LeanSchema {
     }
 
     /// Whether `instance` is valid.
+    #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn is_valid(&self, instance: &Value) -> bool {
         // Messages are built only for what fails, so on a valid instance,
         // the common case, this is the check alone.

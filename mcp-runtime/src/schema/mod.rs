@@ -54,17 +54,26 @@ impl CompiledSchema {
     /// each prefixed with the JSON pointer of the offending value so that the
     /// message names the field.
     pub fn check(&self, instance: &Value) -> Result<(), String> {
-        if self.validator.is_valid(instance) {
-            return Ok(());
-        }
         #[cfg(feature = "validation")]
-        let errors = self
-            .validator
-            .iter_errors(instance)
-            .map(|error| (error.instance_path().to_string(), error.to_string()));
+        {
+            if self.validator.is_valid(instance) {
+                return Ok(());
+            }
+            let errors = self.validator.iter_errors(instance);
+            Err(report(errors.map(|error| {
+                (error.instance_path().to_string(), error.to_string())
+            })))
+        }
+        // One pass: the built-in validator's errors are its verdict, so a
+        // failing argument is not checked twice.
         #[cfg(not(feature = "validation"))]
-        let errors = self.validator.errors(instance).into_iter();
-        Err(report(errors))
+        {
+            let errors = self.validator.errors(instance);
+            match errors.is_empty() {
+                true => Ok(()),
+                false => Err(report(errors.into_iter())),
+            }
+        }
     }
 }
 

@@ -194,6 +194,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "skills")]
     fn pages_without_cache_hints_carry_only_the_result_type() {
         let list = listing(&["a"]);
         let modern = list
@@ -215,6 +216,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "skills")]
     fn an_entry_is_found_serialized() {
         let list = listing(&["b", "a"]);
         assert_eq!(list.get_listed("b").map(RawValue::get), Some("\"b\""));
