@@ -119,6 +119,7 @@ fn numbers_compare_as_numbers() {
     assert!(check(json!({"maxLength": 2}), json!("é!")));
 }
 
+#[cfg(feature = "validation")]
 /// Schemas built from the keywords the lean validator checks.
 fn schema() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -172,6 +173,7 @@ fn schema() -> impl Strategy<Value = Value> {
     })
 }
 
+#[cfg(feature = "validation")]
 fn small() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::Null),
@@ -182,6 +184,7 @@ fn small() -> impl Strategy<Value = Value> {
     ]
 }
 
+#[cfg(feature = "validation")]
 /// Values shaped like the schemas above, often enough to reach their keywords.
 fn instance() -> impl Strategy<Value = Value> {
     small().prop_recursive(3, 16, 3, |inner| {
