@@ -1,3 +1,4 @@
+#[cfg(feature = "validation")]
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
