@@ -2,10 +2,12 @@
 //! made by cycling through the tools of the snapshot corpus
 //! (`tests/corpus/*.json`, skipping `invalid.json`), each renamed `NAME_i`.
 //!
-//! `cargo run --release -p mcp-codegen --example bench_generate [-- N [REPS]]`
+//! `cargo run --release -p mcp-codegen --example bench_generate [-- N [REPS [OUT]]]`
 //!
 //! Prints the best and median wall time of REPS (default 5) runs and the time
 //! per tool; see the "Code generation" section of bench/README.md for the numbers.
+//! With OUT, also writes the generated client there (what
+//! `bench/codegen-check/run.sh` compiles).
 
 use std::time::{Duration, Instant};
 
@@ -16,6 +18,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(2_000, |a| a.parse().expect("N"));
     let reps: usize = args.next().map_or(5, |a| a.parse().expect("REPS"));
+    let out = args.next();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -50,6 +53,10 @@ fn main() {
         let generated = mcp_codegen::generate(&tools, &options).expect("generate");
         times.push(start.elapsed());
         bytes = generated.code.len();
+    }
+    if let Some(out) = out {
+        let generated = mcp_codegen::generate(&tools, &options).expect("generate");
+        std::fs::write(&out, generated.code).expect("write OUT");
     }
     times.sort();
     let best = times[0];

@@ -3,7 +3,6 @@
 //! the code uses; docs become `#[doc = "..."]` string literals made safe by
 //! [`crate::docs`].
 
-use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 use syn::{
@@ -13,12 +12,13 @@ use syn::{
 
 use crate::docs::doc_attrs;
 use crate::error::Error;
-use crate::ir::{Field, Int, Kind, Presence, Ty, TypeDef, Types};
+use crate::ir::{Field, Int, Kind, Presence, Ty, TypeDef, TypeId, Types};
 use crate::naming::unraw;
-use crate::options;
+use crate::options::{self, Derives};
 use crate::syntax::{
     doc, generic, ident, join, list_attr, parse_tokens, path, str_lit, tuple, type_path,
 };
+use crate::usage::Usage;
 
 /// Name of the helper that keeps `null` apart from an absent field.
 pub const SOME_HELPER: &str = "__mcp_codegen_deserialize_some";
@@ -34,19 +34,28 @@ pub struct Emitter<'a> {
     pub vis: Visibility,
     /// The runtime's re-exported serde.
     serde: Path,
-    /// `#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]`.
-    derive: Attribute,
-    /// The same plus `Default`, for structs whose fields are all optional.
-    derive_default: Attribute,
-    /// The same plus `Copy, Eq, Hash`, for fieldless enums.
-    derive_copy: Attribute,
+    /// The serde directions of each type, by [`TypeId`].
+    usage: Vec<Usage>,
+    /// The derive attribute of each [`Shape`] and [`Usage`], built once:
+    /// indexed by `[shape][serialize][deserialize]`.
+    derives: [[[Attribute; 2]; 2]; 3],
     /// `#[serde(crate = "...")]`, pointing serde's derives at the re-export.
     serde_crate: Attribute,
-    /// The serde attribute of an optional field.
+    /// The serde attribute of an optional field of a deserialized struct.
     optional: Attribute,
-    /// The serde attribute of an optional field that keeps `null` apart from
-    /// absent.
+    /// The same for a field that keeps a present `null` apart from absent.
     optional_some: Attribute,
+}
+
+/// What a type's shape adds to its derives.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// Nothing.
+    Plain,
+    /// `Default`: a struct whose fields are all optional.
+    AllOptional,
+    /// `Copy` (and `Eq`, `Hash` with every derive): a fieldless enum.
+    Fieldless,
 }
 
 /// The syntax of a visibility option.
@@ -64,37 +73,52 @@ pub fn visibility(visibility: options::Visibility) -> Visibility {
 }
 
 impl<'a> Emitter<'a> {
-    /// An emitter for `types` with the runtime at `rt`.
-    pub fn new(types: &'a Types, rt: Path, vis: Visibility) -> Self {
+    /// An emitter for `types` with the runtime at `rt`, deriving the serde
+    /// directions `usage` gives each type, and the comparisons when
+    /// `derives` asks for every trait.
+    pub fn new(
+        types: &'a Types,
+        usage: Vec<Usage>,
+        derives: Derives,
+        rt: Path,
+        vis: Visibility,
+    ) -> Self {
         let serde = join(&rt, "reexports::serde");
-        let derive = |extra: TokenStream| {
-            list_attr(
-                "derive",
-                quote!(::std::fmt::Debug, ::std::clone::Clone, ::std::cmp::PartialEq, #extra #serde::Serialize, #serde::Deserialize),
-            )
+        let all = derives == Derives::All;
+        let derive = |shape: Shape, serialize: bool, deserialize: bool| {
+            let mut traits = vec![quote!(::std::fmt::Debug), quote!(::std::clone::Clone)];
+            if all {
+                traits.push(quote!(::std::cmp::PartialEq));
+            }
+            match shape {
+                Shape::Plain => {}
+                Shape::AllOptional => traits.push(quote!(::std::default::Default)),
+                Shape::Fieldless => {
+                    traits.push(quote!(::std::marker::Copy));
+                    if all {
+                        traits.extend([quote!(::std::cmp::Eq), quote!(::std::hash::Hash)]);
+                    }
+                }
+            }
+            if serialize {
+                traits.push(quote!(#serde::Serialize));
+            }
+            if deserialize {
+                traits.push(quote!(#serde::Deserialize));
+            }
+            list_attr("derive", quote!(#(#traits),*))
         };
+        let derives = [Shape::Plain, Shape::AllOptional, Shape::Fieldless].map(|shape| {
+            [false, true].map(|serialize| [false, true].map(|de| derive(shape, serialize, de)))
+        });
         let serde_crate = quote!(#serde).to_string().replace(' ', "");
         Emitter {
             types,
-            derive: derive(quote!()),
-            derive_default: derive(quote!(::std::default::Default,)),
-            derive_copy: derive(quote!(
-                ::std::marker::Copy,
-                ::std::cmp::Eq,
-                ::std::hash::Hash,
-            )),
+            usage,
+            derives,
             serde_crate: list_attr("serde", quote!(crate = #serde_crate)),
-            optional: list_attr(
-                "serde",
-                quote!(
-                    default,
-                    skip_serializing_if = "::std::option::Option::is_none"
-                ),
-            ),
-            optional_some: list_attr(
-                "serde",
-                quote!(default, skip_serializing_if = "::std::option::Option::is_none", deserialize_with = #SOME_HELPER),
-            ),
+            optional: list_attr("serde", quote!(default)),
+            optional_some: list_attr("serde", quote!(default, deserialize_with = #SOME_HELPER)),
             serde,
             rt,
             vis,
@@ -151,7 +175,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Whether the field is deserialized with the helper that maps a present
-    /// `null` to `Some`.
+    /// `null` to `Some` (when its struct derives `Deserialize`).
     fn uses_some_helper(&self, f: &Field) -> bool {
         match f.presence {
             Presence::Required => false,
@@ -162,10 +186,17 @@ impl<'a> Emitter<'a> {
 
     /// Whether any field anywhere needs the `null`-versus-absent helper.
     pub fn needs_some_helper(&self) -> bool {
-        self.types.defs.iter().any(|def| match &def.kind {
-            Kind::Struct { fields, .. } => fields.iter().any(|f| self.uses_some_helper(f)),
-            _ => false,
-        })
+        let usages = self.usage.iter().copied();
+        self.types
+            .defs
+            .iter()
+            .zip(usages)
+            .any(|(def, usage)| match &def.kind {
+                Kind::Struct { fields, .. } => {
+                    usage.deserialize && fields.iter().any(|f| self.uses_some_helper(f))
+                }
+                _ => false,
+            })
     }
 
     /// The helper that deserializes a present field (even `null`) as `Some`.
@@ -183,8 +214,15 @@ impl<'a> Emitter<'a> {
         })
     }
 
-    /// Appends the item(s) of one named type to `out`.
-    pub fn def(&self, def: &TypeDef, out: &mut Vec<Item>) -> Result<(), Error> {
+    /// The derive attribute of a type of this shape and usage.
+    fn derive(&self, shape: Shape, usage: Usage) -> &Attribute {
+        &self.derives[shape as usize][usize::from(usage.serialize)][usize::from(usage.deserialize)]
+    }
+
+    /// Appends the item(s) of the named type `id` to `out`.
+    pub fn def(&self, id: TypeId, out: &mut Vec<Item>) -> Result<(), Error> {
+        let def = &self.types.defs[id];
+        let usage = self.usage[id];
         let docs = doc_attrs(&def.docs);
         let item = match &def.kind {
             Kind::Alias(target) => Item::Type(ItemType {
@@ -200,7 +238,8 @@ impl<'a> Emitter<'a> {
                 where_clause_placement: syn::WhereClausePlacement::Early,
             }),
             Kind::Newtype(inner) => {
-                let attrs = self.with_derives(docs, &self.derive, [serde("transparent")]);
+                let derive = self.derive(Shape::Plain, usage);
+                let attrs = self.with_derives(docs, derive, true, [serde("transparent")]);
                 let field = self.field_of(Vec::new(), None, self.ty(inner));
                 self.struct_item(
                     def,
@@ -217,46 +256,55 @@ impl<'a> Emitter<'a> {
                 extra,
             } => {
                 let all_optional = fields.iter().all(|f| f.presence != Presence::Required);
-                let derive = if all_optional {
-                    &self.derive_default
+                let shape = if all_optional {
+                    Shape::AllOptional
                 } else {
-                    &self.derive
+                    Shape::Plain
                 };
-                let deny = deny_unknown.then(|| serde("deny_unknown_fields"));
-                let attrs = self.with_derives(docs, derive, deny);
+                // `Serialize` is written by hand below; serde's derive and
+                // attributes are there only to deserialize.
+                let de = usage.deserialize;
+                let derive_usage = Usage {
+                    serialize: false,
+                    deserialize: de,
+                };
+                let derive = self.derive(shape, derive_usage);
+                let deny = (*deny_unknown && de).then(|| serde("deny_unknown_fields"));
+                let attrs = self.with_derives(docs, derive, de, deny);
                 let mut named: Punctuated<syn::Field, syn::Token![,]> =
-                    fields.iter().map(|f| self.field(f)).collect();
+                    fields.iter().map(|f| self.field(f, de)).collect();
                 if let Some((field, value)) = extra {
-                    named.push(self.field_of(
-                        vec![
-                            doc(" Properties beyond the declared ones."),
-                            serde("flatten"),
-                        ],
-                        Some(field),
-                        map(self.ty(value)),
-                    ));
+                    let mut attrs = vec![doc(" Properties beyond the declared ones.")];
+                    attrs.extend(de.then(|| serde("flatten")));
+                    named.push(self.field_of(attrs, Some(field), map(self.ty(value))));
                 }
-                self.struct_item(
+                out.push(self.struct_item(
                     def,
                     attrs,
                     Fields::Named(FieldsNamed {
                         brace_token: Default::default(),
                         named,
                     }),
-                )
+                ));
+                if usage.serialize {
+                    out.push(self.serialize_struct(def, fields, extra.as_ref())?);
+                }
+                return Ok(());
             }
             Kind::StringEnum(variants) => {
-                let attrs = self.with_derives(docs, &self.derive_copy, []);
+                let derive = self.derive(Shape::Fieldless, usage);
+                let attrs = self.with_derives(docs, derive, true, []);
                 let variants = variants
                     .iter()
                     .map(|(v, wire)| variant(vec![rename(wire)], v, None));
                 self.enum_item(def, attrs, variants)
             }
-            Kind::IntEnum(variants) => return self.int_enum(def, docs, variants, out),
+            Kind::IntEnum(variants) => return self.int_enum(def, usage, docs, variants, out),
             Kind::Tagged { tag, variants } => {
                 let tag = str_lit(tag);
-                let attrs =
-                    self.with_derives(docs, &self.derive, [list_attr("serde", quote!(tag = #tag))]);
+                let derive = self.derive(Shape::Plain, usage);
+                let tag = list_attr("serde", quote!(tag = #tag));
+                let attrs = self.with_derives(docs, derive, true, [tag]);
                 let variants = variants.iter().map(|v| {
                     let mut attrs = doc_attrs(&v.docs);
                     attrs.push(rename(&v.tag_value));
@@ -266,7 +314,8 @@ impl<'a> Emitter<'a> {
                 self.enum_item(def, attrs, variants)
             }
             Kind::Untagged(variants) => {
-                let attrs = self.with_derives(docs, &self.derive, [serde("untagged")]);
+                let derive = self.derive(Shape::Plain, usage);
+                let attrs = self.with_derives(docs, derive, true, [serde("untagged")]);
                 let variants = variants
                     .iter()
                     .map(|(v, t)| variant(Vec::new(), v, Some(self.ty(t))));
@@ -277,17 +326,65 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// `docs`, then the derive, the serde crate attribute and `more`.
+    /// `docs`, then the derive and, when it derives a serde trait, the serde
+    /// crate attribute and `more`.
     fn with_derives(
         &self,
         mut docs: Vec<Attribute>,
         derive: &Attribute,
+        serde_derived: bool,
         more: impl IntoIterator<Item = Attribute>,
     ) -> Vec<Attribute> {
         docs.push(derive.clone());
-        docs.push(self.serde_crate.clone());
-        docs.extend(more);
+        if serde_derived {
+            docs.push(self.serde_crate.clone());
+            docs.extend(more);
+        }
         docs
+    }
+
+    /// `impl Serialize` for a struct: its properties, in order, handed to
+    /// the runtime's shared `codegen::serialize_struct` (or
+    /// `serialize_struct_and_map` with a map of further properties).
+    fn serialize_struct(
+        &self,
+        def: &TypeDef,
+        fields: &[Field],
+        extra: Option<&(String, Ty)>,
+    ) -> Result<Item, Error> {
+        let serde = &self.serde;
+        let codegen = join(&self.rt, "codegen");
+        let name = ident(&def.name);
+        let properties = fields.iter().map(|f| {
+            let field = ident(&f.ident);
+            let wire = str_lit(&f.wire);
+            match f.presence {
+                Presence::Required => quote!(#codegen::required(#wire, &self.#field)),
+                Presence::Optional | Presence::OptionalNullable => {
+                    quote!(#codegen::optional(#wire, &self.#field))
+                }
+            }
+        });
+        let body = match extra {
+            None => {
+                let type_name = str_lit(unraw(&def.name));
+                quote!(#codegen::serialize_struct(serializer, #type_name, &[#(#properties),*]))
+            }
+            Some((field, _)) => {
+                let field = ident(field);
+                quote!(#codegen::serialize_struct_and_map(serializer, &[#(#properties),*], &self.#field))
+            }
+        };
+        parse_tokens(quote! {
+            impl #serde::Serialize for #name {
+                fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+                where
+                    S: #serde::Serializer,
+                {
+                    #body
+                }
+            }
+        })
     }
 
     fn struct_item(&self, def: &TypeDef, attrs: Vec<Attribute>, fields: Fields) -> Item {
@@ -333,9 +430,11 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn field(&self, f: &Field) -> syn::Field {
+    /// A struct field; its serde attributes only when the struct derives
+    /// `Deserialize`.
+    fn field(&self, f: &Field, deserialized: bool) -> syn::Field {
         let mut attrs = doc_attrs(&f.docs);
-        if unraw(&f.ident) != f.wire {
+        if deserialized && unraw(&f.ident) != f.wire {
             attrs.push(rename(&f.wire));
         }
         let inner = self.ty(&f.ty);
@@ -344,10 +443,11 @@ impl<'a> Emitter<'a> {
             Presence::Optional => option(inner),
             Presence::OptionalNullable => option(option(inner)),
         };
-        match (f.presence, self.uses_some_helper(f)) {
-            (Presence::Required, _) => {}
-            (_, false) => attrs.push(self.optional.clone()),
-            (_, true) => attrs.push(self.optional_some.clone()),
+        if deserialized && f.presence != Presence::Required {
+            attrs.push(match self.uses_some_helper(f) {
+                true => self.optional_some.clone(),
+                false => self.optional.clone(),
+            });
         }
         self.field_of(attrs, Some(&f.ident), ty)
     }
@@ -357,13 +457,15 @@ impl<'a> Emitter<'a> {
     fn int_enum(
         &self,
         def: &TypeDef,
+        usage: Usage,
         docs: Vec<Attribute>,
         variants: &[(String, i64)],
         out: &mut Vec<Item>,
     ) -> Result<(), Error> {
         let attrs = self.with_derives(
             docs,
-            &self.derive_copy,
+            self.derive(Shape::Fieldless, usage),
+            true,
             [list_attr("serde", quote!(try_from = "i64", into = "i64"))],
         );
         out.push(

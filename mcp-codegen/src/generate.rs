@@ -9,7 +9,8 @@ use crate::emit::{Emitter, visibility};
 use crate::error::Error;
 use crate::mapper::Mapper;
 use crate::naming::{Scope, camel_ident, snake_ident};
-use crate::options::Options;
+use crate::options::{Derives, Options};
+use crate::usage::{Usage, usages};
 
 /// Methods of the generated client that tool methods must not take.
 const RESERVED_METHODS: &[&str] = &["new", "inner", "verify", "clone", "into_inner"];
@@ -104,15 +105,24 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
         });
     }
 
-    let emitter = Emitter::new(&mapper.types, rt, visibility(options.visibility));
+    let usage = match options.derives {
+        Derives::Client => usages(
+            &mapper.types,
+            per_tool.iter().map(|t| t.args),
+            per_tool.iter().filter_map(|t| t.output),
+        ),
+        Derives::All => vec![Usage::BOTH; mapper.types.defs.len()],
+    };
+    let visibility = visibility(options.visibility);
+    let emitter = Emitter::new(&mapper.types, usage, options.derives, rt, visibility);
     // Each type is formatted as soon as it is built, which keeps the working
     // set to one item's syntax tree instead of the whole module's. The text
     // is the same as formatting all items at once: prettyplease ends every
     // file-level item with a hard line break, so their layouts are independent.
     let mut code = String::from(HEADER);
     let mut items = Vec::new();
-    for def in &mapper.types.defs {
-        emitter.def(def, &mut items)?;
+    for id in 0..mapper.types.defs.len() {
+        emitter.def(id, &mut items)?;
         format_items(&mut code, std::mem::take(&mut items));
     }
     if emitter.needs_some_helper() {

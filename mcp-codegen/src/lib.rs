@@ -35,12 +35,13 @@ mod resolve;
 mod source;
 mod syntax;
 mod text;
+mod usage;
 
 pub use error::{At, Error};
 pub use generate::{Generated, GeneratedTool, HEADER, generate};
 pub use input::parse_tools;
 pub use mcp_runtime::canonical::canonical_json;
-pub use options::{Limits, Options, Visibility};
+pub use options::{Derives, Limits, Options, Visibility};
 pub use source::{DEFAULT_TIMEOUT, Source};
 
 use std::path::Path;

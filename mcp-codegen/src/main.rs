@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use mcp_codegen::{Options, Source, Visibility};
+use mcp_codegen::{Derives, Options, Source, Visibility};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +46,12 @@ enum Command {
         /// `check` then reports the server's other tools as new, which is not breaking.
         #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
         tools: Option<Vec<String>>,
+        /// Traits the types implement: `client` (what a client uses: Serialize on argument
+        /// types, Deserialize on output types, Debug and Clone on all; compiles fastest) or
+        /// `all` (both serde directions and PartialEq on every type, e.g. for a server, a
+        /// test double, or comparing values).
+        #[arg(long, value_name = "client|all", default_value = "client")]
+        derives: String,
     },
     /// Compare a server's tools with a generated file; exit 1 on breaking changes.
     Check {
@@ -168,6 +174,7 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
             runtime_path,
             types_only,
             tools: only,
+            derives,
         } => {
             let options = Options {
                 client_name,
@@ -175,6 +182,7 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
                 runtime_path,
                 emit_client: !types_only,
                 only,
+                derives: derives.parse::<Derives>()?,
                 ..Options::default()
             };
             let timeout = http.timeout()?;

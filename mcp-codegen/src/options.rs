@@ -57,6 +57,41 @@ impl std::str::FromStr for Visibility {
     }
 }
 
+/// Which traits the generated types implement.
+///
+/// Every type derives `Debug` and `Clone` (plus `Copy` on fieldless enums,
+/// `Default` on structs whose fields are all optional). The rest is what a
+/// generated module costs to compile, most of all serde's `Deserialize`
+/// and the comparisons on wide types, so by default each type gets only
+/// what a client uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Derives {
+    /// What a client uses: `Serialize` on the types reachable from a tool's
+    /// arguments, `Deserialize` on those reachable from its output (both on
+    /// a type reachable from both).
+    #[default]
+    Client,
+    /// `Serialize` and `Deserialize` on every type, and `PartialEq` (`Eq`
+    /// and `Hash` too on fieldless enums): for code that also receives
+    /// arguments or sends outputs (a server, a test double), or compares
+    /// values.
+    All,
+}
+
+impl std::str::FromStr for Derives {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "client" => Ok(Derives::Client),
+            "all" => Ok(Derives::All),
+            other => Err(crate::Error::Option(format!(
+                "derives `{other}`: expected `client` or `all`"
+            ))),
+        }
+    }
+}
+
 /// What to generate and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -75,6 +110,8 @@ pub struct Options {
     /// calls compiles in a fraction of the time of one for a large server.
     /// A name the server does not have is an error.
     pub only: Option<Vec<String>>,
+    /// Which traits the generated types implement.
+    pub derives: Derives,
     /// Bounds on the work per schema.
     pub limits: Limits,
 }
@@ -87,6 +124,7 @@ impl Default for Options {
             runtime_path: "::mcp_runtime".to_owned(),
             emit_client: true,
             only: None,
+            derives: Derives::default(),
             limits: Limits::default(),
         }
     }

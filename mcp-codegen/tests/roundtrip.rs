@@ -11,8 +11,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-/// Stands in for `mcp_runtime::reexports` (`runtime_path = "crate::rt"`).
+/// Stands in for the runtime (`runtime_path = "crate::rt"`): its serde
+/// re-exports, and the real support module generated `Serialize` impls call.
 mod rt {
+    pub use mcp_runtime::codegen;
     pub mod reexports {
         pub use serde;
         pub use serde_json;

@@ -1,13 +1,13 @@
 //! Snapshot tests: the generated code for every corpus file is compared with
 //! the file under `tests/snapshots/`. `UPDATE_SNAPSHOTS=1 cargo test` rewrites
-//! them. Besides the full module (`NAME.rs`), a types-only module against a
-//! local serde shim (`types/NAME.rs`) and `types/registry.rs` are kept; the
-//! round-trip test compiles those.
+//! them. Besides the full module (`NAME.rs`, default options), a types-only
+//! module with every derive against a local serde shim (`types/NAME.rs`) and
+//! `types/registry.rs` are kept; the round-trip test compiles those.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use mcp_codegen::{Options, generate, parse_tools};
+use mcp_codegen::{Derives, Options, generate, parse_tools};
 
 mod support;
 
@@ -75,9 +75,11 @@ fn generated_code_matches_snapshots() {
         )
         .unwrap();
 
+        // The round trip deserializes and serializes every type.
         let types_only = Options {
             emit_client: false,
             runtime_path: "crate::rt".into(),
+            derives: Derives::All,
             ..Options::default()
         };
         let types = generate(&tools, &types_only).unwrap();

@@ -149,6 +149,8 @@
 pub mod canonical;
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "client")]
+pub mod codegen;
 #[cfg(any(feature = "skills", feature = "client"))]
 mod frontmatter;
 #[cfg(feature = "fuzzing")]

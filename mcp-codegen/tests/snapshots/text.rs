@@ -2,42 +2,48 @@
 /// \u{202D}\u{202A}\u{202B} embeddings \u{202C}
 ///
 /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::mcp_runtime::reexports::serde::Serialize,
-    ::mcp_runtime::reexports::serde::Deserialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct TrojanU202eSourceArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub event: ::std::option::Option<TrojanU202eSourceArgsEvent>,
     /// \u{0}\u{1}\u{2}
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub mode: ::std::option::Option<TrojanU202eSourceArgsMode>,
     /// Name\u{202E}\u{2066} with\u{2069} bidi
     ///
     /// Default: `"ad\u{202E}min"`.
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    #[serde(rename = "user\u{200B}name")]
     pub user_u200b_name: ::std::string::String,
     /// \u{200B}
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    #[serde(rename = "\u{202E}")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub u202e: ::std::option::Option<i64>,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        ::mcp_runtime::codegen::serialize_struct(
+            serializer,
+            "TrojanU202eSourceArgs",
+            &[
+                ::mcp_runtime::codegen::optional("event", &self.event),
+                ::mcp_runtime::codegen::optional("mode", &self.mode),
+                ::mcp_runtime::codegen::required(
+                    "user\u{200B}name",
+                    &self.user_u200b_name,
+                ),
+                ::mcp_runtime::codegen::optional("\u{202E}", &self.u202e),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::mcp_runtime::reexports::serde::Serialize,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_runtime::reexports::serde::Serialize
 )]
 #[serde(crate = "::mcp_runtime::reexports::serde")]
 #[serde(tag = "kind")]
@@ -47,18 +53,21 @@ pub enum TrojanU202eSourceArgsEvent {
     #[serde(rename = "clo\u{200B}se")]
     CloU200bSe,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Serialize,
-    ::mcp_runtime::reexports::serde::Deserialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct TrojanU202eSourceArgsEventOpU202eN {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub path: ::std::option::Option<::std::string::String>,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsEventOpU202eN {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        ::mcp_runtime::codegen::serialize_struct(
+            serializer,
+            "TrojanU202eSourceArgsEventOpU202eN",
+            &[::mcp_runtime::codegen::optional("path", &self.path)],
+        )
+    }
 }
 /// \u{0}\u{1}\u{2}
 ///
@@ -66,12 +75,8 @@ pub struct TrojanU202eSourceArgsEventOpU202eN {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::std::cmp::PartialEq,
     ::std::marker::Copy,
-    ::std::cmp::Eq,
-    ::std::hash::Hash,
-    ::mcp_runtime::reexports::serde::Serialize,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_runtime::reexports::serde::Serialize
 )]
 #[serde(crate = "::mcp_runtime::reexports::serde")]
 pub enum TrojanU202eSourceArgsMode {
@@ -87,9 +92,7 @@ pub enum TrojanU202eSourceArgsMode {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::mcp_runtime::reexports::serde::Serialize,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_runtime::reexports::serde::Serialize
 )]
 #[serde(crate = "::mcp_runtime::reexports::serde")]
 #[serde(transparent)]
@@ -102,8 +105,6 @@ pub struct OutU2066PutArgs(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::mcp_runtime::reexports::serde::Serialize,
     ::mcp_runtime::reexports::serde::Deserialize
 )]
 #[serde(crate = "::mcp_runtime::reexports::serde")]

@@ -3,61 +3,122 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct RegisterArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub bounded: ::std::option::Option<u8>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub extended: ::std::option::Option<RegisterArgsExtended>,
     /// The owner (a $ref with an annotation beside it).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub owner: ::std::option::Option<Base>,
     pub pet: RegisterArgsPet,
     /// pydantic-style single-ref wrapper
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub wrapped: ::std::option::Option<Base>,
+}
+impl crate::rt::reexports::serde::Serialize for RegisterArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "RegisterArgs",
+            &[
+                crate::rt::codegen::optional("bounded", &self.bounded),
+                crate::rt::codegen::optional("extended", &self.extended),
+                crate::rt::codegen::optional("owner", &self.owner),
+                crate::rt::codegen::required("pet", &self.pet),
+                crate::rt::codegen::optional("wrapped", &self.wrapped),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct RegisterArgsExtended {
     pub extra: i64,
     pub id: i64,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub name: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for RegisterArgsExtended {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "RegisterArgsExtended",
+            &[
+                crate::rt::codegen::required("extra", &self.extra),
+                crate::rt::codegen::required("id", &self.id),
+                crate::rt::codegen::optional("name", &self.name),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Base {
     pub id: i64,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub name: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for Base {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Base",
+            &[
+                crate::rt::codegen::required("id", &self.id),
+                crate::rt::codegen::optional("name", &self.name),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct RegisterArgsPet {
     pub breed: ::std::string::String,
     pub id: i64,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub name: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for RegisterArgsPet {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "RegisterArgsPet",
+            &[
+                crate::rt::codegen::required("breed", &self.breed),
+                crate::rt::codegen::required("id", &self.id),
+                crate::rt::codegen::optional("name", &self.name),
+            ],
+        )
+    }
 }

@@ -3,535 +3,1085 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgs {
     pub x: DeepObjectsArgsX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgs",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsX {
     pub x: DeepObjectsArgsXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXx {
     pub x: DeepObjectsArgsXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxX {
     pub x: DeepObjectsArgsXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXx {
     pub x: DeepObjectsArgsXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxX {
     pub x: DeepObjectsArgsXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXx {
     pub x: DeepObjectsArgsXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -539,335 +1089,619 @@ pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     /// Untyped (`serde_json::Value`): the nesting depth exceeds the limit of 48 (`Limits::max_depth`).
     pub x: crate::rt::reexports::serde_json::Value,
 }
+impl crate::rt::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DeepRefsArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level0>,
+}
+impl crate::rt::reexports::serde::Serialize for DeepRefsArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DeepRefsArgs",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level0 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level1>,
+}
+impl crate::rt::reexports::serde::Serialize for Level0 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level0",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level1 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level2>,
+}
+impl crate::rt::reexports::serde::Serialize for Level1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level1",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level2 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level3>,
+}
+impl crate::rt::reexports::serde::Serialize for Level2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level2",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level3 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level4>,
+}
+impl crate::rt::reexports::serde::Serialize for Level3 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level3",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level4 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level5>,
+}
+impl crate::rt::reexports::serde::Serialize for Level4 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level4",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level5 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level6>,
+}
+impl crate::rt::reexports::serde::Serialize for Level5 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level5",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level6 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level7>,
+}
+impl crate::rt::reexports::serde::Serialize for Level6 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level6",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level7 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level8>,
+}
+impl crate::rt::reexports::serde::Serialize for Level7 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level7",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level8 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level9>,
+}
+impl crate::rt::reexports::serde::Serialize for Level8 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level8",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level9 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level10>,
+}
+impl crate::rt::reexports::serde::Serialize for Level9 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level9",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level10 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level11>,
+}
+impl crate::rt::reexports::serde::Serialize for Level10 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level10",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level11 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level12>,
+}
+impl crate::rt::reexports::serde::Serialize for Level11 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level11",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level12 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level13>,
+}
+impl crate::rt::reexports::serde::Serialize for Level12 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level12",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level13 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level14>,
+}
+impl crate::rt::reexports::serde::Serialize for Level13 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level13",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level14 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level15>,
+}
+impl crate::rt::reexports::serde::Serialize for Level14 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level14",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level15 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level16>,
+}
+impl crate::rt::reexports::serde::Serialize for Level15 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level15",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level16 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level17>,
+}
+impl crate::rt::reexports::serde::Serialize for Level16 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level16",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level17 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level18>,
+}
+impl crate::rt::reexports::serde::Serialize for Level17 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level17",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level18 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level19>,
+}
+impl crate::rt::reexports::serde::Serialize for Level18 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level18",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level19 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level20>,
+}
+impl crate::rt::reexports::serde::Serialize for Level19 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level19",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level20 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level21>,
+}
+impl crate::rt::reexports::serde::Serialize for Level20 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level20",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level21 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level22>,
+}
+impl crate::rt::reexports::serde::Serialize for Level21 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level21",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level22 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub next: ::std::option::Option<Level23>,
+}
+impl crate::rt::reexports::serde::Serialize for Level22 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level22",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Level23 {
     /// Untyped (`serde_json::Value`): the nesting depth exceeds the limit of 48 (`Limits::max_depth`).
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub next: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Level23 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Level23",
+            &[crate::rt::codegen::optional("next", &self.next)],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

@@ -9,7 +9,6 @@
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -17,7 +16,7 @@ pub struct DocumentedArgs {
     /// Deprecated.
     ///
     /// Default: `"a"`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub mode: ::std::option::Option<DocumentedArgsMode>,
     /// How often to retry.
     /// Carriage returns\u{0} and NULs.
@@ -25,7 +24,7 @@ pub struct DocumentedArgs {
     /// Default: `3`.
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub retries: ::std::option::Option<u8>,
     /// `````text
     /// ````
@@ -34,8 +33,24 @@ pub struct DocumentedArgs {
     ///
     /// Default: `"echo hi"`.
     /// `````
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub script: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for DocumentedArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DocumentedArgs",
+            &[
+                crate::rt::codegen::optional("mode", &self.mode),
+                crate::rt::codegen::optional("retries", &self.retries),
+                crate::rt::codegen::optional("script", &self.script),
+            ],
+        )
+    }
 }
 /// Deprecated.
 #[derive(
@@ -60,14 +75,25 @@ pub enum DocumentedArgsMode {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct ProseArgs {
     /// Like \[`Self::run`\] and &lt;T>: <http://example.com/q?a=>\[1\]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub query: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for ProseArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ProseArgs",
+            &[crate::rt::codegen::optional("query", &self.query)],
+        )
+    }
 }
 /// Output of \[`prose`\].
 #[derive(
@@ -75,12 +101,23 @@ pub struct ProseArgs {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct ProseOutput {
     /// See &lt;<https://example.com/hits>> and \[docs\].
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub hits: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for ProseOutput {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ProseOutput",
+            &[crate::rt::codegen::optional("hits", &self.hits)],
+        )
+    }
 }

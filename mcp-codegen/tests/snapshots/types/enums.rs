@@ -3,7 +3,6 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -11,24 +10,41 @@ pub struct SetModeArgs {
     /// Color
     ///
     /// A color.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub color: ::std::option::Option<SetModeArgsColor>,
     /// Always `true`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub enabled: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub flags: ::std::option::Option<bool>,
     pub kind: SetModeArgsKind,
     pub mode: SetModeArgsMode,
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub nothing: ::std::option::Option<()>,
     pub priority: SetModeArgsPriority,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub version: ::std::option::Option<SetModeArgsVersion>,
+}
+impl crate::rt::reexports::serde::Serialize for SetModeArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "SetModeArgs",
+            &[
+                crate::rt::codegen::optional("color", &self.color),
+                crate::rt::codegen::optional("enabled", &self.enabled),
+                crate::rt::codegen::optional("flags", &self.flags),
+                crate::rt::codegen::required("kind", &self.kind),
+                crate::rt::codegen::required("mode", &self.mode),
+                crate::rt::codegen::optional("nothing", &self.nothing),
+                crate::rt::codegen::required("priority", &self.priority),
+                crate::rt::codegen::optional("version", &self.version),
+            ],
+        )
+    }
 }
 /// Color
 ///

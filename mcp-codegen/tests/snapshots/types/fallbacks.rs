@@ -4,61 +4,57 @@
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct OddArgs {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub anything: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub conditional: ::std::option::Option<OddArgsConditional>,
     /// Untyped (`serde_json::Value`): `const` of an array or object.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub fixed_object: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub mixed: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// `not` in the schema is not checked by this type.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub negated: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Untyped (`serde_json::Value`): the schema is `false`, no value is valid.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub nothing_valid: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Untyped (`serde_json::Value`): several `patternProperties`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub patterns: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             crate::rt::reexports::serde_json::Value,
         >,
     >,
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub unconstrained: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for OddArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "OddArgs",
+            &[
+                crate::rt::codegen::optional("anything", &self.anything),
+                crate::rt::codegen::optional("conditional", &self.conditional),
+                crate::rt::codegen::optional("fixed_object", &self.fixed_object),
+                crate::rt::codegen::optional("mixed", &self.mixed),
+                crate::rt::codegen::optional("negated", &self.negated),
+                crate::rt::codegen::optional("nothing_valid", &self.nothing_valid),
+                crate::rt::codegen::optional("patterns", &self.patterns),
+                crate::rt::codegen::optional("unconstrained", &self.unconstrained),
+            ],
+        )
+    }
 }
 /// `if` in the schema is not checked by this type.
 #[derive(
@@ -66,13 +62,24 @@ pub struct OddArgs {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct OddArgsConditional {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub country: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for OddArgsConditional {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "OddArgsConditional",
+            &[crate::rt::codegen::optional("country", &self.country)],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

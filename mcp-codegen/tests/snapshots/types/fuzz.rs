@@ -4,13 +4,24 @@
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz2Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz2Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz2Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -23,7 +34,6 @@ pub struct Fuzz2Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -32,24 +42,17 @@ pub struct Fuzz3Args {
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, i32>,
 }
-/// ````text
-/// ```
-/// panic!()
-/// ```
-/// */ "quoted"
-/// ````
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct Fuzz4Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub x: ::std::option::Option<Fuzz4ArgsX>,
+impl crate::rt::reexports::serde::Serialize for Fuzz3Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
 }
 /// ````text
 /// ```
@@ -61,7 +64,36 @@ pub struct Fuzz4Args {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz4Args {
+    #[serde(default)]
+    pub x: ::std::option::Option<Fuzz4ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz4Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz4Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
+}
+/// ````text
+/// ```
+/// panic!()
+/// ```
+/// */ "quoted"
+/// ````
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -78,8 +110,24 @@ pub struct Fuzz4ArgsX {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "a-b")]
     pub a_b: crate::rt::reexports::serde_json::Value,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r#type: ::std::option::Option<Fuzz4ArgsXType>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz4ArgsX",
+            &[
+                crate::rt::codegen::required("1", &self.field_1),
+                crate::rt::codegen::required("a-b", &self.a_b),
+                crate::rt::codegen::optional("type", &self.r#type),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -91,7 +139,6 @@ pub struct Fuzz4ArgsX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -103,16 +150,12 @@ pub struct Fuzz4ArgsXField1 {
     /// */ "quoted"
     /// ````
     #[serde(rename = "")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field: ::std::option::Option<Fuzz4ArgsXField1Field>,
     #[serde(rename = "a-b")]
     pub a_b: Fuzz4ArgsXField1Ab,
     #[serde(rename = "fooBar")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub foo_bar: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -120,6 +163,22 @@ pub struct Fuzz4ArgsXField1 {
         ::std::string::String,
         Fuzz4ArgsXField1Value,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsXField1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("", &self.field),
+                crate::rt::codegen::required("a-b", &self.a_b),
+                crate::rt::codegen::optional("fooBar", &self.foo_bar),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 /// ````text
 /// ```
@@ -166,30 +225,48 @@ impl ::std::convert::From<Fuzz4ArgsXField1Field> for i64 {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz4ArgsXField1Ab {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub foo_bar: ::std::option::Option<()>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsXField1Ab {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz4ArgsXField1Ab",
+            &[crate::rt::codegen::optional("foo_bar", &self.foo_bar)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz4ArgsXField1Value {
     #[serde(rename = "_")]
     pub field: bool,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsXField1Value {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz4ArgsXField1Value",
+            &[crate::rt::codegen::required("_", &self.field)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -226,7 +303,6 @@ pub struct Fuzz5Args(pub crate::rt::reexports::serde_json::Value);
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -239,12 +315,28 @@ pub struct Fuzz6Args {
     /// */ "quoted"
     /// ````
     #[serde(rename = "")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field: ::std::option::Option<Fuzz6ArgsField>,
     #[serde(rename = "Self")]
     pub self_: Fuzz6ArgsSelf,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<f64>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz6Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz6Args",
+            &[
+                crate::rt::codegen::optional("", &self.field),
+                crate::rt::codegen::required("Self", &self.self_),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -272,19 +364,26 @@ pub enum Fuzz6ArgsField {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz6ArgsSelf {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub foo_bar: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz6ArgsSelf {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz6ArgsSelf",
+            &[crate::rt::codegen::optional("foo_bar", &self.foo_bar)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -297,13 +396,24 @@ pub struct Fuzz6ArgsSelf {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz7Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<i32>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz7Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz7Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -325,17 +435,24 @@ pub enum Fuzz8Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz9Args {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz9Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz9Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -348,37 +465,54 @@ pub struct Fuzz9Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz10Args {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz10Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz10Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz11Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz11ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz11Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz11Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// Always `true`.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -390,6 +524,21 @@ pub struct Fuzz11ArgsX {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz11ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::required("x", &self.x),
+                crate::rt::codegen::required("名", &self.u540d),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 /// Always `false`.
 #[derive(
@@ -436,19 +585,29 @@ pub struct Fuzz14Args(pub bool);
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz16Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz16ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz16Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz16Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -462,40 +621,65 @@ pub struct Fuzz16ArgsX {
     /// ````
     pub r#type: A,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct A {}
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct Fuzz18Args {
-    /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
-    pub x: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+impl crate::rt::reexports::serde::Serialize for Fuzz16ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz16ArgsX",
+            &[crate::rt::codegen::required("type", &self.r#type)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct A {}
+impl crate::rt::reexports::serde::Serialize for A {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "A", &[])
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz18Args {
+    /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
+    pub x: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz18Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz18Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -506,19 +690,26 @@ pub struct Fuzz19Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<bool>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz19Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz19Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -529,16 +720,27 @@ pub struct Fuzz20Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<
         ::std::vec::Vec<::std::option::Option<::std::string::String>>,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz20Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz20Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -554,6 +756,21 @@ pub struct Fuzz23Args {
     pub a_b: Fuzz23ArgsAb,
     pub x: f64,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz23Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz23Args",
+            &[
+                crate::rt::codegen::required("a-b", &self.a_b),
+                crate::rt::codegen::required("x", &self.x),
+            ],
+        )
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -565,7 +782,6 @@ pub struct Fuzz23Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -577,24 +793,39 @@ pub struct Fuzz23ArgsAb {
     /// */ "quoted"
     /// ````
     #[serde(rename = "A")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a: ::std::option::Option<bool>,
     #[serde(rename = "a-b")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a_b: ::std::option::Option<Fuzz23ArgsAbAb>,
     #[serde(rename = "r#x")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r_x: ::std::option::Option<Fuzz23ArgsAbRx>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAb {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("A", &self.a),
+                crate::rt::codegen::optional("a-b", &self.a_b),
+                crate::rt::codegen::optional("r#x", &self.r_x),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -607,8 +838,20 @@ pub struct Fuzz23ArgsAbAb {
     /// */ "quoted"
     /// ````
     #[serde(rename = "r#x")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r_x: ::std::option::Option<i32>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAbAb {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz23ArgsAbAb",
+            &[crate::rt::codegen::optional("r#x", &self.r_x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -627,13 +870,24 @@ pub enum Fuzz23ArgsAbRx {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz23ArgsAbRxVariant1 {
     #[serde(rename = "1")]
     pub field_1: bool,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz23ArgsAbRxVariant1",
+            &[crate::rt::codegen::required("1", &self.field_1)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -655,7 +909,6 @@ pub enum Fuzz23ArgsAbRxVariant2 {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -666,8 +919,20 @@ pub struct Fuzz24Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz24ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz24Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz24Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -680,7 +945,6 @@ pub struct Fuzz24Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -689,28 +953,46 @@ pub struct Fuzz24ArgsX {
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, f64>,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct Fuzz25Args {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
-    pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
+impl crate::rt::reexports::serde::Serialize for Fuzz24ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz25Args {
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
+    pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz25Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz25Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -724,14 +1006,25 @@ pub struct Fuzz26Args {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     /// ````
     #[serde(rename = "Self")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub self_: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     #[serde(rename = "fooBar")]
     pub foo_bar: u16,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz26Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz26Args",
+            &[
+                crate::rt::codegen::optional("Self", &self.self_),
+                crate::rt::codegen::required("fooBar", &self.foo_bar),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -754,31 +1047,48 @@ pub struct Fuzz27Args(pub ());
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz28Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz28ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz28Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz28Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz28ArgsX {}
+impl crate::rt::reexports::serde::Serialize for Fuzz28ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz28ArgsX", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -789,15 +1099,26 @@ pub struct Fuzz29Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<u16>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz29Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz29Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -809,10 +1130,10 @@ pub struct Fuzz30Args {
     /// */ "quoted"
     /// ````
     #[serde(rename = "1")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_1: ::std::option::Option<Fuzz30ArgsField1>,
     #[serde(rename = "a-b")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a_b: ::std::option::Option<Fuzz30ArgsAb>,
     /// ````text
     /// ```
@@ -821,8 +1142,24 @@ pub struct Fuzz30Args {
     /// */ "quoted"
     /// ````
     #[serde(rename = "名")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub u540d: ::std::option::Option<u16>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz30Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz30Args",
+            &[
+                crate::rt::codegen::optional("1", &self.field_1),
+                crate::rt::codegen::optional("a-b", &self.a_b),
+                crate::rt::codegen::optional("名", &self.u540d),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -835,21 +1172,35 @@ pub struct Fuzz30Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz30ArgsField1 {}
+impl crate::rt::reexports::serde::Serialize for Fuzz30ArgsField1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz30ArgsField1", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz30ArgsAb {}
+impl crate::rt::reexports::serde::Serialize for Fuzz30ArgsAb {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz30ArgsAb", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
@@ -866,7 +1217,6 @@ pub struct Fuzz32Args(pub bool);
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -877,39 +1227,69 @@ pub struct Fuzz33Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<f64>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz33Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz33Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz34Args {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz34Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz34Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz35Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz35ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz35Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz35Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -930,7 +1310,6 @@ pub enum Fuzz35ArgsX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -944,6 +1323,18 @@ pub struct Fuzz36Args {
     /// ````
     pub x: Fuzz36ArgsX,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz36Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz36Args",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -955,7 +1346,6 @@ pub struct Fuzz36Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -966,11 +1356,7 @@ pub struct Fuzz36ArgsX {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub foo_bar: ::std::option::Option<::std::option::Option<::std::string::String>>,
     /// ````text
     /// ```
@@ -979,9 +1365,9 @@ pub struct Fuzz36ArgsX {
     /// */ "quoted"
     /// ````
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub self_: ::std::option::Option<Fuzz36ArgsXSelf>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<u16>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -989,6 +1375,22 @@ pub struct Fuzz36ArgsX {
         ::std::string::String,
         Fuzz36ArgsXValue,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz36ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("foo_bar", &self.foo_bar),
+                crate::rt::codegen::optional("self", &self.self_),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1082,13 +1484,24 @@ pub enum Fuzz36ArgsXValueVariant1 {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz37Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<f64>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz37Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz37Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1101,13 +1514,24 @@ pub struct Fuzz37Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz38Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<i16>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz38Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz38Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1120,16 +1544,22 @@ pub struct Fuzz38Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz39Args {}
+impl crate::rt::reexports::serde::Serialize for Fuzz39Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz39Args", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1137,28 +1567,53 @@ pub struct Fuzz41Args {
     #[serde(rename = "")]
     pub field: Fuzz41ArgsField,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct Fuzz41ArgsField {
-    #[serde(rename = "")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub field: ::std::option::Option<Fuzz41ArgsFieldField>,
-    #[serde(rename = "fooBar")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub foo_bar: ::std::option::Option<::std::vec::Vec<::std::vec::Vec<i64>>>,
+impl crate::rt::reexports::serde::Serialize for Fuzz41Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz41Args",
+            &[crate::rt::codegen::required("", &self.field)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
+    ::std::default::Default,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz41ArgsField {
+    #[serde(rename = "")]
+    #[serde(default)]
+    pub field: ::std::option::Option<Fuzz41ArgsFieldField>,
+    #[serde(rename = "fooBar")]
+    #[serde(default)]
+    pub foo_bar: ::std::option::Option<::std::vec::Vec<::std::vec::Vec<i64>>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz41ArgsField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz41ArgsField",
+            &[
+                crate::rt::codegen::optional("", &self.field),
+                crate::rt::codegen::optional("fooBar", &self.foo_bar),
+            ],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1170,35 +1625,64 @@ pub struct Fuzz41ArgsFieldField {
     #[serde(rename = "a-b")]
     pub a_b: Fuzz41ArgsFieldFieldAb,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct Fuzz41ArgsFieldFieldAb {
-    #[serde(rename = "r#x")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
-    pub r_x: ::std::option::Option<()>,
+impl crate::rt::reexports::serde::Serialize for Fuzz41ArgsFieldField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz41ArgsFieldField",
+            &[
+                crate::rt::codegen::required("A", &self.a),
+                crate::rt::codegen::required("a-b", &self.a_b),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct Fuzz41ArgsFieldFieldAb {
+    #[serde(rename = "r#x")]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
+    pub r_x: ::std::option::Option<()>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz41ArgsFieldFieldAb {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz41ArgsFieldFieldAb",
+            &[crate::rt::codegen::optional("r#x", &self.r_x)],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::default::Default,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz42Args {}
+impl crate::rt::reexports::serde::Serialize for Fuzz42Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz42Args", &[])
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -1219,7 +1703,6 @@ pub struct Fuzz43Args(pub ());
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1227,6 +1710,18 @@ pub struct Fuzz44Args {
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     #[serde(rename = "self")]
     pub self_: crate::rt::reexports::serde_json::Value,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz44Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz44Args",
+            &[crate::rt::codegen::required("self", &self.self_)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1239,18 +1734,24 @@ pub struct Fuzz44Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz45Args {}
+impl crate::rt::reexports::serde::Serialize for Fuzz45Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz45Args", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1263,38 +1764,68 @@ pub struct Fuzz49Args {
     ///
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     /// ````
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz49Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz49Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz50Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<f64>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz50Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz50Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz52Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz52ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz52Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz52Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -1313,7 +1844,6 @@ pub enum Fuzz52ArgsX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1326,6 +1856,18 @@ pub struct Fuzz52ArgsXVariant1Item {
     /// ````
     #[serde(rename = "fooBar")]
     pub foo_bar: X,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz52ArgsXVariant1Item {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz52ArgsXVariant1Item",
+            &[crate::rt::codegen::required("fooBar", &self.foo_bar)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1365,7 +1907,6 @@ pub enum X2 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1379,6 +1920,18 @@ pub struct X2Variant1Item {
     #[serde(rename = "fooBar")]
     pub foo_bar: ::std::boxed::Box<X>,
 }
+impl crate::rt::reexports::serde::Serialize for X2Variant1Item {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "X2Variant1Item",
+            &[crate::rt::codegen::required("fooBar", &self.foo_bar)],
+        )
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -1390,7 +1943,6 @@ pub struct X2Variant1Item {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1405,6 +1957,18 @@ pub struct X2Variant2 {
         >,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for X2Variant2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -1416,7 +1980,6 @@ pub struct X2Variant2 {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1431,25 +1994,36 @@ pub struct Fuzz52ArgsXVariant2 {
         >,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz52ArgsXVariant2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
+}
 /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz54Args {
     #[serde(rename = "a-b")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a_b: ::std::option::Option<Fuzz54ArgsAb>,
     #[serde(rename = "fooBar")]
     pub foo_bar: Fuzz54ArgsFooBar,
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub self_: ::std::option::Option<Fuzz54ArgsSelf>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<u16>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -1457,6 +2031,23 @@ pub struct Fuzz54Args {
         ::std::string::String,
         crate::rt::reexports::serde_json::Value,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz54Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("a-b", &self.a_b),
+                crate::rt::codegen::required("fooBar", &self.foo_bar),
+                crate::rt::codegen::optional("self", &self.self_),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -1496,7 +2087,6 @@ impl ::std::convert::From<Fuzz54ArgsAb> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1509,11 +2099,22 @@ pub struct Fuzz54ArgsFooBar {
     /// ````
     pub x: f64,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsFooBar {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz54ArgsFooBar",
+            &[crate::rt::codegen::required("x", &self.x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1528,28 +2129,38 @@ pub struct Fuzz54ArgsSelf {
         Fuzz54Args,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsSelf {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::required("", &self.field),
+                crate::rt::codegen::required("type", &self.r#type),
+            ],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz54ArgsSelfField {
     #[serde(rename = "A")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a: ::std::option::Option<::std::string::String>,
     /// Always `true`.
     #[serde(rename = "fooBar")]
     pub foo_bar: bool,
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     #[serde(rename = "foo_bar")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub foo_bar_2: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -1558,39 +2169,68 @@ pub struct Fuzz54ArgsSelfField {
         Fuzz54ArgsSelfFieldValue,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsSelfField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("A", &self.a),
+                crate::rt::codegen::required("fooBar", &self.foo_bar),
+                crate::rt::codegen::optional("foo_bar", &self.foo_bar_2),
+            ],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz54ArgsSelfFieldValue {}
+impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsSelfFieldValue {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz54ArgsSelfFieldValue", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz54ArgsSelfType {}
+impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsSelfType {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz54ArgsSelfType", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz55Args {
     #[serde(rename = "A")]
     pub a: (),
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz55ArgsX>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -1599,11 +2239,25 @@ pub struct Fuzz55Args {
         Fuzz55ArgsValue,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz55Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::required("A", &self.a),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1620,6 +2274,21 @@ pub struct Fuzz55ArgsX {
     #[serde(rename = "Self")]
     pub self_: crate::rt::reexports::serde_json::Value,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz55ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz55ArgsX",
+            &[
+                crate::rt::codegen::required("A", &self.a),
+                crate::rt::codegen::required("Self", &self.self_),
+            ],
+        )
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -1631,25 +2300,16 @@ pub struct Fuzz55ArgsX {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz55ArgsXa {
     #[serde(rename = "1")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub field_1: ::std::option::Option<::std::option::Option<::std::string::String>>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "fooBar")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub foo_bar: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// ````text
     /// ```
@@ -1660,24 +2320,43 @@ pub struct Fuzz55ArgsXa {
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     /// ````
     #[serde(rename = "名")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub u540d: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz55ArgsXa {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz55ArgsXa",
+            &[
+                crate::rt::codegen::optional("1", &self.field_1),
+                crate::rt::codegen::optional("fooBar", &self.foo_bar),
+                crate::rt::codegen::optional("名", &self.u540d),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz55ArgsValue {}
+impl crate::rt::reexports::serde::Serialize for Fuzz55ArgsValue {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz55ArgsValue", &[])
+    }
+}
 /// ````text
 /// ```
 /// panic!()
@@ -1703,7 +2382,6 @@ pub enum Fuzz56Args {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1711,7 +2389,7 @@ pub enum Fuzz56Args {
 pub struct Fuzz56ArgsVariant2 {
     #[serde(rename = "A")]
     pub a: Fuzz56ArgsVariant2A,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub foo_bar: ::std::option::Option<Fuzz56ArgsVariant2FooBar>,
     /// Untyped (`serde_json::Value`): `enum` is empty, no value is valid.
     #[serde(rename = "self")]
@@ -1722,12 +2400,25 @@ pub struct Fuzz56ArgsVariant2 {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<A2>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz56ArgsVariant2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz56ArgsVariant2",
+            &[
+                crate::rt::codegen::required("A", &self.a),
+                crate::rt::codegen::optional("foo_bar", &self.foo_bar),
+                crate::rt::codegen::required("self", &self.self_),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -1767,13 +2458,24 @@ impl ::std::convert::From<Fuzz56ArgsVariant2A> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz56ArgsVariant2FooBar {
     #[serde(rename = "1")]
     pub field_1: A2,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz56ArgsVariant2FooBar {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz56ArgsVariant2FooBar",
+            &[crate::rt::codegen::required("1", &self.field_1)],
+        )
+    }
 }
 pub type A2 = ();
 /// ````text
@@ -1787,7 +2489,6 @@ pub type A2 = ();
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1798,18 +2499,25 @@ pub struct Fuzz57Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz57Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz57Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1822,7 +2530,7 @@ pub struct Fuzz58Args {
     /// */ "quoted"
     /// ````
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub self_: ::std::option::Option<f64>,
     /// ````text
     /// ```
@@ -1832,6 +2540,21 @@ pub struct Fuzz58Args {
     /// ````
     #[serde(rename = "名")]
     pub u540d: Fuzz58ArgsU540d,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz58Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz58Args",
+            &[
+                crate::rt::codegen::optional("self", &self.self_),
+                crate::rt::codegen::required("名", &self.u540d),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1844,7 +2567,6 @@ pub struct Fuzz58Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1856,18 +2578,29 @@ pub struct Fuzz58ArgsU540d {
         Fuzz58ArgsU540dValue,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540d {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz58ArgsU540dValue {
     #[serde(rename = "1")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_1: ::std::option::Option<Fuzz58ArgsU540dValueField1>,
     /// ````text
     /// ```
@@ -1875,26 +2608,52 @@ pub struct Fuzz58ArgsU540dValue {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r#type: ::std::option::Option<Fuzz58ArgsU540dValueType>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540dValue {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("1", &self.field_1),
+                crate::rt::codegen::optional("type", &self.r#type),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz58ArgsU540dValueField1 {
     #[serde(rename = "1")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_1: ::std::option::Option<::std::vec::Vec<f64>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540dValueField1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz58ArgsU540dValueField1",
+            &[crate::rt::codegen::optional("1", &self.field_1)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -1907,7 +2666,6 @@ pub struct Fuzz58ArgsU540dValueField1 {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1918,6 +2676,18 @@ pub struct Fuzz58ArgsU540dValueType {
         ::std::string::String,
         ::std::vec::Vec<bool>,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540dValueType {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -1962,7 +2732,6 @@ pub enum Fuzz61Args {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -1973,12 +2742,20 @@ pub struct Fuzz62Args {
     /// ```
     /// */ "quoted"
     /// ````
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<X3>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz62Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz62Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -2000,17 +2777,24 @@ pub type X3 = crate::rt::reexports::serde_json::Value;
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz65Args {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz65Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz65Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -2022,7 +2806,6 @@ pub struct Fuzz65Args {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2035,17 +2818,29 @@ pub struct Fuzz67Args {
     /// */ "quoted"
     /// ````
     #[serde(rename = "1")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_1: ::std::option::Option<f64>,
     #[serde(rename = "self")]
     pub self_: Fuzz67ArgsSelf,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz67Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz67Args",
+            &[
+                crate::rt::codegen::optional("1", &self.field_1),
+                crate::rt::codegen::required("self", &self.self_),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+        )
+    }
 }
 /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
 ///
@@ -2101,7 +2896,6 @@ impl ::std::convert::From<Fuzz67ArgsSelfVariant3> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2111,11 +2905,25 @@ pub struct Fuzz69Args {
     #[serde(rename = "r#x")]
     pub r_x: bool,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz69Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz69Args",
+            &[
+                crate::rt::codegen::required("", &self.field),
+                crate::rt::codegen::required("r#x", &self.r_x),
+            ],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2123,11 +2931,22 @@ pub struct Fuzz69ArgsField {
     #[serde(rename = "r#x")]
     pub r_x: (),
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz69ArgsField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz69ArgsField",
+            &[crate::rt::codegen::required("r#x", &self.r_x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2151,6 +2970,22 @@ pub struct Fuzz70Args {
     /// ````
     pub x: A3,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz70Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz70Args",
+            &[
+                crate::rt::codegen::required("Self", &self.self_),
+                crate::rt::codegen::required("type", &self.r#type),
+                crate::rt::codegen::required("x", &self.x),
+            ],
+        )
+    }
+}
 pub type A3 = ();
 /// Untyped (`serde_json::Value`): the nesting depth of `$ref` and `allOf` exceeds the limit of 48 (`Limits::max_depth`).
 #[derive(
@@ -2158,24 +2993,42 @@ pub type A3 = ();
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz71Args {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz71ArgsX>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz71Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz71Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz71ArgsX {}
+impl crate::rt::reexports::serde::Serialize for Fuzz71ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz71ArgsX", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
@@ -2224,7 +3077,6 @@ impl ::std::convert::From<Fuzz74Args> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2239,23 +3091,42 @@ pub struct Fuzz75Args {
     #[serde(rename = "r#x")]
     pub r_x: ::std::option::Option<::std::string::String>,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz75Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz75Args",
+            &[crate::rt::codegen::required("r#x", &self.r_x)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz76Args {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz76Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz76Args",
+            &[crate::rt::codegen::optional("x", &self.x)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -2271,27 +3142,41 @@ pub struct Fuzz77Args(pub ::std::option::Option<bool>);
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz78Args {
     #[serde(rename = "fooBar")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub foo_bar: ::std::option::Option<Fuzz78ArgsFooBar>,
     #[serde(rename = "r#x")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r_x: ::std::option::Option<Fuzz78ArgsRx>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "名")]
     pub u540d: crate::rt::reexports::serde_json::Value,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78Args",
+            &[
+                crate::rt::codegen::optional("fooBar", &self.foo_bar),
+                crate::rt::codegen::optional("r#x", &self.r_x),
+                crate::rt::codegen::required("名", &self.u540d),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2302,6 +3187,18 @@ pub struct Fuzz78ArgsFooBar {
         ::std::string::String,
         Fuzz78ArgsFooBarValue,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsFooBar {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -2335,7 +3232,6 @@ pub enum B {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2346,6 +3242,18 @@ pub struct BVariant1 {
         ::std::string::String,
         ::std::option::Option<BVariant1Value>,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for BVariant1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[],
+            &self.additional_properties,
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -2364,7 +3272,6 @@ pub enum BVariant1Value {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2375,6 +3282,22 @@ pub struct BVariant1ValueVariant1 {
     pub field: (),
     #[serde(rename = "self")]
     pub self_2: (),
+}
+impl crate::rt::reexports::serde::Serialize for BVariant1ValueVariant1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "BVariant1ValueVariant1",
+            &[
+                crate::rt::codegen::required("Self", &self.self_),
+                crate::rt::codegen::required("_", &self.field),
+                crate::rt::codegen::required("self", &self.self_2),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -2420,36 +3343,61 @@ impl ::std::convert::From<BVariant1ValueVariant2> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz78ArgsRx {
     #[serde(rename = "")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field: ::std::option::Option<Fuzz78ArgsRxField>,
     #[serde(rename = "1")]
     pub field_1: Fuzz78ArgsRxField1,
     #[serde(rename = "_")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_2: ::std::option::Option<Fuzz78ArgsRxField2>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRx {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRx",
+            &[
+                crate::rt::codegen::optional("", &self.field),
+                crate::rt::codegen::required("1", &self.field_1),
+                crate::rt::codegen::optional("_", &self.field_2),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz78ArgsRxField {
     pub r#type: Fuzz78ArgsRxFieldType,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRxField",
+            &[crate::rt::codegen::required("type", &self.r#type)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2477,6 +3425,22 @@ pub struct Fuzz78ArgsRxFieldType {
     /// ````
     #[serde(rename = "名")]
     pub u540d: Fuzz78ArgsRxFieldTypeU540d,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxFieldType {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRxFieldType",
+            &[
+                crate::rt::codegen::required("fooBar", &self.foo_bar),
+                crate::rt::codegen::required("x", &self.x),
+                crate::rt::codegen::required("名", &self.u540d),
+            ],
+        )
+    }
 }
 /// ````text
 /// ```
@@ -2538,16 +3502,15 @@ impl ::std::convert::From<Fuzz78ArgsRxFieldTypeFooBar> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz78ArgsRxFieldTypeX {
     #[serde(rename = "A")]
     pub a: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub foo_bar: ::std::option::Option<f64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<f64>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -2555,6 +3518,22 @@ pub struct Fuzz78ArgsRxFieldTypeX {
         ::std::string::String,
         ::std::string::String,
     >,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::required("A", &self.a),
+                crate::rt::codegen::optional("foo_bar", &self.foo_bar),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+            &self.additional_properties,
+        )
+    }
 }
 /// ````text
 /// ```
@@ -2566,7 +3545,6 @@ pub struct Fuzz78ArgsRxFieldTypeX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2580,35 +3558,60 @@ pub struct Fuzz78ArgsRxFieldTypeU540d {
         ::std::string::String,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeU540d {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[crate::rt::codegen::required("1", &self.field_1)],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz78ArgsRxField1 {
     #[serde(rename = "Self")]
     pub self_: Fuzz78ArgsRxField1Self,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub x: ::std::option::Option<Fuzz78ArgsRxField1X>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRxField1",
+            &[
+                crate::rt::codegen::required("Self", &self.self_),
+                crate::rt::codegen::optional("x", &self.x),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Fuzz78ArgsRxField1Self {
     #[serde(rename = "A")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a: ::std::option::Option<Fuzz78ArgsRxField1SelfA>,
     #[serde(rename = "Self")]
     pub self_: ::std::vec::Vec<f64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r#type: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -2619,11 +3622,26 @@ pub struct Fuzz78ArgsRxField1Self {
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, f64>,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1Self {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[
+                crate::rt::codegen::optional("A", &self.a),
+                crate::rt::codegen::required("Self", &self.self_),
+                crate::rt::codegen::optional("type", &self.r#type),
+            ],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2631,22 +3649,40 @@ pub struct Fuzz78ArgsRxField1SelfA {
     #[serde(rename = "1")]
     pub field_1: ::std::string::String,
 }
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1SelfA {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRxField1SelfA",
+            &[crate::rt::codegen::required("1", &self.field_1)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz78ArgsRxField1X {}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1X {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "Fuzz78ArgsRxField1X", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2656,12 +3692,23 @@ pub struct Fuzz78ArgsRxField2 {
     pub self_: ::std::option::Option<::std::string::String>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "a-b")]
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub a_b: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRxField2",
+            &[
+                crate::rt::codegen::required("Self", &self.self_),
+                crate::rt::codegen::optional("a-b", &self.a_b),
+            ],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

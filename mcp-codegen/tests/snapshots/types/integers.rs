@@ -4,29 +4,51 @@
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct SizesArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub any: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub byte: ::std::option::Option<u8>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub count: ::std::option::Option<u64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub exclusive: ::std::option::Option<u8>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub port: ::std::option::Option<u16>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub ratio: ::std::option::Option<f64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub short: ::std::option::Option<i16>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub signed32: ::std::option::Option<i32>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub small: ::std::option::Option<i8>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub wide: ::std::option::Option<u32>,
+}
+impl crate::rt::reexports::serde::Serialize for SizesArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "SizesArgs",
+            &[
+                crate::rt::codegen::optional("any", &self.any),
+                crate::rt::codegen::optional("byte", &self.byte),
+                crate::rt::codegen::optional("count", &self.count),
+                crate::rt::codegen::optional("exclusive", &self.exclusive),
+                crate::rt::codegen::optional("port", &self.port),
+                crate::rt::codegen::optional("ratio", &self.ratio),
+                crate::rt::codegen::optional("short", &self.short),
+                crate::rt::codegen::optional("signed32", &self.signed32),
+                crate::rt::codegen::optional("small", &self.small),
+                crate::rt::codegen::optional("wide", &self.wide),
+            ],
+        )
+    }
 }

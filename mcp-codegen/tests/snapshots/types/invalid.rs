@@ -3,54 +3,71 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct InvalidArgs {
     /// Untyped (`serde_json::Value`): `enum` is not an array.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub bad_enum: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Untyped (`serde_json::Value`): the schema is neither an object nor a boolean.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub bad_items: ::std::option::Option<
         ::std::vec::Vec<crate::rt::reexports::serde_json::Value>,
     >,
     /// Untyped (`serde_json::Value`): `$ref` is not a string.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub bad_ref: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub bad_required: ::std::option::Option<InvalidArgsBadRequired>,
     /// Untyped (`serde_json::Value`): the schema is neither an object nor a boolean.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub number_schema: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
     /// Untyped (`serde_json::Value`): unknown type `decimal`.
     pub unknown: crate::rt::reexports::serde_json::Value,
+}
+impl crate::rt::reexports::serde::Serialize for InvalidArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "InvalidArgs",
+            &[
+                crate::rt::codegen::optional("bad_enum", &self.bad_enum),
+                crate::rt::codegen::optional("bad_items", &self.bad_items),
+                crate::rt::codegen::optional("bad_ref", &self.bad_ref),
+                crate::rt::codegen::optional("bad_required", &self.bad_required),
+                crate::rt::codegen::optional("number_schema", &self.number_schema),
+                crate::rt::codegen::required("unknown", &self.unknown),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct InvalidArgsBadRequired {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for InvalidArgsBadRequired {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "InvalidArgsBadRequired",
+            &[crate::rt::codegen::optional("a", &self.a)],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

@@ -4,40 +4,57 @@
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct ConfigureArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub anything: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             crate::rt::reexports::serde_json::Value,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub env: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub headers: ::std::option::Option<ConfigureArgsHeaders>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub limits: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, i64>,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub nested: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ConfigureArgsNestedValue>,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub strict: ::std::option::Option<ConfigureArgsStrict>,
+}
+impl crate::rt::reexports::serde::Serialize for ConfigureArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ConfigureArgs",
+            &[
+                crate::rt::codegen::optional("anything", &self.anything),
+                crate::rt::codegen::optional("env", &self.env),
+                crate::rt::codegen::optional("headers", &self.headers),
+                crate::rt::codegen::optional("limits", &self.limits),
+                crate::rt::codegen::optional("nested", &self.nested),
+                crate::rt::codegen::optional("strict", &self.strict),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -50,25 +67,55 @@ pub struct ConfigureArgsHeaders {
         ::std::string::String,
     >,
 }
+impl crate::rt::reexports::serde::Serialize for ConfigureArgsHeaders {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct_and_map(
+            serializer,
+            &[crate::rt::codegen::required("host", &self.host)],
+            &self.additional_properties,
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct ConfigureArgsNestedValue {
     pub on: bool,
 }
+impl crate::rt::reexports::serde::Serialize for ConfigureArgsNestedValue {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ConfigureArgsNestedValue",
+            &[crate::rt::codegen::required("on", &self.on)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ConfigureArgsStrict {}
+impl crate::rt::reexports::serde::Serialize for ConfigureArgsStrict {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "ConfigureArgsStrict", &[])
+    }
+}

@@ -3,46 +3,45 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct UpdateProfileArgs {
     /// Default: `null`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub bio: ::std::option::Option<::std::string::String>,
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub either: ::std::option::Option<::std::option::Option<UpdateProfileArgsEither>>,
     pub email: ::std::option::Option<::std::string::String>,
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub legacy: ::std::option::Option<::std::option::Option<i64>>,
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub level: ::std::option::Option<::std::option::Option<UpdateProfileArgsLevel>>,
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub manager: ::std::option::Option<::std::option::Option<Person>>,
     /// Explicit null clears the nickname; absent leaves it.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub nickname: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for UpdateProfileArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "UpdateProfileArgs",
+            &[
+                crate::rt::codegen::optional("bio", &self.bio),
+                crate::rt::codegen::optional("either", &self.either),
+                crate::rt::codegen::required("email", &self.email),
+                crate::rt::codegen::optional("legacy", &self.legacy),
+                crate::rt::codegen::optional("level", &self.level),
+                crate::rt::codegen::optional("manager", &self.manager),
+                crate::rt::codegen::optional("nickname", &self.nickname),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -78,12 +77,23 @@ pub enum UpdateProfileArgsLevel {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Person {
     pub name: ::std::string::String,
+}
+impl crate::rt::reexports::serde::Serialize for Person {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Person",
+            &[crate::rt::codegen::required("name", &self.name)],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

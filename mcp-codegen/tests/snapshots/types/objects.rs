@@ -3,42 +3,73 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct CreateUserArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub active: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub address: ::std::option::Option<CreateUserArgsAddress>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub age: ::std::option::Option<u8>,
     /// Full name.
     pub name: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub scores: ::std::option::Option<::std::vec::Vec<CreateUserArgsScoresItem>>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+impl crate::rt::reexports::serde::Serialize for CreateUserArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "CreateUserArgs",
+            &[
+                crate::rt::codegen::optional("active", &self.active),
+                crate::rt::codegen::optional("address", &self.address),
+                crate::rt::codegen::optional("age", &self.age),
+                crate::rt::codegen::required("name", &self.name),
+                crate::rt::codegen::optional("scores", &self.scores),
+                crate::rt::codegen::optional("tags", &self.tags),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct CreateUserArgsAddress {
     pub street: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub zip: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for CreateUserArgsAddress {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "CreateUserArgsAddress",
+            &[
+                crate::rt::codegen::required("street", &self.street),
+                crate::rt::codegen::optional("zip", &self.zip),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -47,57 +78,103 @@ pub struct CreateUserArgsScoresItem {
     pub subject: ::std::string::String,
     pub value: f64,
 }
+impl crate::rt::reexports::serde::Serialize for CreateUserArgsScoresItem {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "CreateUserArgsScoresItem",
+            &[
+                crate::rt::codegen::required("subject", &self.subject),
+                crate::rt::codegen::required("value", &self.value),
+            ],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct CreateUserArgs2 {}
+impl crate::rt::reexports::serde::Serialize for CreateUserArgs2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "CreateUserArgs2", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct WeirdNamesArgs {
     #[serde(rename = "")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field: ::std::option::Option<::std::string::String>,
     #[serde(rename = "1st")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_1st: ::std::option::Option<i64>,
     #[serde(rename = "Self")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub self_: ::std::option::Option<::std::string::String>,
     #[serde(rename = "_")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_2: ::std::option::Option<::std::string::String>,
     #[serde(rename = "a-b")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a_b: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r#async: ::std::option::Option<::std::string::String>,
     #[serde(rename = "fooBar")]
     pub foo_bar: ::std::string::String,
     #[serde(rename = "foo_bar")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub foo_bar_2: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub r#match: ::std::option::Option<::std::string::String>,
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub self_2: ::std::option::Option<::std::string::String>,
     pub r#type: ::std::string::String,
     #[serde(rename = "名前")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub u540d_u524d: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for WeirdNamesArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WeirdNamesArgs",
+            &[
+                crate::rt::codegen::optional("", &self.field),
+                crate::rt::codegen::optional("1st", &self.field_1st),
+                crate::rt::codegen::optional("Self", &self.self_),
+                crate::rt::codegen::optional("_", &self.field_2),
+                crate::rt::codegen::optional("a-b", &self.a_b),
+                crate::rt::codegen::optional("async", &self.r#async),
+                crate::rt::codegen::required("fooBar", &self.foo_bar),
+                crate::rt::codegen::optional("foo_bar", &self.foo_bar_2),
+                crate::rt::codegen::optional("match", &self.r#match),
+                crate::rt::codegen::optional("self", &self.self_2),
+                crate::rt::codegen::required("type", &self.r#type),
+                crate::rt::codegen::optional("名前", &self.u540d_u524d),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -119,24 +196,46 @@ pub struct NewArgs(
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct McpClientArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub option: ::std::option::Option<McpClientArgsOption>,
+}
+impl crate::rt::reexports::serde::Serialize for McpClientArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "McpClientArgs",
+            &[crate::rt::codegen::optional("option", &self.option)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct McpClientArgsOption {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub some: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for McpClientArgsOption {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "McpClientArgsOption",
+            &[crate::rt::codegen::optional("some", &self.some)],
+        )
+    }
 }

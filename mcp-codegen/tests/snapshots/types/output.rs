@@ -3,26 +3,52 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct GetWeatherArgs {
     pub city: ::std::string::String,
 }
+impl crate::rt::reexports::serde::Serialize for GetWeatherArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "GetWeatherArgs",
+            &[crate::rt::codegen::required("city", &self.city)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct GetWeatherOutput {
     pub conditions: GetWeatherOutputConditions,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub humidity: ::std::option::Option<u8>,
     pub temperature: f64,
+}
+impl crate::rt::reexports::serde::Serialize for GetWeatherOutput {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "GetWeatherOutput",
+            &[
+                crate::rt::codegen::required("conditions", &self.conditions),
+                crate::rt::codegen::optional("humidity", &self.humidity),
+                crate::rt::codegen::required("temperature", &self.temperature),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -47,43 +73,86 @@ pub enum GetWeatherOutputConditions {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct EchoArgs {
     pub message: ::std::string::String,
 }
+impl crate::rt::reexports::serde::Serialize for EchoArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "EchoArgs",
+            &[crate::rt::codegen::required("message", &self.message)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct ListItemsArgs {}
+impl crate::rt::reexports::serde::Serialize for ListItemsArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(serializer, "ListItemsArgs", &[])
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct ListItemsOutput {
     pub items: ::std::vec::Vec<Item>,
 }
+impl crate::rt::reexports::serde::Serialize for ListItemsOutput {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ListItemsOutput",
+            &[crate::rt::codegen::required("items", &self.items)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Item {
     pub id: ::std::string::String,
     pub price: ::std::option::Option<f64>,
+}
+impl crate::rt::reexports::serde::Serialize for Item {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Item",
+            &[
+                crate::rt::codegen::required("id", &self.id),
+                crate::rt::codegen::required("price", &self.price),
+            ],
+        )
+    }
 }

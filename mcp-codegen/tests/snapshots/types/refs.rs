@@ -3,48 +3,89 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct TreeArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub a: ::std::option::Option<A>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub alias: ::std::option::Option<Id>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub anchored: ::std::option::Option<Point>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub list: ::std::option::Option<List>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub nested: ::std::option::Option<::std::boxed::Box<TreeArgs>>,
     pub root: Node,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub same_as_root: ::std::option::Option<Root>,
+}
+impl crate::rt::reexports::serde::Serialize for TreeArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "TreeArgs",
+            &[
+                crate::rt::codegen::optional("a", &self.a),
+                crate::rt::codegen::optional("alias", &self.alias),
+                crate::rt::codegen::optional("anchored", &self.anchored),
+                crate::rt::codegen::optional("list", &self.list),
+                crate::rt::codegen::optional("nested", &self.nested),
+                crate::rt::codegen::required("root", &self.root),
+                crate::rt::codegen::optional("same_as_root", &self.same_as_root),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct A {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub b: ::std::option::Option<B>,
+}
+impl crate::rt::reexports::serde::Serialize for A {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "A",
+            &[crate::rt::codegen::optional("b", &self.b)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct B {
     pub a: ::std::boxed::Box<A>,
+}
+impl crate::rt::reexports::serde::Serialize for B {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "B",
+            &[crate::rt::codegen::required("a", &self.a)],
+        )
+    }
 }
 /// An identifier.
 pub type Id = ::std::string::String;
@@ -52,7 +93,6 @@ pub type Id = ::std::string::String;
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -60,43 +100,97 @@ pub struct Point {
     pub x: f64,
     pub y: f64,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub struct List {
-    pub head: i64,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub tail: ::std::option::Option<::std::boxed::Box<List>>,
+impl crate::rt::reexports::serde::Serialize for Point {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Point",
+            &[
+                crate::rt::codegen::required("x", &self.x),
+                crate::rt::codegen::required("y", &self.y),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct List {
+    pub head: i64,
+    #[serde(default)]
+    pub tail: ::std::option::Option<::std::boxed::Box<List>>,
+}
+impl crate::rt::reexports::serde::Serialize for List {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "List",
+            &[
+                crate::rt::codegen::required("head", &self.head),
+                crate::rt::codegen::optional("tail", &self.tail),
+            ],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Node {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub children: ::std::option::Option<::std::vec::Vec<Node>>,
     pub value: i64,
+}
+impl crate::rt::reexports::serde::Serialize for Node {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Node",
+            &[
+                crate::rt::codegen::optional("children", &self.children),
+                crate::rt::codegen::required("value", &self.value),
+            ],
+        )
+    }
 }
 pub type Root = Node;
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct JsonValueArgs {
     pub v: Json,
+}
+impl crate::rt::reexports::serde::Serialize for JsonValueArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "JsonValueArgs",
+            &[crate::rt::codegen::required("v", &self.v)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,

@@ -6,17 +6,16 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct TrojanU202eSourceArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub event: ::std::option::Option<TrojanU202eSourceArgsEvent>,
     /// \u{0}\u{1}\u{2}
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub mode: ::std::option::Option<TrojanU202eSourceArgsMode>,
     /// Name\u{202E}\u{2066} with\u{2069} bidi
     ///
@@ -29,8 +28,25 @@ pub struct TrojanU202eSourceArgs {
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
     #[serde(rename = "\u{202E}")]
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub u202e: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "TrojanU202eSourceArgs",
+            &[
+                crate::rt::codegen::optional("event", &self.event),
+                crate::rt::codegen::optional("mode", &self.mode),
+                crate::rt::codegen::required("user\u{200B}name", &self.user_u200b_name),
+                crate::rt::codegen::optional("\u{202E}", &self.u202e),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -52,13 +68,24 @@ pub enum TrojanU202eSourceArgsEvent {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct TrojanU202eSourceArgsEventOpU202eN {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub path: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgsEventOpU202eN {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "TrojanU202eSourceArgsEventOpU202eN",
+            &[crate::rt::codegen::optional("path", &self.path)],
+        )
+    }
 }
 /// \u{0}\u{1}\u{2}
 ///
@@ -103,7 +130,6 @@ pub struct OutU2066PutArgs(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -113,4 +139,16 @@ pub struct OutU2066PutOutput {
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
     #[serde(rename = "r\u{200B}esult")]
     pub r_u200b_esult: ::std::string::String,
+}
+impl crate::rt::reexports::serde::Serialize for OutU2066PutOutput {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "OutU2066PutOutput",
+            &[crate::rt::codegen::required("r\u{200B}esult", &self.r_u200b_esult)],
+        )
+    }
 }

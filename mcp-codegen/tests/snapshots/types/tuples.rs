@@ -3,27 +3,39 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct PlotArgs {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub open: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub pair: ::std::option::Option<(::std::string::String, i64)>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub path: ::std::option::Option<
         ::std::vec::Vec<crate::rt::reexports::serde_json::Value>,
     >,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     pub point: crate::rt::reexports::serde_json::Value,
+}
+impl crate::rt::reexports::serde::Serialize for PlotArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "PlotArgs",
+            &[
+                crate::rt::codegen::optional("open", &self.open),
+                crate::rt::codegen::optional("pair", &self.pair),
+                crate::rt::codegen::optional("path", &self.path),
+                crate::rt::codegen::required("point", &self.point),
+            ],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

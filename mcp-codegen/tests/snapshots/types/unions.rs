@@ -3,22 +3,40 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DrawArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub amount: ::std::option::Option<DrawArgsAmount>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub event: ::std::option::Option<DrawArgsEvent>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub id: ::std::option::Option<DrawArgsId>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub label: ::std::option::Option<DrawArgsLabel>,
     pub shape: DrawArgsShape,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub untagged: ::std::option::Option<DrawArgsUntagged>,
+}
+impl crate::rt::reexports::serde::Serialize for DrawArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DrawArgs",
+            &[
+                crate::rt::codegen::optional("amount", &self.amount),
+                crate::rt::codegen::optional("event", &self.event),
+                crate::rt::codegen::optional("id", &self.id),
+                crate::rt::codegen::optional("label", &self.label),
+                crate::rt::codegen::required("shape", &self.shape),
+                crate::rt::codegen::optional("untagged", &self.untagged),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -53,7 +71,6 @@ pub enum DrawArgsEvent {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -61,16 +78,42 @@ pub struct Click {
     pub x: i64,
     pub y: i64,
 }
+impl crate::rt::reexports::serde::Serialize for Click {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Click",
+            &[
+                crate::rt::codegen::required("x", &self.x),
+                crate::rt::codegen::required("y", &self.y),
+            ],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct Key {
     pub code: ::std::string::String,
+}
+impl crate::rt::reexports::serde::Serialize for Key {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "Key",
+            &[crate::rt::codegen::required("code", &self.code)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -90,12 +133,23 @@ pub enum DrawArgsId {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DrawArgsIdVariant3 {
     pub uuid: ::std::string::String,
+}
+impl crate::rt::reexports::serde::Serialize for DrawArgsIdVariant3 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DrawArgsIdVariant3",
+            &[crate::rt::codegen::required("uuid", &self.uuid)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -133,7 +187,6 @@ pub enum DrawArgsShape {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -141,17 +194,43 @@ pub enum DrawArgsShape {
 pub struct DrawArgsShapeCircle {
     pub radius: f64,
 }
+impl crate::rt::reexports::serde::Serialize for DrawArgsShapeCircle {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DrawArgsShapeCircle",
+            &[crate::rt::codegen::required("radius", &self.radius)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct DrawArgsShapeRect {
     pub height: f64,
     pub width: f64,
+}
+impl crate::rt::reexports::serde::Serialize for DrawArgsShapeRect {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DrawArgsShapeRect",
+            &[
+                crate::rt::codegen::required("height", &self.height),
+                crate::rt::codegen::required("width", &self.width),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -170,7 +249,6 @@ pub enum DrawArgsUntagged {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -178,15 +256,38 @@ pub enum DrawArgsUntagged {
 pub struct DrawArgsUntaggedVariant1 {
     pub a: ::std::string::String,
 }
+impl crate::rt::reexports::serde::Serialize for DrawArgsUntaggedVariant1 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DrawArgsUntaggedVariant1",
+            &[crate::rt::codegen::required("a", &self.a)],
+        )
+    }
+}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct DrawArgsUntaggedVariant2 {
     pub b: i64,
+}
+impl crate::rt::reexports::serde::Serialize for DrawArgsUntaggedVariant2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "DrawArgsUntaggedVariant2",
+            &[crate::rt::codegen::required("b", &self.b)],
+        )
+    }
 }

@@ -3,12 +3,23 @@
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgs {
     pub event: WideUnionArgsEvent,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgs",
+            &[crate::rt::codegen::required("event", &self.event)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -2026,3324 +2037,5447 @@ pub enum WideUnionArgsEvent {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent0 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent0 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent0",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent10 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent10 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent10",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent20 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent20 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent20",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent30 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent30 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent30",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent40 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent40 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent40",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent50 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent50 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent50",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent60 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent60 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent60",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent70 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent70 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent70",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent80 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent80 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent80",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent90 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent90 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent90",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent100 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent100 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent100",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent110 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent110 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent110",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent120 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent120 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent120",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent130 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent130 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent130",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent140 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent140 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent140",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent150 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent150 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent150",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent160 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent160 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent160",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent170 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent170 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent170",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent180 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent180 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent180",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent190 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent190 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent190",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent200 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent200 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent200",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent210 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent210 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent210",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent220 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent220 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent220",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent230 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent230 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent230",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent240 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent240 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent240",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent250 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent250 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent250",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent260 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent260 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent260",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent270 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent270 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent270",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent280 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent280 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent280",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent290 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent290 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent290",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent300 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent300 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent300",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent310 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent310 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent310",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent320 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent320 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent320",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent330 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent330 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent330",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent340 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent340 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent340",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent350 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent350 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent350",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent360 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent360 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent360",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent370 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent370 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent370",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent380 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent380 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent380",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent390 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent390 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent390",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent400 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent400 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent400",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent410 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent410 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent410",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent420 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent420 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent420",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent430 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent430 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent430",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent440 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent440 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent440",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent450 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent450 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent450",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent460 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent460 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent460",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent470 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent470 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent470",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent480 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent480 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent480",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent490 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent490 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent490",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent500 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent500 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent500",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent510 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent510 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent510",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent520 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent520 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent520",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent530 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent530 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent530",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent540 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent540 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent540",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent550 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent550 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent550",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent560 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent560 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent560",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent570 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent570 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent570",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent580 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent580 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent580",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent590 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent590 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent590",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent600 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent600 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent600",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent610 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent610 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent610",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent620 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent620 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent620",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent630 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent630 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent630",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent640 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent640 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent640",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent650 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent650 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent650",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent660 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent660 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent660",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent670 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent670 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent670",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent680 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent680 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent680",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent690 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent690 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent690",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent700 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent700 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent700",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent710 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent710 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent710",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent720 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent720 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent720",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent730 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent730 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent730",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent740 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent740 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent740",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent750 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent750 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent750",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent760 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent760 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent760",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent770 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent770 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent770",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent780 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent780 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent780",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent790 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent790 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent790",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent800 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent800 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent800",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent810 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent810 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent810",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent820 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent820 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent820",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent830 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent830 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent830",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent840 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent840 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent840",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent850 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent850 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent850",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent860 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent860 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent860",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent870 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent870 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent870",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent880 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent880 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent880",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent890 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent890 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent890",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent900 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent900 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent900",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent910 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent910 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent910",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent920 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent920 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent920",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent930 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent930 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent930",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent940 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent940 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent940",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent950 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent950 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent950",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent960 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent960 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent960",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent970 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent970 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent970",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent980 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent980 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent980",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideUnionArgsEventEvent990 {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub at: ::std::option::Option<i64>,
+}
+impl crate::rt::reexports::serde::Serialize for WideUnionArgsEventEvent990 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideUnionArgsEventEvent990",
+            &[crate::rt::codegen::optional("at", &self.at)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideObjectArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_0: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_1: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_10: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_100: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_101: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_102: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_103: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_104: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_105: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_106: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_107: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_108: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_109: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_11: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_110: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_111: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_112: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_113: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_114: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_115: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_116: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_117: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_118: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_119: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_12: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_120: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_121: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_122: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_123: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_124: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_125: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_126: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_127: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_128: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_129: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_13: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_130: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_131: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_132: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_133: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_134: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_135: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_136: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_137: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_138: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_139: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_14: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_140: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_141: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_142: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_143: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_144: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_145: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_146: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_147: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_148: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_149: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_15: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_150: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_151: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_152: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_153: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_154: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_155: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_156: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_157: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_158: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_159: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_16: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_160: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_161: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_162: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_163: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_164: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_165: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_166: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_167: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_168: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_169: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_17: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_170: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_171: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_172: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_173: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_174: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_175: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_176: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_177: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_178: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_179: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_18: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_180: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_181: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_182: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_183: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_184: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_185: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_186: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_187: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_188: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_189: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_19: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_190: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_191: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_192: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_193: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_194: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_195: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_196: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_197: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_198: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_199: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_2: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_20: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_200: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_201: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_202: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_203: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_204: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_205: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_206: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_207: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_208: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_209: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_21: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_210: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_211: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_212: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_213: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_214: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_215: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_216: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_217: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_218: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_219: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_22: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_220: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_221: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_222: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_223: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_224: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_225: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_226: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_227: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_228: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_229: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_23: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_230: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_231: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_232: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_233: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_234: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_235: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_236: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_237: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_238: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_239: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_24: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_240: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_241: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_242: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_243: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_244: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_245: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_246: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_247: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_248: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_249: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_25: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_250: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_251: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_252: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_253: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_254: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_255: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_256: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_257: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_258: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_259: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_26: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_260: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_261: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_262: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_263: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_264: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_265: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_266: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_267: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_268: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_269: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_27: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_270: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_271: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_272: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_273: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_274: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_275: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_276: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_277: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_278: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_279: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_28: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_280: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_281: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_282: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_283: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_284: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_285: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_286: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_287: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_288: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_289: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_29: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_290: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_291: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_292: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_293: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_294: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_295: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_296: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_297: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_298: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_299: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_3: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_30: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_300: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_301: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_302: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_303: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_304: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_305: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_306: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_307: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_308: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_309: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_31: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_310: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_311: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_312: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_313: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_314: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_315: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_316: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_317: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_318: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_319: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_32: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_320: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_321: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_322: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_323: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_324: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_325: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_326: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_327: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_328: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_329: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_33: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_330: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_331: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_332: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_333: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_334: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_335: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_336: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_337: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_338: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_339: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_34: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_340: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_341: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_342: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_343: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_344: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_345: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_346: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_347: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_348: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_349: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_35: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_350: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_351: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_352: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_353: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_354: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_355: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_356: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_357: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_358: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_359: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_36: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_360: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_361: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_362: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_363: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_364: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_365: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_366: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_367: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_368: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_369: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_37: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_370: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_371: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_372: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_373: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_374: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_375: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_376: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_377: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_378: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_379: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_38: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_380: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_381: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_382: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_383: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_384: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_385: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_386: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_387: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_388: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_389: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_39: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_390: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_391: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_392: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_393: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_394: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_395: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_396: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_397: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_398: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_399: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_4: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_40: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_400: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_401: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_402: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_403: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_404: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_405: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_406: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_407: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_408: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_409: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_41: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_410: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_411: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_412: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_413: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_414: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_415: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_416: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_417: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_418: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_419: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_42: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_420: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_421: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_422: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_423: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_424: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_425: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_426: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_427: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_428: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_429: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_43: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_430: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_431: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_432: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_433: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_434: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_435: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_436: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_437: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_438: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_439: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_44: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_440: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_441: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_442: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_443: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_444: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_445: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_446: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_447: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_448: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_449: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_45: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_450: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_451: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_452: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_453: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_454: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_455: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_456: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_457: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_458: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_459: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_46: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_460: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_461: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_462: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_463: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_464: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_465: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_466: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_467: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_468: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_469: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_47: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_470: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_471: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_472: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_473: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_474: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_475: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_476: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_477: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_478: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_479: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_48: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_480: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_481: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_482: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_483: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_484: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_485: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_486: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_487: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_488: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_489: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_49: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_490: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_491: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_492: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_493: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_494: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_495: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_496: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_497: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_498: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_499: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_5: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_50: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_500: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_501: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_502: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_503: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_504: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_505: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_506: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_507: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_508: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_509: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_51: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_510: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_511: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_512: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_513: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_514: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_515: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_516: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_517: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_518: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_519: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_52: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_520: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_521: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_522: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_523: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_524: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_525: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_526: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_527: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_528: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_529: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_53: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_530: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_531: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_532: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_533: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_534: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_535: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_536: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_537: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_538: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_539: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_54: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_540: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_541: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_542: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_543: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_544: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_545: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_546: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_547: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_548: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_549: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_55: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_550: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_551: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_552: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_553: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_554: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_555: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_556: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_557: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_558: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_559: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_56: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_560: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_561: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_562: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_563: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_564: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_565: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_566: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_567: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_568: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_569: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_57: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_570: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_571: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_572: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_573: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_574: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_575: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_576: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_577: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_578: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_579: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_58: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_580: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_581: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_582: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_583: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_584: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_585: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_586: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_587: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_588: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_589: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_59: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_590: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_591: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_592: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_593: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_594: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_595: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_596: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_597: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_598: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_599: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_6: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_60: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_600: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_601: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_602: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_603: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_604: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_605: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_606: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_607: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_608: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_609: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_61: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_610: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_611: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_612: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_613: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_614: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_615: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_616: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_617: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_618: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_619: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_62: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_620: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_621: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_622: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_623: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_624: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_625: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_626: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_627: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_628: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_629: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_63: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_630: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_631: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_632: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_633: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_634: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_635: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_636: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_637: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_638: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_639: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_64: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_640: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_641: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_642: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_643: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_644: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_645: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_646: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_647: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_648: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_649: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_65: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_650: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_651: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_652: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_653: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_654: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_655: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_656: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_657: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_658: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_659: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_66: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_660: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_661: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_662: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_663: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_664: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_665: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_666: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_667: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_668: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_669: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_67: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_670: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_671: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_672: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_673: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_674: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_675: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_676: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_677: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_678: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_679: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_68: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_680: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_681: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_682: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_683: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_684: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_685: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_686: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_687: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_688: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_689: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_69: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_690: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_691: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_692: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_693: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_694: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_695: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_696: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_697: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_698: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_699: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_7: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_70: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_700: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_701: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_702: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_703: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_704: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_705: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_706: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_707: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_708: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_709: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_71: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_710: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_711: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_712: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_713: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_714: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_715: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_716: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_717: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_718: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_719: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_72: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_720: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_721: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_722: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_723: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_724: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_725: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_726: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_727: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_728: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_729: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_73: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_730: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_731: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_732: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_733: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_734: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_735: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_736: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_737: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_738: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_739: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_74: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_740: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_741: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_742: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_743: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_744: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_745: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_746: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_747: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_748: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_749: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_75: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_750: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_751: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_752: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_753: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_754: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_755: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_756: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_757: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_758: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_759: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_76: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_760: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_761: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_762: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_763: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_764: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_765: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_766: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_767: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_768: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_769: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_77: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_770: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_771: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_772: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_773: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_774: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_775: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_776: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_777: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_778: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_779: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_78: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_780: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_781: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_782: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_783: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_784: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_785: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_786: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_787: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_788: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_789: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_79: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_790: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_791: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_792: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_793: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_794: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_795: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_796: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_797: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_798: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_799: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_8: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_80: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_800: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_801: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_802: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_803: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_804: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_805: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_806: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_807: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_808: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_809: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_81: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_810: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_811: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_812: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_813: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_814: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_815: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_816: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_817: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_818: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_819: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_82: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_820: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_821: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_822: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_823: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_824: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_825: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_826: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_827: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_828: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_829: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_83: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_830: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_831: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_832: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_833: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_834: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_835: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_836: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_837: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_838: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_839: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_84: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_840: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_841: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_842: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_843: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_844: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_845: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_846: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_847: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_848: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_849: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_85: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_850: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_851: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_852: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_853: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_854: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_855: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_856: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_857: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_858: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_859: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_86: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_860: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_861: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_862: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_863: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_864: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_865: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_866: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_867: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_868: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_869: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_87: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_870: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_871: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_872: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_873: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_874: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_875: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_876: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_877: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_878: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_879: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_88: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_880: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_881: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_882: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_883: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_884: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_885: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_886: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_887: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_888: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_889: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_89: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_890: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_891: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_892: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_893: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_894: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_895: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_896: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_897: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_898: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_899: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_9: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_90: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_900: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_901: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_902: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_903: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_904: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_905: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_906: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_907: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_908: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_909: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_91: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_910: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_911: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_912: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_913: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_914: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_915: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_916: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_917: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_918: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_919: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_92: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_920: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_921: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_922: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_923: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_924: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_925: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_926: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_927: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_928: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_929: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_93: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_930: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_931: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_932: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_933: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_934: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_935: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_936: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_937: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_938: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_939: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_94: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_940: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_941: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_942: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_943: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_944: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_945: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_946: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_947: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_948: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_949: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_95: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_950: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_951: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_952: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_953: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_954: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_955: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_956: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_957: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_958: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_959: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_96: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_960: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_961: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_962: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_963: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_964: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_965: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_966: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_967: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_968: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_969: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_97: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_970: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_971: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_972: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_973: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_974: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_975: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_976: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_977: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_978: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_979: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_98: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_980: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_981: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_982: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_983: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_984: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_985: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_986: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_987: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_988: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_989: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_99: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_990: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_991: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_992: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_993: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_994: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_995: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_996: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_997: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_998: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub field_999: ::std::option::Option<::std::string::String>,
+}
+impl crate::rt::reexports::serde::Serialize for WideObjectArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideObjectArgs",
+            &[
+                crate::rt::codegen::optional("field_0", &self.field_0),
+                crate::rt::codegen::optional("field_1", &self.field_1),
+                crate::rt::codegen::optional("field_10", &self.field_10),
+                crate::rt::codegen::optional("field_100", &self.field_100),
+                crate::rt::codegen::optional("field_101", &self.field_101),
+                crate::rt::codegen::optional("field_102", &self.field_102),
+                crate::rt::codegen::optional("field_103", &self.field_103),
+                crate::rt::codegen::optional("field_104", &self.field_104),
+                crate::rt::codegen::optional("field_105", &self.field_105),
+                crate::rt::codegen::optional("field_106", &self.field_106),
+                crate::rt::codegen::optional("field_107", &self.field_107),
+                crate::rt::codegen::optional("field_108", &self.field_108),
+                crate::rt::codegen::optional("field_109", &self.field_109),
+                crate::rt::codegen::optional("field_11", &self.field_11),
+                crate::rt::codegen::optional("field_110", &self.field_110),
+                crate::rt::codegen::optional("field_111", &self.field_111),
+                crate::rt::codegen::optional("field_112", &self.field_112),
+                crate::rt::codegen::optional("field_113", &self.field_113),
+                crate::rt::codegen::optional("field_114", &self.field_114),
+                crate::rt::codegen::optional("field_115", &self.field_115),
+                crate::rt::codegen::optional("field_116", &self.field_116),
+                crate::rt::codegen::optional("field_117", &self.field_117),
+                crate::rt::codegen::optional("field_118", &self.field_118),
+                crate::rt::codegen::optional("field_119", &self.field_119),
+                crate::rt::codegen::optional("field_12", &self.field_12),
+                crate::rt::codegen::optional("field_120", &self.field_120),
+                crate::rt::codegen::optional("field_121", &self.field_121),
+                crate::rt::codegen::optional("field_122", &self.field_122),
+                crate::rt::codegen::optional("field_123", &self.field_123),
+                crate::rt::codegen::optional("field_124", &self.field_124),
+                crate::rt::codegen::optional("field_125", &self.field_125),
+                crate::rt::codegen::optional("field_126", &self.field_126),
+                crate::rt::codegen::optional("field_127", &self.field_127),
+                crate::rt::codegen::optional("field_128", &self.field_128),
+                crate::rt::codegen::optional("field_129", &self.field_129),
+                crate::rt::codegen::optional("field_13", &self.field_13),
+                crate::rt::codegen::optional("field_130", &self.field_130),
+                crate::rt::codegen::optional("field_131", &self.field_131),
+                crate::rt::codegen::optional("field_132", &self.field_132),
+                crate::rt::codegen::optional("field_133", &self.field_133),
+                crate::rt::codegen::optional("field_134", &self.field_134),
+                crate::rt::codegen::optional("field_135", &self.field_135),
+                crate::rt::codegen::optional("field_136", &self.field_136),
+                crate::rt::codegen::optional("field_137", &self.field_137),
+                crate::rt::codegen::optional("field_138", &self.field_138),
+                crate::rt::codegen::optional("field_139", &self.field_139),
+                crate::rt::codegen::optional("field_14", &self.field_14),
+                crate::rt::codegen::optional("field_140", &self.field_140),
+                crate::rt::codegen::optional("field_141", &self.field_141),
+                crate::rt::codegen::optional("field_142", &self.field_142),
+                crate::rt::codegen::optional("field_143", &self.field_143),
+                crate::rt::codegen::optional("field_144", &self.field_144),
+                crate::rt::codegen::optional("field_145", &self.field_145),
+                crate::rt::codegen::optional("field_146", &self.field_146),
+                crate::rt::codegen::optional("field_147", &self.field_147),
+                crate::rt::codegen::optional("field_148", &self.field_148),
+                crate::rt::codegen::optional("field_149", &self.field_149),
+                crate::rt::codegen::optional("field_15", &self.field_15),
+                crate::rt::codegen::optional("field_150", &self.field_150),
+                crate::rt::codegen::optional("field_151", &self.field_151),
+                crate::rt::codegen::optional("field_152", &self.field_152),
+                crate::rt::codegen::optional("field_153", &self.field_153),
+                crate::rt::codegen::optional("field_154", &self.field_154),
+                crate::rt::codegen::optional("field_155", &self.field_155),
+                crate::rt::codegen::optional("field_156", &self.field_156),
+                crate::rt::codegen::optional("field_157", &self.field_157),
+                crate::rt::codegen::optional("field_158", &self.field_158),
+                crate::rt::codegen::optional("field_159", &self.field_159),
+                crate::rt::codegen::optional("field_16", &self.field_16),
+                crate::rt::codegen::optional("field_160", &self.field_160),
+                crate::rt::codegen::optional("field_161", &self.field_161),
+                crate::rt::codegen::optional("field_162", &self.field_162),
+                crate::rt::codegen::optional("field_163", &self.field_163),
+                crate::rt::codegen::optional("field_164", &self.field_164),
+                crate::rt::codegen::optional("field_165", &self.field_165),
+                crate::rt::codegen::optional("field_166", &self.field_166),
+                crate::rt::codegen::optional("field_167", &self.field_167),
+                crate::rt::codegen::optional("field_168", &self.field_168),
+                crate::rt::codegen::optional("field_169", &self.field_169),
+                crate::rt::codegen::optional("field_17", &self.field_17),
+                crate::rt::codegen::optional("field_170", &self.field_170),
+                crate::rt::codegen::optional("field_171", &self.field_171),
+                crate::rt::codegen::optional("field_172", &self.field_172),
+                crate::rt::codegen::optional("field_173", &self.field_173),
+                crate::rt::codegen::optional("field_174", &self.field_174),
+                crate::rt::codegen::optional("field_175", &self.field_175),
+                crate::rt::codegen::optional("field_176", &self.field_176),
+                crate::rt::codegen::optional("field_177", &self.field_177),
+                crate::rt::codegen::optional("field_178", &self.field_178),
+                crate::rt::codegen::optional("field_179", &self.field_179),
+                crate::rt::codegen::optional("field_18", &self.field_18),
+                crate::rt::codegen::optional("field_180", &self.field_180),
+                crate::rt::codegen::optional("field_181", &self.field_181),
+                crate::rt::codegen::optional("field_182", &self.field_182),
+                crate::rt::codegen::optional("field_183", &self.field_183),
+                crate::rt::codegen::optional("field_184", &self.field_184),
+                crate::rt::codegen::optional("field_185", &self.field_185),
+                crate::rt::codegen::optional("field_186", &self.field_186),
+                crate::rt::codegen::optional("field_187", &self.field_187),
+                crate::rt::codegen::optional("field_188", &self.field_188),
+                crate::rt::codegen::optional("field_189", &self.field_189),
+                crate::rt::codegen::optional("field_19", &self.field_19),
+                crate::rt::codegen::optional("field_190", &self.field_190),
+                crate::rt::codegen::optional("field_191", &self.field_191),
+                crate::rt::codegen::optional("field_192", &self.field_192),
+                crate::rt::codegen::optional("field_193", &self.field_193),
+                crate::rt::codegen::optional("field_194", &self.field_194),
+                crate::rt::codegen::optional("field_195", &self.field_195),
+                crate::rt::codegen::optional("field_196", &self.field_196),
+                crate::rt::codegen::optional("field_197", &self.field_197),
+                crate::rt::codegen::optional("field_198", &self.field_198),
+                crate::rt::codegen::optional("field_199", &self.field_199),
+                crate::rt::codegen::optional("field_2", &self.field_2),
+                crate::rt::codegen::optional("field_20", &self.field_20),
+                crate::rt::codegen::optional("field_200", &self.field_200),
+                crate::rt::codegen::optional("field_201", &self.field_201),
+                crate::rt::codegen::optional("field_202", &self.field_202),
+                crate::rt::codegen::optional("field_203", &self.field_203),
+                crate::rt::codegen::optional("field_204", &self.field_204),
+                crate::rt::codegen::optional("field_205", &self.field_205),
+                crate::rt::codegen::optional("field_206", &self.field_206),
+                crate::rt::codegen::optional("field_207", &self.field_207),
+                crate::rt::codegen::optional("field_208", &self.field_208),
+                crate::rt::codegen::optional("field_209", &self.field_209),
+                crate::rt::codegen::optional("field_21", &self.field_21),
+                crate::rt::codegen::optional("field_210", &self.field_210),
+                crate::rt::codegen::optional("field_211", &self.field_211),
+                crate::rt::codegen::optional("field_212", &self.field_212),
+                crate::rt::codegen::optional("field_213", &self.field_213),
+                crate::rt::codegen::optional("field_214", &self.field_214),
+                crate::rt::codegen::optional("field_215", &self.field_215),
+                crate::rt::codegen::optional("field_216", &self.field_216),
+                crate::rt::codegen::optional("field_217", &self.field_217),
+                crate::rt::codegen::optional("field_218", &self.field_218),
+                crate::rt::codegen::optional("field_219", &self.field_219),
+                crate::rt::codegen::optional("field_22", &self.field_22),
+                crate::rt::codegen::optional("field_220", &self.field_220),
+                crate::rt::codegen::optional("field_221", &self.field_221),
+                crate::rt::codegen::optional("field_222", &self.field_222),
+                crate::rt::codegen::optional("field_223", &self.field_223),
+                crate::rt::codegen::optional("field_224", &self.field_224),
+                crate::rt::codegen::optional("field_225", &self.field_225),
+                crate::rt::codegen::optional("field_226", &self.field_226),
+                crate::rt::codegen::optional("field_227", &self.field_227),
+                crate::rt::codegen::optional("field_228", &self.field_228),
+                crate::rt::codegen::optional("field_229", &self.field_229),
+                crate::rt::codegen::optional("field_23", &self.field_23),
+                crate::rt::codegen::optional("field_230", &self.field_230),
+                crate::rt::codegen::optional("field_231", &self.field_231),
+                crate::rt::codegen::optional("field_232", &self.field_232),
+                crate::rt::codegen::optional("field_233", &self.field_233),
+                crate::rt::codegen::optional("field_234", &self.field_234),
+                crate::rt::codegen::optional("field_235", &self.field_235),
+                crate::rt::codegen::optional("field_236", &self.field_236),
+                crate::rt::codegen::optional("field_237", &self.field_237),
+                crate::rt::codegen::optional("field_238", &self.field_238),
+                crate::rt::codegen::optional("field_239", &self.field_239),
+                crate::rt::codegen::optional("field_24", &self.field_24),
+                crate::rt::codegen::optional("field_240", &self.field_240),
+                crate::rt::codegen::optional("field_241", &self.field_241),
+                crate::rt::codegen::optional("field_242", &self.field_242),
+                crate::rt::codegen::optional("field_243", &self.field_243),
+                crate::rt::codegen::optional("field_244", &self.field_244),
+                crate::rt::codegen::optional("field_245", &self.field_245),
+                crate::rt::codegen::optional("field_246", &self.field_246),
+                crate::rt::codegen::optional("field_247", &self.field_247),
+                crate::rt::codegen::optional("field_248", &self.field_248),
+                crate::rt::codegen::optional("field_249", &self.field_249),
+                crate::rt::codegen::optional("field_25", &self.field_25),
+                crate::rt::codegen::optional("field_250", &self.field_250),
+                crate::rt::codegen::optional("field_251", &self.field_251),
+                crate::rt::codegen::optional("field_252", &self.field_252),
+                crate::rt::codegen::optional("field_253", &self.field_253),
+                crate::rt::codegen::optional("field_254", &self.field_254),
+                crate::rt::codegen::optional("field_255", &self.field_255),
+                crate::rt::codegen::optional("field_256", &self.field_256),
+                crate::rt::codegen::optional("field_257", &self.field_257),
+                crate::rt::codegen::optional("field_258", &self.field_258),
+                crate::rt::codegen::optional("field_259", &self.field_259),
+                crate::rt::codegen::optional("field_26", &self.field_26),
+                crate::rt::codegen::optional("field_260", &self.field_260),
+                crate::rt::codegen::optional("field_261", &self.field_261),
+                crate::rt::codegen::optional("field_262", &self.field_262),
+                crate::rt::codegen::optional("field_263", &self.field_263),
+                crate::rt::codegen::optional("field_264", &self.field_264),
+                crate::rt::codegen::optional("field_265", &self.field_265),
+                crate::rt::codegen::optional("field_266", &self.field_266),
+                crate::rt::codegen::optional("field_267", &self.field_267),
+                crate::rt::codegen::optional("field_268", &self.field_268),
+                crate::rt::codegen::optional("field_269", &self.field_269),
+                crate::rt::codegen::optional("field_27", &self.field_27),
+                crate::rt::codegen::optional("field_270", &self.field_270),
+                crate::rt::codegen::optional("field_271", &self.field_271),
+                crate::rt::codegen::optional("field_272", &self.field_272),
+                crate::rt::codegen::optional("field_273", &self.field_273),
+                crate::rt::codegen::optional("field_274", &self.field_274),
+                crate::rt::codegen::optional("field_275", &self.field_275),
+                crate::rt::codegen::optional("field_276", &self.field_276),
+                crate::rt::codegen::optional("field_277", &self.field_277),
+                crate::rt::codegen::optional("field_278", &self.field_278),
+                crate::rt::codegen::optional("field_279", &self.field_279),
+                crate::rt::codegen::optional("field_28", &self.field_28),
+                crate::rt::codegen::optional("field_280", &self.field_280),
+                crate::rt::codegen::optional("field_281", &self.field_281),
+                crate::rt::codegen::optional("field_282", &self.field_282),
+                crate::rt::codegen::optional("field_283", &self.field_283),
+                crate::rt::codegen::optional("field_284", &self.field_284),
+                crate::rt::codegen::optional("field_285", &self.field_285),
+                crate::rt::codegen::optional("field_286", &self.field_286),
+                crate::rt::codegen::optional("field_287", &self.field_287),
+                crate::rt::codegen::optional("field_288", &self.field_288),
+                crate::rt::codegen::optional("field_289", &self.field_289),
+                crate::rt::codegen::optional("field_29", &self.field_29),
+                crate::rt::codegen::optional("field_290", &self.field_290),
+                crate::rt::codegen::optional("field_291", &self.field_291),
+                crate::rt::codegen::optional("field_292", &self.field_292),
+                crate::rt::codegen::optional("field_293", &self.field_293),
+                crate::rt::codegen::optional("field_294", &self.field_294),
+                crate::rt::codegen::optional("field_295", &self.field_295),
+                crate::rt::codegen::optional("field_296", &self.field_296),
+                crate::rt::codegen::optional("field_297", &self.field_297),
+                crate::rt::codegen::optional("field_298", &self.field_298),
+                crate::rt::codegen::optional("field_299", &self.field_299),
+                crate::rt::codegen::optional("field_3", &self.field_3),
+                crate::rt::codegen::optional("field_30", &self.field_30),
+                crate::rt::codegen::optional("field_300", &self.field_300),
+                crate::rt::codegen::optional("field_301", &self.field_301),
+                crate::rt::codegen::optional("field_302", &self.field_302),
+                crate::rt::codegen::optional("field_303", &self.field_303),
+                crate::rt::codegen::optional("field_304", &self.field_304),
+                crate::rt::codegen::optional("field_305", &self.field_305),
+                crate::rt::codegen::optional("field_306", &self.field_306),
+                crate::rt::codegen::optional("field_307", &self.field_307),
+                crate::rt::codegen::optional("field_308", &self.field_308),
+                crate::rt::codegen::optional("field_309", &self.field_309),
+                crate::rt::codegen::optional("field_31", &self.field_31),
+                crate::rt::codegen::optional("field_310", &self.field_310),
+                crate::rt::codegen::optional("field_311", &self.field_311),
+                crate::rt::codegen::optional("field_312", &self.field_312),
+                crate::rt::codegen::optional("field_313", &self.field_313),
+                crate::rt::codegen::optional("field_314", &self.field_314),
+                crate::rt::codegen::optional("field_315", &self.field_315),
+                crate::rt::codegen::optional("field_316", &self.field_316),
+                crate::rt::codegen::optional("field_317", &self.field_317),
+                crate::rt::codegen::optional("field_318", &self.field_318),
+                crate::rt::codegen::optional("field_319", &self.field_319),
+                crate::rt::codegen::optional("field_32", &self.field_32),
+                crate::rt::codegen::optional("field_320", &self.field_320),
+                crate::rt::codegen::optional("field_321", &self.field_321),
+                crate::rt::codegen::optional("field_322", &self.field_322),
+                crate::rt::codegen::optional("field_323", &self.field_323),
+                crate::rt::codegen::optional("field_324", &self.field_324),
+                crate::rt::codegen::optional("field_325", &self.field_325),
+                crate::rt::codegen::optional("field_326", &self.field_326),
+                crate::rt::codegen::optional("field_327", &self.field_327),
+                crate::rt::codegen::optional("field_328", &self.field_328),
+                crate::rt::codegen::optional("field_329", &self.field_329),
+                crate::rt::codegen::optional("field_33", &self.field_33),
+                crate::rt::codegen::optional("field_330", &self.field_330),
+                crate::rt::codegen::optional("field_331", &self.field_331),
+                crate::rt::codegen::optional("field_332", &self.field_332),
+                crate::rt::codegen::optional("field_333", &self.field_333),
+                crate::rt::codegen::optional("field_334", &self.field_334),
+                crate::rt::codegen::optional("field_335", &self.field_335),
+                crate::rt::codegen::optional("field_336", &self.field_336),
+                crate::rt::codegen::optional("field_337", &self.field_337),
+                crate::rt::codegen::optional("field_338", &self.field_338),
+                crate::rt::codegen::optional("field_339", &self.field_339),
+                crate::rt::codegen::optional("field_34", &self.field_34),
+                crate::rt::codegen::optional("field_340", &self.field_340),
+                crate::rt::codegen::optional("field_341", &self.field_341),
+                crate::rt::codegen::optional("field_342", &self.field_342),
+                crate::rt::codegen::optional("field_343", &self.field_343),
+                crate::rt::codegen::optional("field_344", &self.field_344),
+                crate::rt::codegen::optional("field_345", &self.field_345),
+                crate::rt::codegen::optional("field_346", &self.field_346),
+                crate::rt::codegen::optional("field_347", &self.field_347),
+                crate::rt::codegen::optional("field_348", &self.field_348),
+                crate::rt::codegen::optional("field_349", &self.field_349),
+                crate::rt::codegen::optional("field_35", &self.field_35),
+                crate::rt::codegen::optional("field_350", &self.field_350),
+                crate::rt::codegen::optional("field_351", &self.field_351),
+                crate::rt::codegen::optional("field_352", &self.field_352),
+                crate::rt::codegen::optional("field_353", &self.field_353),
+                crate::rt::codegen::optional("field_354", &self.field_354),
+                crate::rt::codegen::optional("field_355", &self.field_355),
+                crate::rt::codegen::optional("field_356", &self.field_356),
+                crate::rt::codegen::optional("field_357", &self.field_357),
+                crate::rt::codegen::optional("field_358", &self.field_358),
+                crate::rt::codegen::optional("field_359", &self.field_359),
+                crate::rt::codegen::optional("field_36", &self.field_36),
+                crate::rt::codegen::optional("field_360", &self.field_360),
+                crate::rt::codegen::optional("field_361", &self.field_361),
+                crate::rt::codegen::optional("field_362", &self.field_362),
+                crate::rt::codegen::optional("field_363", &self.field_363),
+                crate::rt::codegen::optional("field_364", &self.field_364),
+                crate::rt::codegen::optional("field_365", &self.field_365),
+                crate::rt::codegen::optional("field_366", &self.field_366),
+                crate::rt::codegen::optional("field_367", &self.field_367),
+                crate::rt::codegen::optional("field_368", &self.field_368),
+                crate::rt::codegen::optional("field_369", &self.field_369),
+                crate::rt::codegen::optional("field_37", &self.field_37),
+                crate::rt::codegen::optional("field_370", &self.field_370),
+                crate::rt::codegen::optional("field_371", &self.field_371),
+                crate::rt::codegen::optional("field_372", &self.field_372),
+                crate::rt::codegen::optional("field_373", &self.field_373),
+                crate::rt::codegen::optional("field_374", &self.field_374),
+                crate::rt::codegen::optional("field_375", &self.field_375),
+                crate::rt::codegen::optional("field_376", &self.field_376),
+                crate::rt::codegen::optional("field_377", &self.field_377),
+                crate::rt::codegen::optional("field_378", &self.field_378),
+                crate::rt::codegen::optional("field_379", &self.field_379),
+                crate::rt::codegen::optional("field_38", &self.field_38),
+                crate::rt::codegen::optional("field_380", &self.field_380),
+                crate::rt::codegen::optional("field_381", &self.field_381),
+                crate::rt::codegen::optional("field_382", &self.field_382),
+                crate::rt::codegen::optional("field_383", &self.field_383),
+                crate::rt::codegen::optional("field_384", &self.field_384),
+                crate::rt::codegen::optional("field_385", &self.field_385),
+                crate::rt::codegen::optional("field_386", &self.field_386),
+                crate::rt::codegen::optional("field_387", &self.field_387),
+                crate::rt::codegen::optional("field_388", &self.field_388),
+                crate::rt::codegen::optional("field_389", &self.field_389),
+                crate::rt::codegen::optional("field_39", &self.field_39),
+                crate::rt::codegen::optional("field_390", &self.field_390),
+                crate::rt::codegen::optional("field_391", &self.field_391),
+                crate::rt::codegen::optional("field_392", &self.field_392),
+                crate::rt::codegen::optional("field_393", &self.field_393),
+                crate::rt::codegen::optional("field_394", &self.field_394),
+                crate::rt::codegen::optional("field_395", &self.field_395),
+                crate::rt::codegen::optional("field_396", &self.field_396),
+                crate::rt::codegen::optional("field_397", &self.field_397),
+                crate::rt::codegen::optional("field_398", &self.field_398),
+                crate::rt::codegen::optional("field_399", &self.field_399),
+                crate::rt::codegen::optional("field_4", &self.field_4),
+                crate::rt::codegen::optional("field_40", &self.field_40),
+                crate::rt::codegen::optional("field_400", &self.field_400),
+                crate::rt::codegen::optional("field_401", &self.field_401),
+                crate::rt::codegen::optional("field_402", &self.field_402),
+                crate::rt::codegen::optional("field_403", &self.field_403),
+                crate::rt::codegen::optional("field_404", &self.field_404),
+                crate::rt::codegen::optional("field_405", &self.field_405),
+                crate::rt::codegen::optional("field_406", &self.field_406),
+                crate::rt::codegen::optional("field_407", &self.field_407),
+                crate::rt::codegen::optional("field_408", &self.field_408),
+                crate::rt::codegen::optional("field_409", &self.field_409),
+                crate::rt::codegen::optional("field_41", &self.field_41),
+                crate::rt::codegen::optional("field_410", &self.field_410),
+                crate::rt::codegen::optional("field_411", &self.field_411),
+                crate::rt::codegen::optional("field_412", &self.field_412),
+                crate::rt::codegen::optional("field_413", &self.field_413),
+                crate::rt::codegen::optional("field_414", &self.field_414),
+                crate::rt::codegen::optional("field_415", &self.field_415),
+                crate::rt::codegen::optional("field_416", &self.field_416),
+                crate::rt::codegen::optional("field_417", &self.field_417),
+                crate::rt::codegen::optional("field_418", &self.field_418),
+                crate::rt::codegen::optional("field_419", &self.field_419),
+                crate::rt::codegen::optional("field_42", &self.field_42),
+                crate::rt::codegen::optional("field_420", &self.field_420),
+                crate::rt::codegen::optional("field_421", &self.field_421),
+                crate::rt::codegen::optional("field_422", &self.field_422),
+                crate::rt::codegen::optional("field_423", &self.field_423),
+                crate::rt::codegen::optional("field_424", &self.field_424),
+                crate::rt::codegen::optional("field_425", &self.field_425),
+                crate::rt::codegen::optional("field_426", &self.field_426),
+                crate::rt::codegen::optional("field_427", &self.field_427),
+                crate::rt::codegen::optional("field_428", &self.field_428),
+                crate::rt::codegen::optional("field_429", &self.field_429),
+                crate::rt::codegen::optional("field_43", &self.field_43),
+                crate::rt::codegen::optional("field_430", &self.field_430),
+                crate::rt::codegen::optional("field_431", &self.field_431),
+                crate::rt::codegen::optional("field_432", &self.field_432),
+                crate::rt::codegen::optional("field_433", &self.field_433),
+                crate::rt::codegen::optional("field_434", &self.field_434),
+                crate::rt::codegen::optional("field_435", &self.field_435),
+                crate::rt::codegen::optional("field_436", &self.field_436),
+                crate::rt::codegen::optional("field_437", &self.field_437),
+                crate::rt::codegen::optional("field_438", &self.field_438),
+                crate::rt::codegen::optional("field_439", &self.field_439),
+                crate::rt::codegen::optional("field_44", &self.field_44),
+                crate::rt::codegen::optional("field_440", &self.field_440),
+                crate::rt::codegen::optional("field_441", &self.field_441),
+                crate::rt::codegen::optional("field_442", &self.field_442),
+                crate::rt::codegen::optional("field_443", &self.field_443),
+                crate::rt::codegen::optional("field_444", &self.field_444),
+                crate::rt::codegen::optional("field_445", &self.field_445),
+                crate::rt::codegen::optional("field_446", &self.field_446),
+                crate::rt::codegen::optional("field_447", &self.field_447),
+                crate::rt::codegen::optional("field_448", &self.field_448),
+                crate::rt::codegen::optional("field_449", &self.field_449),
+                crate::rt::codegen::optional("field_45", &self.field_45),
+                crate::rt::codegen::optional("field_450", &self.field_450),
+                crate::rt::codegen::optional("field_451", &self.field_451),
+                crate::rt::codegen::optional("field_452", &self.field_452),
+                crate::rt::codegen::optional("field_453", &self.field_453),
+                crate::rt::codegen::optional("field_454", &self.field_454),
+                crate::rt::codegen::optional("field_455", &self.field_455),
+                crate::rt::codegen::optional("field_456", &self.field_456),
+                crate::rt::codegen::optional("field_457", &self.field_457),
+                crate::rt::codegen::optional("field_458", &self.field_458),
+                crate::rt::codegen::optional("field_459", &self.field_459),
+                crate::rt::codegen::optional("field_46", &self.field_46),
+                crate::rt::codegen::optional("field_460", &self.field_460),
+                crate::rt::codegen::optional("field_461", &self.field_461),
+                crate::rt::codegen::optional("field_462", &self.field_462),
+                crate::rt::codegen::optional("field_463", &self.field_463),
+                crate::rt::codegen::optional("field_464", &self.field_464),
+                crate::rt::codegen::optional("field_465", &self.field_465),
+                crate::rt::codegen::optional("field_466", &self.field_466),
+                crate::rt::codegen::optional("field_467", &self.field_467),
+                crate::rt::codegen::optional("field_468", &self.field_468),
+                crate::rt::codegen::optional("field_469", &self.field_469),
+                crate::rt::codegen::optional("field_47", &self.field_47),
+                crate::rt::codegen::optional("field_470", &self.field_470),
+                crate::rt::codegen::optional("field_471", &self.field_471),
+                crate::rt::codegen::optional("field_472", &self.field_472),
+                crate::rt::codegen::optional("field_473", &self.field_473),
+                crate::rt::codegen::optional("field_474", &self.field_474),
+                crate::rt::codegen::optional("field_475", &self.field_475),
+                crate::rt::codegen::optional("field_476", &self.field_476),
+                crate::rt::codegen::optional("field_477", &self.field_477),
+                crate::rt::codegen::optional("field_478", &self.field_478),
+                crate::rt::codegen::optional("field_479", &self.field_479),
+                crate::rt::codegen::optional("field_48", &self.field_48),
+                crate::rt::codegen::optional("field_480", &self.field_480),
+                crate::rt::codegen::optional("field_481", &self.field_481),
+                crate::rt::codegen::optional("field_482", &self.field_482),
+                crate::rt::codegen::optional("field_483", &self.field_483),
+                crate::rt::codegen::optional("field_484", &self.field_484),
+                crate::rt::codegen::optional("field_485", &self.field_485),
+                crate::rt::codegen::optional("field_486", &self.field_486),
+                crate::rt::codegen::optional("field_487", &self.field_487),
+                crate::rt::codegen::optional("field_488", &self.field_488),
+                crate::rt::codegen::optional("field_489", &self.field_489),
+                crate::rt::codegen::optional("field_49", &self.field_49),
+                crate::rt::codegen::optional("field_490", &self.field_490),
+                crate::rt::codegen::optional("field_491", &self.field_491),
+                crate::rt::codegen::optional("field_492", &self.field_492),
+                crate::rt::codegen::optional("field_493", &self.field_493),
+                crate::rt::codegen::optional("field_494", &self.field_494),
+                crate::rt::codegen::optional("field_495", &self.field_495),
+                crate::rt::codegen::optional("field_496", &self.field_496),
+                crate::rt::codegen::optional("field_497", &self.field_497),
+                crate::rt::codegen::optional("field_498", &self.field_498),
+                crate::rt::codegen::optional("field_499", &self.field_499),
+                crate::rt::codegen::optional("field_5", &self.field_5),
+                crate::rt::codegen::optional("field_50", &self.field_50),
+                crate::rt::codegen::optional("field_500", &self.field_500),
+                crate::rt::codegen::optional("field_501", &self.field_501),
+                crate::rt::codegen::optional("field_502", &self.field_502),
+                crate::rt::codegen::optional("field_503", &self.field_503),
+                crate::rt::codegen::optional("field_504", &self.field_504),
+                crate::rt::codegen::optional("field_505", &self.field_505),
+                crate::rt::codegen::optional("field_506", &self.field_506),
+                crate::rt::codegen::optional("field_507", &self.field_507),
+                crate::rt::codegen::optional("field_508", &self.field_508),
+                crate::rt::codegen::optional("field_509", &self.field_509),
+                crate::rt::codegen::optional("field_51", &self.field_51),
+                crate::rt::codegen::optional("field_510", &self.field_510),
+                crate::rt::codegen::optional("field_511", &self.field_511),
+                crate::rt::codegen::optional("field_512", &self.field_512),
+                crate::rt::codegen::optional("field_513", &self.field_513),
+                crate::rt::codegen::optional("field_514", &self.field_514),
+                crate::rt::codegen::optional("field_515", &self.field_515),
+                crate::rt::codegen::optional("field_516", &self.field_516),
+                crate::rt::codegen::optional("field_517", &self.field_517),
+                crate::rt::codegen::optional("field_518", &self.field_518),
+                crate::rt::codegen::optional("field_519", &self.field_519),
+                crate::rt::codegen::optional("field_52", &self.field_52),
+                crate::rt::codegen::optional("field_520", &self.field_520),
+                crate::rt::codegen::optional("field_521", &self.field_521),
+                crate::rt::codegen::optional("field_522", &self.field_522),
+                crate::rt::codegen::optional("field_523", &self.field_523),
+                crate::rt::codegen::optional("field_524", &self.field_524),
+                crate::rt::codegen::optional("field_525", &self.field_525),
+                crate::rt::codegen::optional("field_526", &self.field_526),
+                crate::rt::codegen::optional("field_527", &self.field_527),
+                crate::rt::codegen::optional("field_528", &self.field_528),
+                crate::rt::codegen::optional("field_529", &self.field_529),
+                crate::rt::codegen::optional("field_53", &self.field_53),
+                crate::rt::codegen::optional("field_530", &self.field_530),
+                crate::rt::codegen::optional("field_531", &self.field_531),
+                crate::rt::codegen::optional("field_532", &self.field_532),
+                crate::rt::codegen::optional("field_533", &self.field_533),
+                crate::rt::codegen::optional("field_534", &self.field_534),
+                crate::rt::codegen::optional("field_535", &self.field_535),
+                crate::rt::codegen::optional("field_536", &self.field_536),
+                crate::rt::codegen::optional("field_537", &self.field_537),
+                crate::rt::codegen::optional("field_538", &self.field_538),
+                crate::rt::codegen::optional("field_539", &self.field_539),
+                crate::rt::codegen::optional("field_54", &self.field_54),
+                crate::rt::codegen::optional("field_540", &self.field_540),
+                crate::rt::codegen::optional("field_541", &self.field_541),
+                crate::rt::codegen::optional("field_542", &self.field_542),
+                crate::rt::codegen::optional("field_543", &self.field_543),
+                crate::rt::codegen::optional("field_544", &self.field_544),
+                crate::rt::codegen::optional("field_545", &self.field_545),
+                crate::rt::codegen::optional("field_546", &self.field_546),
+                crate::rt::codegen::optional("field_547", &self.field_547),
+                crate::rt::codegen::optional("field_548", &self.field_548),
+                crate::rt::codegen::optional("field_549", &self.field_549),
+                crate::rt::codegen::optional("field_55", &self.field_55),
+                crate::rt::codegen::optional("field_550", &self.field_550),
+                crate::rt::codegen::optional("field_551", &self.field_551),
+                crate::rt::codegen::optional("field_552", &self.field_552),
+                crate::rt::codegen::optional("field_553", &self.field_553),
+                crate::rt::codegen::optional("field_554", &self.field_554),
+                crate::rt::codegen::optional("field_555", &self.field_555),
+                crate::rt::codegen::optional("field_556", &self.field_556),
+                crate::rt::codegen::optional("field_557", &self.field_557),
+                crate::rt::codegen::optional("field_558", &self.field_558),
+                crate::rt::codegen::optional("field_559", &self.field_559),
+                crate::rt::codegen::optional("field_56", &self.field_56),
+                crate::rt::codegen::optional("field_560", &self.field_560),
+                crate::rt::codegen::optional("field_561", &self.field_561),
+                crate::rt::codegen::optional("field_562", &self.field_562),
+                crate::rt::codegen::optional("field_563", &self.field_563),
+                crate::rt::codegen::optional("field_564", &self.field_564),
+                crate::rt::codegen::optional("field_565", &self.field_565),
+                crate::rt::codegen::optional("field_566", &self.field_566),
+                crate::rt::codegen::optional("field_567", &self.field_567),
+                crate::rt::codegen::optional("field_568", &self.field_568),
+                crate::rt::codegen::optional("field_569", &self.field_569),
+                crate::rt::codegen::optional("field_57", &self.field_57),
+                crate::rt::codegen::optional("field_570", &self.field_570),
+                crate::rt::codegen::optional("field_571", &self.field_571),
+                crate::rt::codegen::optional("field_572", &self.field_572),
+                crate::rt::codegen::optional("field_573", &self.field_573),
+                crate::rt::codegen::optional("field_574", &self.field_574),
+                crate::rt::codegen::optional("field_575", &self.field_575),
+                crate::rt::codegen::optional("field_576", &self.field_576),
+                crate::rt::codegen::optional("field_577", &self.field_577),
+                crate::rt::codegen::optional("field_578", &self.field_578),
+                crate::rt::codegen::optional("field_579", &self.field_579),
+                crate::rt::codegen::optional("field_58", &self.field_58),
+                crate::rt::codegen::optional("field_580", &self.field_580),
+                crate::rt::codegen::optional("field_581", &self.field_581),
+                crate::rt::codegen::optional("field_582", &self.field_582),
+                crate::rt::codegen::optional("field_583", &self.field_583),
+                crate::rt::codegen::optional("field_584", &self.field_584),
+                crate::rt::codegen::optional("field_585", &self.field_585),
+                crate::rt::codegen::optional("field_586", &self.field_586),
+                crate::rt::codegen::optional("field_587", &self.field_587),
+                crate::rt::codegen::optional("field_588", &self.field_588),
+                crate::rt::codegen::optional("field_589", &self.field_589),
+                crate::rt::codegen::optional("field_59", &self.field_59),
+                crate::rt::codegen::optional("field_590", &self.field_590),
+                crate::rt::codegen::optional("field_591", &self.field_591),
+                crate::rt::codegen::optional("field_592", &self.field_592),
+                crate::rt::codegen::optional("field_593", &self.field_593),
+                crate::rt::codegen::optional("field_594", &self.field_594),
+                crate::rt::codegen::optional("field_595", &self.field_595),
+                crate::rt::codegen::optional("field_596", &self.field_596),
+                crate::rt::codegen::optional("field_597", &self.field_597),
+                crate::rt::codegen::optional("field_598", &self.field_598),
+                crate::rt::codegen::optional("field_599", &self.field_599),
+                crate::rt::codegen::optional("field_6", &self.field_6),
+                crate::rt::codegen::optional("field_60", &self.field_60),
+                crate::rt::codegen::optional("field_600", &self.field_600),
+                crate::rt::codegen::optional("field_601", &self.field_601),
+                crate::rt::codegen::optional("field_602", &self.field_602),
+                crate::rt::codegen::optional("field_603", &self.field_603),
+                crate::rt::codegen::optional("field_604", &self.field_604),
+                crate::rt::codegen::optional("field_605", &self.field_605),
+                crate::rt::codegen::optional("field_606", &self.field_606),
+                crate::rt::codegen::optional("field_607", &self.field_607),
+                crate::rt::codegen::optional("field_608", &self.field_608),
+                crate::rt::codegen::optional("field_609", &self.field_609),
+                crate::rt::codegen::optional("field_61", &self.field_61),
+                crate::rt::codegen::optional("field_610", &self.field_610),
+                crate::rt::codegen::optional("field_611", &self.field_611),
+                crate::rt::codegen::optional("field_612", &self.field_612),
+                crate::rt::codegen::optional("field_613", &self.field_613),
+                crate::rt::codegen::optional("field_614", &self.field_614),
+                crate::rt::codegen::optional("field_615", &self.field_615),
+                crate::rt::codegen::optional("field_616", &self.field_616),
+                crate::rt::codegen::optional("field_617", &self.field_617),
+                crate::rt::codegen::optional("field_618", &self.field_618),
+                crate::rt::codegen::optional("field_619", &self.field_619),
+                crate::rt::codegen::optional("field_62", &self.field_62),
+                crate::rt::codegen::optional("field_620", &self.field_620),
+                crate::rt::codegen::optional("field_621", &self.field_621),
+                crate::rt::codegen::optional("field_622", &self.field_622),
+                crate::rt::codegen::optional("field_623", &self.field_623),
+                crate::rt::codegen::optional("field_624", &self.field_624),
+                crate::rt::codegen::optional("field_625", &self.field_625),
+                crate::rt::codegen::optional("field_626", &self.field_626),
+                crate::rt::codegen::optional("field_627", &self.field_627),
+                crate::rt::codegen::optional("field_628", &self.field_628),
+                crate::rt::codegen::optional("field_629", &self.field_629),
+                crate::rt::codegen::optional("field_63", &self.field_63),
+                crate::rt::codegen::optional("field_630", &self.field_630),
+                crate::rt::codegen::optional("field_631", &self.field_631),
+                crate::rt::codegen::optional("field_632", &self.field_632),
+                crate::rt::codegen::optional("field_633", &self.field_633),
+                crate::rt::codegen::optional("field_634", &self.field_634),
+                crate::rt::codegen::optional("field_635", &self.field_635),
+                crate::rt::codegen::optional("field_636", &self.field_636),
+                crate::rt::codegen::optional("field_637", &self.field_637),
+                crate::rt::codegen::optional("field_638", &self.field_638),
+                crate::rt::codegen::optional("field_639", &self.field_639),
+                crate::rt::codegen::optional("field_64", &self.field_64),
+                crate::rt::codegen::optional("field_640", &self.field_640),
+                crate::rt::codegen::optional("field_641", &self.field_641),
+                crate::rt::codegen::optional("field_642", &self.field_642),
+                crate::rt::codegen::optional("field_643", &self.field_643),
+                crate::rt::codegen::optional("field_644", &self.field_644),
+                crate::rt::codegen::optional("field_645", &self.field_645),
+                crate::rt::codegen::optional("field_646", &self.field_646),
+                crate::rt::codegen::optional("field_647", &self.field_647),
+                crate::rt::codegen::optional("field_648", &self.field_648),
+                crate::rt::codegen::optional("field_649", &self.field_649),
+                crate::rt::codegen::optional("field_65", &self.field_65),
+                crate::rt::codegen::optional("field_650", &self.field_650),
+                crate::rt::codegen::optional("field_651", &self.field_651),
+                crate::rt::codegen::optional("field_652", &self.field_652),
+                crate::rt::codegen::optional("field_653", &self.field_653),
+                crate::rt::codegen::optional("field_654", &self.field_654),
+                crate::rt::codegen::optional("field_655", &self.field_655),
+                crate::rt::codegen::optional("field_656", &self.field_656),
+                crate::rt::codegen::optional("field_657", &self.field_657),
+                crate::rt::codegen::optional("field_658", &self.field_658),
+                crate::rt::codegen::optional("field_659", &self.field_659),
+                crate::rt::codegen::optional("field_66", &self.field_66),
+                crate::rt::codegen::optional("field_660", &self.field_660),
+                crate::rt::codegen::optional("field_661", &self.field_661),
+                crate::rt::codegen::optional("field_662", &self.field_662),
+                crate::rt::codegen::optional("field_663", &self.field_663),
+                crate::rt::codegen::optional("field_664", &self.field_664),
+                crate::rt::codegen::optional("field_665", &self.field_665),
+                crate::rt::codegen::optional("field_666", &self.field_666),
+                crate::rt::codegen::optional("field_667", &self.field_667),
+                crate::rt::codegen::optional("field_668", &self.field_668),
+                crate::rt::codegen::optional("field_669", &self.field_669),
+                crate::rt::codegen::optional("field_67", &self.field_67),
+                crate::rt::codegen::optional("field_670", &self.field_670),
+                crate::rt::codegen::optional("field_671", &self.field_671),
+                crate::rt::codegen::optional("field_672", &self.field_672),
+                crate::rt::codegen::optional("field_673", &self.field_673),
+                crate::rt::codegen::optional("field_674", &self.field_674),
+                crate::rt::codegen::optional("field_675", &self.field_675),
+                crate::rt::codegen::optional("field_676", &self.field_676),
+                crate::rt::codegen::optional("field_677", &self.field_677),
+                crate::rt::codegen::optional("field_678", &self.field_678),
+                crate::rt::codegen::optional("field_679", &self.field_679),
+                crate::rt::codegen::optional("field_68", &self.field_68),
+                crate::rt::codegen::optional("field_680", &self.field_680),
+                crate::rt::codegen::optional("field_681", &self.field_681),
+                crate::rt::codegen::optional("field_682", &self.field_682),
+                crate::rt::codegen::optional("field_683", &self.field_683),
+                crate::rt::codegen::optional("field_684", &self.field_684),
+                crate::rt::codegen::optional("field_685", &self.field_685),
+                crate::rt::codegen::optional("field_686", &self.field_686),
+                crate::rt::codegen::optional("field_687", &self.field_687),
+                crate::rt::codegen::optional("field_688", &self.field_688),
+                crate::rt::codegen::optional("field_689", &self.field_689),
+                crate::rt::codegen::optional("field_69", &self.field_69),
+                crate::rt::codegen::optional("field_690", &self.field_690),
+                crate::rt::codegen::optional("field_691", &self.field_691),
+                crate::rt::codegen::optional("field_692", &self.field_692),
+                crate::rt::codegen::optional("field_693", &self.field_693),
+                crate::rt::codegen::optional("field_694", &self.field_694),
+                crate::rt::codegen::optional("field_695", &self.field_695),
+                crate::rt::codegen::optional("field_696", &self.field_696),
+                crate::rt::codegen::optional("field_697", &self.field_697),
+                crate::rt::codegen::optional("field_698", &self.field_698),
+                crate::rt::codegen::optional("field_699", &self.field_699),
+                crate::rt::codegen::optional("field_7", &self.field_7),
+                crate::rt::codegen::optional("field_70", &self.field_70),
+                crate::rt::codegen::optional("field_700", &self.field_700),
+                crate::rt::codegen::optional("field_701", &self.field_701),
+                crate::rt::codegen::optional("field_702", &self.field_702),
+                crate::rt::codegen::optional("field_703", &self.field_703),
+                crate::rt::codegen::optional("field_704", &self.field_704),
+                crate::rt::codegen::optional("field_705", &self.field_705),
+                crate::rt::codegen::optional("field_706", &self.field_706),
+                crate::rt::codegen::optional("field_707", &self.field_707),
+                crate::rt::codegen::optional("field_708", &self.field_708),
+                crate::rt::codegen::optional("field_709", &self.field_709),
+                crate::rt::codegen::optional("field_71", &self.field_71),
+                crate::rt::codegen::optional("field_710", &self.field_710),
+                crate::rt::codegen::optional("field_711", &self.field_711),
+                crate::rt::codegen::optional("field_712", &self.field_712),
+                crate::rt::codegen::optional("field_713", &self.field_713),
+                crate::rt::codegen::optional("field_714", &self.field_714),
+                crate::rt::codegen::optional("field_715", &self.field_715),
+                crate::rt::codegen::optional("field_716", &self.field_716),
+                crate::rt::codegen::optional("field_717", &self.field_717),
+                crate::rt::codegen::optional("field_718", &self.field_718),
+                crate::rt::codegen::optional("field_719", &self.field_719),
+                crate::rt::codegen::optional("field_72", &self.field_72),
+                crate::rt::codegen::optional("field_720", &self.field_720),
+                crate::rt::codegen::optional("field_721", &self.field_721),
+                crate::rt::codegen::optional("field_722", &self.field_722),
+                crate::rt::codegen::optional("field_723", &self.field_723),
+                crate::rt::codegen::optional("field_724", &self.field_724),
+                crate::rt::codegen::optional("field_725", &self.field_725),
+                crate::rt::codegen::optional("field_726", &self.field_726),
+                crate::rt::codegen::optional("field_727", &self.field_727),
+                crate::rt::codegen::optional("field_728", &self.field_728),
+                crate::rt::codegen::optional("field_729", &self.field_729),
+                crate::rt::codegen::optional("field_73", &self.field_73),
+                crate::rt::codegen::optional("field_730", &self.field_730),
+                crate::rt::codegen::optional("field_731", &self.field_731),
+                crate::rt::codegen::optional("field_732", &self.field_732),
+                crate::rt::codegen::optional("field_733", &self.field_733),
+                crate::rt::codegen::optional("field_734", &self.field_734),
+                crate::rt::codegen::optional("field_735", &self.field_735),
+                crate::rt::codegen::optional("field_736", &self.field_736),
+                crate::rt::codegen::optional("field_737", &self.field_737),
+                crate::rt::codegen::optional("field_738", &self.field_738),
+                crate::rt::codegen::optional("field_739", &self.field_739),
+                crate::rt::codegen::optional("field_74", &self.field_74),
+                crate::rt::codegen::optional("field_740", &self.field_740),
+                crate::rt::codegen::optional("field_741", &self.field_741),
+                crate::rt::codegen::optional("field_742", &self.field_742),
+                crate::rt::codegen::optional("field_743", &self.field_743),
+                crate::rt::codegen::optional("field_744", &self.field_744),
+                crate::rt::codegen::optional("field_745", &self.field_745),
+                crate::rt::codegen::optional("field_746", &self.field_746),
+                crate::rt::codegen::optional("field_747", &self.field_747),
+                crate::rt::codegen::optional("field_748", &self.field_748),
+                crate::rt::codegen::optional("field_749", &self.field_749),
+                crate::rt::codegen::optional("field_75", &self.field_75),
+                crate::rt::codegen::optional("field_750", &self.field_750),
+                crate::rt::codegen::optional("field_751", &self.field_751),
+                crate::rt::codegen::optional("field_752", &self.field_752),
+                crate::rt::codegen::optional("field_753", &self.field_753),
+                crate::rt::codegen::optional("field_754", &self.field_754),
+                crate::rt::codegen::optional("field_755", &self.field_755),
+                crate::rt::codegen::optional("field_756", &self.field_756),
+                crate::rt::codegen::optional("field_757", &self.field_757),
+                crate::rt::codegen::optional("field_758", &self.field_758),
+                crate::rt::codegen::optional("field_759", &self.field_759),
+                crate::rt::codegen::optional("field_76", &self.field_76),
+                crate::rt::codegen::optional("field_760", &self.field_760),
+                crate::rt::codegen::optional("field_761", &self.field_761),
+                crate::rt::codegen::optional("field_762", &self.field_762),
+                crate::rt::codegen::optional("field_763", &self.field_763),
+                crate::rt::codegen::optional("field_764", &self.field_764),
+                crate::rt::codegen::optional("field_765", &self.field_765),
+                crate::rt::codegen::optional("field_766", &self.field_766),
+                crate::rt::codegen::optional("field_767", &self.field_767),
+                crate::rt::codegen::optional("field_768", &self.field_768),
+                crate::rt::codegen::optional("field_769", &self.field_769),
+                crate::rt::codegen::optional("field_77", &self.field_77),
+                crate::rt::codegen::optional("field_770", &self.field_770),
+                crate::rt::codegen::optional("field_771", &self.field_771),
+                crate::rt::codegen::optional("field_772", &self.field_772),
+                crate::rt::codegen::optional("field_773", &self.field_773),
+                crate::rt::codegen::optional("field_774", &self.field_774),
+                crate::rt::codegen::optional("field_775", &self.field_775),
+                crate::rt::codegen::optional("field_776", &self.field_776),
+                crate::rt::codegen::optional("field_777", &self.field_777),
+                crate::rt::codegen::optional("field_778", &self.field_778),
+                crate::rt::codegen::optional("field_779", &self.field_779),
+                crate::rt::codegen::optional("field_78", &self.field_78),
+                crate::rt::codegen::optional("field_780", &self.field_780),
+                crate::rt::codegen::optional("field_781", &self.field_781),
+                crate::rt::codegen::optional("field_782", &self.field_782),
+                crate::rt::codegen::optional("field_783", &self.field_783),
+                crate::rt::codegen::optional("field_784", &self.field_784),
+                crate::rt::codegen::optional("field_785", &self.field_785),
+                crate::rt::codegen::optional("field_786", &self.field_786),
+                crate::rt::codegen::optional("field_787", &self.field_787),
+                crate::rt::codegen::optional("field_788", &self.field_788),
+                crate::rt::codegen::optional("field_789", &self.field_789),
+                crate::rt::codegen::optional("field_79", &self.field_79),
+                crate::rt::codegen::optional("field_790", &self.field_790),
+                crate::rt::codegen::optional("field_791", &self.field_791),
+                crate::rt::codegen::optional("field_792", &self.field_792),
+                crate::rt::codegen::optional("field_793", &self.field_793),
+                crate::rt::codegen::optional("field_794", &self.field_794),
+                crate::rt::codegen::optional("field_795", &self.field_795),
+                crate::rt::codegen::optional("field_796", &self.field_796),
+                crate::rt::codegen::optional("field_797", &self.field_797),
+                crate::rt::codegen::optional("field_798", &self.field_798),
+                crate::rt::codegen::optional("field_799", &self.field_799),
+                crate::rt::codegen::optional("field_8", &self.field_8),
+                crate::rt::codegen::optional("field_80", &self.field_80),
+                crate::rt::codegen::optional("field_800", &self.field_800),
+                crate::rt::codegen::optional("field_801", &self.field_801),
+                crate::rt::codegen::optional("field_802", &self.field_802),
+                crate::rt::codegen::optional("field_803", &self.field_803),
+                crate::rt::codegen::optional("field_804", &self.field_804),
+                crate::rt::codegen::optional("field_805", &self.field_805),
+                crate::rt::codegen::optional("field_806", &self.field_806),
+                crate::rt::codegen::optional("field_807", &self.field_807),
+                crate::rt::codegen::optional("field_808", &self.field_808),
+                crate::rt::codegen::optional("field_809", &self.field_809),
+                crate::rt::codegen::optional("field_81", &self.field_81),
+                crate::rt::codegen::optional("field_810", &self.field_810),
+                crate::rt::codegen::optional("field_811", &self.field_811),
+                crate::rt::codegen::optional("field_812", &self.field_812),
+                crate::rt::codegen::optional("field_813", &self.field_813),
+                crate::rt::codegen::optional("field_814", &self.field_814),
+                crate::rt::codegen::optional("field_815", &self.field_815),
+                crate::rt::codegen::optional("field_816", &self.field_816),
+                crate::rt::codegen::optional("field_817", &self.field_817),
+                crate::rt::codegen::optional("field_818", &self.field_818),
+                crate::rt::codegen::optional("field_819", &self.field_819),
+                crate::rt::codegen::optional("field_82", &self.field_82),
+                crate::rt::codegen::optional("field_820", &self.field_820),
+                crate::rt::codegen::optional("field_821", &self.field_821),
+                crate::rt::codegen::optional("field_822", &self.field_822),
+                crate::rt::codegen::optional("field_823", &self.field_823),
+                crate::rt::codegen::optional("field_824", &self.field_824),
+                crate::rt::codegen::optional("field_825", &self.field_825),
+                crate::rt::codegen::optional("field_826", &self.field_826),
+                crate::rt::codegen::optional("field_827", &self.field_827),
+                crate::rt::codegen::optional("field_828", &self.field_828),
+                crate::rt::codegen::optional("field_829", &self.field_829),
+                crate::rt::codegen::optional("field_83", &self.field_83),
+                crate::rt::codegen::optional("field_830", &self.field_830),
+                crate::rt::codegen::optional("field_831", &self.field_831),
+                crate::rt::codegen::optional("field_832", &self.field_832),
+                crate::rt::codegen::optional("field_833", &self.field_833),
+                crate::rt::codegen::optional("field_834", &self.field_834),
+                crate::rt::codegen::optional("field_835", &self.field_835),
+                crate::rt::codegen::optional("field_836", &self.field_836),
+                crate::rt::codegen::optional("field_837", &self.field_837),
+                crate::rt::codegen::optional("field_838", &self.field_838),
+                crate::rt::codegen::optional("field_839", &self.field_839),
+                crate::rt::codegen::optional("field_84", &self.field_84),
+                crate::rt::codegen::optional("field_840", &self.field_840),
+                crate::rt::codegen::optional("field_841", &self.field_841),
+                crate::rt::codegen::optional("field_842", &self.field_842),
+                crate::rt::codegen::optional("field_843", &self.field_843),
+                crate::rt::codegen::optional("field_844", &self.field_844),
+                crate::rt::codegen::optional("field_845", &self.field_845),
+                crate::rt::codegen::optional("field_846", &self.field_846),
+                crate::rt::codegen::optional("field_847", &self.field_847),
+                crate::rt::codegen::optional("field_848", &self.field_848),
+                crate::rt::codegen::optional("field_849", &self.field_849),
+                crate::rt::codegen::optional("field_85", &self.field_85),
+                crate::rt::codegen::optional("field_850", &self.field_850),
+                crate::rt::codegen::optional("field_851", &self.field_851),
+                crate::rt::codegen::optional("field_852", &self.field_852),
+                crate::rt::codegen::optional("field_853", &self.field_853),
+                crate::rt::codegen::optional("field_854", &self.field_854),
+                crate::rt::codegen::optional("field_855", &self.field_855),
+                crate::rt::codegen::optional("field_856", &self.field_856),
+                crate::rt::codegen::optional("field_857", &self.field_857),
+                crate::rt::codegen::optional("field_858", &self.field_858),
+                crate::rt::codegen::optional("field_859", &self.field_859),
+                crate::rt::codegen::optional("field_86", &self.field_86),
+                crate::rt::codegen::optional("field_860", &self.field_860),
+                crate::rt::codegen::optional("field_861", &self.field_861),
+                crate::rt::codegen::optional("field_862", &self.field_862),
+                crate::rt::codegen::optional("field_863", &self.field_863),
+                crate::rt::codegen::optional("field_864", &self.field_864),
+                crate::rt::codegen::optional("field_865", &self.field_865),
+                crate::rt::codegen::optional("field_866", &self.field_866),
+                crate::rt::codegen::optional("field_867", &self.field_867),
+                crate::rt::codegen::optional("field_868", &self.field_868),
+                crate::rt::codegen::optional("field_869", &self.field_869),
+                crate::rt::codegen::optional("field_87", &self.field_87),
+                crate::rt::codegen::optional("field_870", &self.field_870),
+                crate::rt::codegen::optional("field_871", &self.field_871),
+                crate::rt::codegen::optional("field_872", &self.field_872),
+                crate::rt::codegen::optional("field_873", &self.field_873),
+                crate::rt::codegen::optional("field_874", &self.field_874),
+                crate::rt::codegen::optional("field_875", &self.field_875),
+                crate::rt::codegen::optional("field_876", &self.field_876),
+                crate::rt::codegen::optional("field_877", &self.field_877),
+                crate::rt::codegen::optional("field_878", &self.field_878),
+                crate::rt::codegen::optional("field_879", &self.field_879),
+                crate::rt::codegen::optional("field_88", &self.field_88),
+                crate::rt::codegen::optional("field_880", &self.field_880),
+                crate::rt::codegen::optional("field_881", &self.field_881),
+                crate::rt::codegen::optional("field_882", &self.field_882),
+                crate::rt::codegen::optional("field_883", &self.field_883),
+                crate::rt::codegen::optional("field_884", &self.field_884),
+                crate::rt::codegen::optional("field_885", &self.field_885),
+                crate::rt::codegen::optional("field_886", &self.field_886),
+                crate::rt::codegen::optional("field_887", &self.field_887),
+                crate::rt::codegen::optional("field_888", &self.field_888),
+                crate::rt::codegen::optional("field_889", &self.field_889),
+                crate::rt::codegen::optional("field_89", &self.field_89),
+                crate::rt::codegen::optional("field_890", &self.field_890),
+                crate::rt::codegen::optional("field_891", &self.field_891),
+                crate::rt::codegen::optional("field_892", &self.field_892),
+                crate::rt::codegen::optional("field_893", &self.field_893),
+                crate::rt::codegen::optional("field_894", &self.field_894),
+                crate::rt::codegen::optional("field_895", &self.field_895),
+                crate::rt::codegen::optional("field_896", &self.field_896),
+                crate::rt::codegen::optional("field_897", &self.field_897),
+                crate::rt::codegen::optional("field_898", &self.field_898),
+                crate::rt::codegen::optional("field_899", &self.field_899),
+                crate::rt::codegen::optional("field_9", &self.field_9),
+                crate::rt::codegen::optional("field_90", &self.field_90),
+                crate::rt::codegen::optional("field_900", &self.field_900),
+                crate::rt::codegen::optional("field_901", &self.field_901),
+                crate::rt::codegen::optional("field_902", &self.field_902),
+                crate::rt::codegen::optional("field_903", &self.field_903),
+                crate::rt::codegen::optional("field_904", &self.field_904),
+                crate::rt::codegen::optional("field_905", &self.field_905),
+                crate::rt::codegen::optional("field_906", &self.field_906),
+                crate::rt::codegen::optional("field_907", &self.field_907),
+                crate::rt::codegen::optional("field_908", &self.field_908),
+                crate::rt::codegen::optional("field_909", &self.field_909),
+                crate::rt::codegen::optional("field_91", &self.field_91),
+                crate::rt::codegen::optional("field_910", &self.field_910),
+                crate::rt::codegen::optional("field_911", &self.field_911),
+                crate::rt::codegen::optional("field_912", &self.field_912),
+                crate::rt::codegen::optional("field_913", &self.field_913),
+                crate::rt::codegen::optional("field_914", &self.field_914),
+                crate::rt::codegen::optional("field_915", &self.field_915),
+                crate::rt::codegen::optional("field_916", &self.field_916),
+                crate::rt::codegen::optional("field_917", &self.field_917),
+                crate::rt::codegen::optional("field_918", &self.field_918),
+                crate::rt::codegen::optional("field_919", &self.field_919),
+                crate::rt::codegen::optional("field_92", &self.field_92),
+                crate::rt::codegen::optional("field_920", &self.field_920),
+                crate::rt::codegen::optional("field_921", &self.field_921),
+                crate::rt::codegen::optional("field_922", &self.field_922),
+                crate::rt::codegen::optional("field_923", &self.field_923),
+                crate::rt::codegen::optional("field_924", &self.field_924),
+                crate::rt::codegen::optional("field_925", &self.field_925),
+                crate::rt::codegen::optional("field_926", &self.field_926),
+                crate::rt::codegen::optional("field_927", &self.field_927),
+                crate::rt::codegen::optional("field_928", &self.field_928),
+                crate::rt::codegen::optional("field_929", &self.field_929),
+                crate::rt::codegen::optional("field_93", &self.field_93),
+                crate::rt::codegen::optional("field_930", &self.field_930),
+                crate::rt::codegen::optional("field_931", &self.field_931),
+                crate::rt::codegen::optional("field_932", &self.field_932),
+                crate::rt::codegen::optional("field_933", &self.field_933),
+                crate::rt::codegen::optional("field_934", &self.field_934),
+                crate::rt::codegen::optional("field_935", &self.field_935),
+                crate::rt::codegen::optional("field_936", &self.field_936),
+                crate::rt::codegen::optional("field_937", &self.field_937),
+                crate::rt::codegen::optional("field_938", &self.field_938),
+                crate::rt::codegen::optional("field_939", &self.field_939),
+                crate::rt::codegen::optional("field_94", &self.field_94),
+                crate::rt::codegen::optional("field_940", &self.field_940),
+                crate::rt::codegen::optional("field_941", &self.field_941),
+                crate::rt::codegen::optional("field_942", &self.field_942),
+                crate::rt::codegen::optional("field_943", &self.field_943),
+                crate::rt::codegen::optional("field_944", &self.field_944),
+                crate::rt::codegen::optional("field_945", &self.field_945),
+                crate::rt::codegen::optional("field_946", &self.field_946),
+                crate::rt::codegen::optional("field_947", &self.field_947),
+                crate::rt::codegen::optional("field_948", &self.field_948),
+                crate::rt::codegen::optional("field_949", &self.field_949),
+                crate::rt::codegen::optional("field_95", &self.field_95),
+                crate::rt::codegen::optional("field_950", &self.field_950),
+                crate::rt::codegen::optional("field_951", &self.field_951),
+                crate::rt::codegen::optional("field_952", &self.field_952),
+                crate::rt::codegen::optional("field_953", &self.field_953),
+                crate::rt::codegen::optional("field_954", &self.field_954),
+                crate::rt::codegen::optional("field_955", &self.field_955),
+                crate::rt::codegen::optional("field_956", &self.field_956),
+                crate::rt::codegen::optional("field_957", &self.field_957),
+                crate::rt::codegen::optional("field_958", &self.field_958),
+                crate::rt::codegen::optional("field_959", &self.field_959),
+                crate::rt::codegen::optional("field_96", &self.field_96),
+                crate::rt::codegen::optional("field_960", &self.field_960),
+                crate::rt::codegen::optional("field_961", &self.field_961),
+                crate::rt::codegen::optional("field_962", &self.field_962),
+                crate::rt::codegen::optional("field_963", &self.field_963),
+                crate::rt::codegen::optional("field_964", &self.field_964),
+                crate::rt::codegen::optional("field_965", &self.field_965),
+                crate::rt::codegen::optional("field_966", &self.field_966),
+                crate::rt::codegen::optional("field_967", &self.field_967),
+                crate::rt::codegen::optional("field_968", &self.field_968),
+                crate::rt::codegen::optional("field_969", &self.field_969),
+                crate::rt::codegen::optional("field_97", &self.field_97),
+                crate::rt::codegen::optional("field_970", &self.field_970),
+                crate::rt::codegen::optional("field_971", &self.field_971),
+                crate::rt::codegen::optional("field_972", &self.field_972),
+                crate::rt::codegen::optional("field_973", &self.field_973),
+                crate::rt::codegen::optional("field_974", &self.field_974),
+                crate::rt::codegen::optional("field_975", &self.field_975),
+                crate::rt::codegen::optional("field_976", &self.field_976),
+                crate::rt::codegen::optional("field_977", &self.field_977),
+                crate::rt::codegen::optional("field_978", &self.field_978),
+                crate::rt::codegen::optional("field_979", &self.field_979),
+                crate::rt::codegen::optional("field_98", &self.field_98),
+                crate::rt::codegen::optional("field_980", &self.field_980),
+                crate::rt::codegen::optional("field_981", &self.field_981),
+                crate::rt::codegen::optional("field_982", &self.field_982),
+                crate::rt::codegen::optional("field_983", &self.field_983),
+                crate::rt::codegen::optional("field_984", &self.field_984),
+                crate::rt::codegen::optional("field_985", &self.field_985),
+                crate::rt::codegen::optional("field_986", &self.field_986),
+                crate::rt::codegen::optional("field_987", &self.field_987),
+                crate::rt::codegen::optional("field_988", &self.field_988),
+                crate::rt::codegen::optional("field_989", &self.field_989),
+                crate::rt::codegen::optional("field_99", &self.field_99),
+                crate::rt::codegen::optional("field_990", &self.field_990),
+                crate::rt::codegen::optional("field_991", &self.field_991),
+                crate::rt::codegen::optional("field_992", &self.field_992),
+                crate::rt::codegen::optional("field_993", &self.field_993),
+                crate::rt::codegen::optional("field_994", &self.field_994),
+                crate::rt::codegen::optional("field_995", &self.field_995),
+                crate::rt::codegen::optional("field_996", &self.field_996),
+                crate::rt::codegen::optional("field_997", &self.field_997),
+                crate::rt::codegen::optional("field_998", &self.field_998),
+                crate::rt::codegen::optional("field_999", &self.field_999),
+            ],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct WideEnumArgs {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default)]
     pub value: ::std::option::Option<WideEnumArgsValue>,
+}
+impl crate::rt::reexports::serde::Serialize for WideEnumArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "WideEnumArgs",
+            &[crate::rt::codegen::optional("value", &self.value)],
+        )
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -7363,18 +9497,25 @@ pub enum WideEnumArgsValue {
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
     ::std::default::Default,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub struct TooWideArgs {
     /// Untyped (`serde_json::Value`): the number of union members exceeds the limit of 2000 (`Limits::max_width`).
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "__mcp_codegen_deserialize_some"
-    )]
+    #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub value: ::std::option::Option<crate::rt::reexports::serde_json::Value>,
+}
+impl crate::rt::reexports::serde::Serialize for TooWideArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "TooWideArgs",
+            &[crate::rt::codegen::optional("value", &self.value)],
+        )
+    }
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,

@@ -1,0 +1,178 @@
+//! Support for the code mcp-codegen generates; not meant to be called by
+//! hand (its items change with mcp-codegen's output).
+//!
+//! A generated struct's `Serialize` impl is a list of its properties handed
+//! to [`serialize_struct`], one function shared by every struct, with each
+//! value type-erased. serde's derive writes a body per field instead (a
+//! branch, two calls and two `?` for each optional one), which in a client
+//! for a large server is most of what the crate costs to compile. The
+//! output is the same: the properties in order, absent optional ones
+//! skipped.
+//!
+//! ```
+//! use mcp_runtime::codegen::{optional, required, serialize_struct};
+//! use serde::{Serialize, Serializer};
+//!
+//! struct Args {
+//!     path: String,
+//!     depth: Option<u32>,
+//! }
+//!
+//! impl Serialize for Args {
+//!     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+//!         serialize_struct(
+//!             serializer,
+//!             "Args",
+//!             &[required("path", &self.path), optional("depth", &self.depth)],
+//!         )
+//!     }
+//! }
+//!
+//! let args = Args { path: "/tmp".into(), depth: None };
+//! assert_eq!(serde_json::to_string(&args).unwrap(), r#"{"path":"/tmp"}"#);
+//! ```
+
+use std::collections::BTreeMap;
+
+use erased_serde::Serialize as Erased;
+use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+/// One property of a generated struct: its name on the wire and its value,
+/// or `None` for an optional property that is absent (and so not written).
+pub struct Property<'a> {
+    name: &'static str,
+    value: Option<&'a dyn Erased>,
+}
+
+/// A property that is always written (`null` too, when its type is an
+/// `Option`).
+pub fn required<'a, T: Serialize>(name: &'static str, value: &'a T) -> Property<'a> {
+    Property {
+        name,
+        value: Some(value),
+    }
+}
+
+/// A property written only when `Some` (`Some(None)` of a nullable one is
+/// written as `null`).
+pub fn optional<'a, T: Serialize>(name: &'static str, value: &'a Option<T>) -> Property<'a> {
+    Property {
+        name,
+        value: value.as_ref().map(|v| v as &dyn Erased),
+    }
+}
+
+/// Serializes a struct named `name` with these properties, in order.
+pub fn serialize_struct<S: Serializer>(
+    serializer: S,
+    name: &'static str,
+    properties: &[Property<'_>],
+) -> Result<S::Ok, S::Error> {
+    let present = properties.iter().filter(|p| p.value.is_some()).count();
+    let mut state = serializer.serialize_struct(name, present)?;
+    for property in properties {
+        match property.value {
+            Some(value) => state.serialize_field(property.name, value)?,
+            None => state.skip_field(property.name)?,
+        }
+    }
+    state.end()
+}
+
+/// Serializes these properties, in order, then the entries of `extra` (the
+/// properties beyond the declared ones), as one map: what serde writes for
+/// a struct with a `#[serde(flatten)]` map.
+pub fn serialize_struct_and_map<S: Serializer, V: Serialize>(
+    serializer: S,
+    properties: &[Property<'_>],
+    extra: &BTreeMap<String, V>,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    for property in properties {
+        if let Some(value) = property.value {
+            map.serialize_entry(property.name, value)?;
+        }
+    }
+    for (key, value) in extra {
+        map.serialize_entry(key, value)?;
+    }
+    map.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct Nested {
+        inner: Option<Option<i64>>,
+        list: Vec<String>,
+    }
+
+    impl Serialize for Nested {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serialize_struct(
+                serializer,
+                "Nested",
+                &[optional("inner", &self.inner), required("list", &self.list)],
+            )
+        }
+    }
+
+    struct Outer {
+        nested: Nested,
+        maybe: Option<String>,
+        extra: BTreeMap<String, i64>,
+    }
+
+    impl Serialize for Outer {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serialize_struct_and_map(
+                serializer,
+                &[
+                    required("nested", &self.nested),
+                    optional("maybe", &self.maybe),
+                ],
+                &self.extra,
+            )
+        }
+    }
+
+    #[test]
+    fn absent_optionals_are_skipped_and_present_nulls_written() {
+        let absent = Nested {
+            inner: None,
+            list: vec![],
+        };
+        let null = Nested {
+            inner: Some(None),
+            list: vec!["a".into()],
+        };
+        assert_eq!(serde_json::to_value(&absent).unwrap(), json!({"list": []}));
+        assert_eq!(
+            serde_json::to_value(&null).unwrap(),
+            json!({"inner": null, "list": ["a"]})
+        );
+        // Property order is kept (serde_json's Value would sort; the text does not).
+        assert_eq!(
+            serde_json::to_string(&null).unwrap(),
+            r#"{"inner":null,"list":["a"]}"#
+        );
+    }
+
+    #[test]
+    fn the_extra_map_follows_the_declared_properties() {
+        let outer = Outer {
+            nested: Nested {
+                inner: Some(Some(3)),
+                list: vec![],
+            },
+            maybe: None,
+            extra: BTreeMap::from([("z".to_owned(), 1), ("a".to_owned(), 2)]),
+        };
+        assert_eq!(
+            serde_json::to_string(&outer).unwrap(),
+            r#"{"nested":{"inner":3,"list":[]},"a":2,"z":1}"#
+        );
+    }
+}
