@@ -42,6 +42,8 @@ TOML
 echo 'include!("generated.rs");' > "$work/client/src/lib.rs"
 
 export CARGO_TARGET_DIR="$work/target"
+# Every run compiles the client from scratch (incremental reuse would hide it).
+export CARGO_INCREMENTAL=0
 cd "$work/client"
 # Dependencies first: check an empty crate, then put the client back.
 mv src/lib.rs src/lib.rs.keep && : > src/lib.rs

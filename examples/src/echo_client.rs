@@ -138,46 +138,46 @@ impl EchoClient {
     /// Add two integers.
     ///
     /// Calls the tool `add`.
-    pub async fn add(
+    pub fn add(
         &self,
         arguments: &AddArgs,
-    ) -> ::std::result::Result<AddOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client.call_tool_as::<AddArgs, AddOutput>("add", arguments).await
+    ) -> ::mcp_runtime::client::ToolCall<'_, AddOutput> {
+        self.client.call_tool_as("add", arguments)
     }
     /// Echo the text back unchanged.
     ///
     /// Calls the tool `echo`.
-    pub async fn echo(
+    pub fn echo(
         &self,
         arguments: &EchoArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<EchoArgs>("echo", arguments).await
+        self.client.call_tool_content("echo", arguments)
     }
     /// Wait for `ms` milliseconds, then answer.
     ///
     /// Lets tests and demos see concurrency and cancellation.
     ///
     /// Calls the tool `sleep`.
-    pub async fn sleep(
+    pub fn sleep(
         &self,
         arguments: &SleepArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<SleepArgs>("sleep", arguments).await
+        self.client.call_tool_content("sleep", arguments)
     }
     /// Say who the caller is, as the verified access token says (nothing on a
     /// server without authorization).
     ///
     /// Calls the tool `whoami`.
-    pub async fn whoami(
+    pub fn whoami(
         &self,
         arguments: &WhoamiArgs,
-    ) -> ::std::result::Result<WhoamiOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client.call_tool_as::<WhoamiArgs, WhoamiOutput>("whoami", arguments).await
+    ) -> ::mcp_runtime::client::ToolCall<'_, WhoamiOutput> {
+        self.client.call_tool_as("whoami", arguments)
     }
 }

@@ -5,16 +5,16 @@ use mcp_runtime::protocol::Tool;
 use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::{
-    Block, Expr, ExprArray, ExprAwait, ExprField, ExprMethodCall, ExprPath, ExprReference,
-    ExprTuple, FnArg, ImplItem, ImplItemConst, ImplItemFn, Item, ItemImpl, Member, Pat, PatIdent,
-    PatType, Receiver, ReceiverKind, ReturnType, Signature, Stmt, Type, TypeReference,
+    Block, Expr, ExprArray, ExprField, ExprMethodCall, ExprPath, ExprReference, ExprTuple, FnArg,
+    ImplItem, ImplItemConst, ImplItemFn, Item, ItemImpl, Member, Pat, PatIdent, PatType, Receiver,
+    ReceiverKind, ReturnType, Signature, Stmt, Type, TypeReference,
 };
 
 use crate::emit::Emitter;
 use crate::error::Error;
 use crate::fingerprint::embedded_tools_json;
 use crate::ir::TypeId;
-use crate::syntax::{doc, generic, ident, join, lit_str, parse_tokens, path, type_args, type_path};
+use crate::syntax::{doc, generic, ident, join, lit_str, parse_tokens, path, type_path};
 
 /// What the client needs to know about one tool.
 pub struct ToolTypes<'t> {
@@ -131,29 +131,27 @@ fn constant(emitter: &Emitter, text: &str, name: &str, ty: Type, expr: Expr) -> 
 /// The tool's method:
 ///
 /// ```text
-/// vis async fn METHOD(&self, arguments: &ARGS) -> Result<OUTPUT, ToolCallError> {
-///     self.client.call_tool_as::<ARGS, OUTPUT>(TOOL, arguments).await
+/// vis fn METHOD(&self, arguments: &ARGS) -> ToolCall<'_, OUTPUT> {
+///     self.client.call_tool_as(TOOL, arguments)
 /// }
 /// ```
 ///
 /// or, without an output type, returning the content blocks through
-/// `call_tool_content::<ARGS>`.
+/// `call_tool_content`. Not an `async fn`: the runtime's boxed future is one
+/// type for every tool, where an `async fn` each would be a state machine
+/// of its own for the compiler to check.
 fn method(emitter: &Emitter, t: &ToolTypes) -> ImplItem {
     let defs = &emitter.types.defs;
     let args = emitter.named(&defs[t.args].name);
-    let error = type_path(join(&emitter.rt, "client::ToolCallError"));
-    let (output, call, turbofish) = match t.output {
-        Some(output) => {
-            let output = emitter.named(&defs[output].name);
-            (output.clone(), "call_tool_as", vec![args.clone(), output])
-        }
+    let (output, call) = match t.output {
+        Some(output) => (emitter.named(&defs[output].name), "call_tool_as"),
         None => {
             let content = type_path(join(&emitter.rt, "protocol::ContentBlock"));
             let blocks = generic(path("::std::vec::Vec"), [content]);
-            (blocks, "call_tool_content", vec![args.clone()])
+            (blocks, "call_tool_content")
         }
     };
-    let call = Expr::MethodCall(ExprMethodCall {
+    let body = Expr::MethodCall(ExprMethodCall {
         attrs: Vec::new(),
         receiver: Box::new(Expr::Field(ExprField {
             attrs: Vec::new(),
@@ -163,15 +161,9 @@ fn method(emitter: &Emitter, t: &ToolTypes) -> ImplItem {
         })),
         dot_token: Default::default(),
         method: ident(call),
-        turbofish: Some(type_args(turbofish, true)),
+        turbofish: None,
         paren_token: Default::default(),
         args: Punctuated::from_iter([lit_str(&t.tool.name), path_expr("arguments")]),
-    });
-    let body = Expr::Await(ExprAwait {
-        attrs: Vec::new(),
-        base: Box::new(call),
-        dot_token: Default::default(),
-        await_token: Default::default(),
     });
     let self_arg = FnArg::Receiver(Receiver {
         attrs: Vec::new(),
@@ -197,14 +189,15 @@ fn method(emitter: &Emitter, t: &ToolTypes) -> ImplItem {
             elem: Box::new(args),
         })),
     });
-    let result = generic(path("::std::result::Result"), [output, error]);
+    let tool_call = join(&emitter.rt, "client::ToolCall");
+    let result: Type = syn::parse_quote!(#tool_call<'_, #output>);
     ImplItem::Fn(ImplItemFn {
         attrs: method_docs(t),
         vis: emitter.vis.clone(),
         modifiers: Default::default(),
         sig: Signature {
             constness: None,
-            asyncness: Some(Default::default()),
+            asyncness: None,
             safety: Default::default(),
             abi: None,
             fn_token: Default::default(),

@@ -292,12 +292,23 @@ impl<'a> Emitter<'a> {
                 return Ok(());
             }
             Kind::StringEnum(variants) => {
-                let derive = self.derive(Shape::Fieldless, usage);
-                let attrs = self.with_derives(docs, derive, true, []);
-                let variants = variants
-                    .iter()
-                    .map(|(v, wire)| variant(vec![rename(wire)], v, None));
-                self.enum_item(def, attrs, variants)
+                // As for structs, `Serialize` is written by hand below.
+                let de = usage.deserialize;
+                let derive_usage = Usage {
+                    serialize: false,
+                    deserialize: de,
+                };
+                let derive = self.derive(Shape::Fieldless, derive_usage);
+                let attrs = self.with_derives(docs, derive, de, []);
+                let items = variants.iter().map(|(v, wire)| {
+                    let renamed = de.then(|| rename(wire));
+                    variant(renamed.into_iter().collect(), v, None)
+                });
+                out.push(self.enum_item(def, attrs, items));
+                if usage.serialize {
+                    out.push(self.serialize_string_enum(def, variants)?);
+                }
+                return Ok(());
             }
             Kind::IntEnum(variants) => return self.int_enum(def, usage, docs, variants, out),
             Kind::Tagged { tag, variants } => {
@@ -341,6 +352,35 @@ impl<'a> Emitter<'a> {
             docs.extend(more);
         }
         docs
+    }
+
+    /// `impl Serialize` for a string enum: each variant's string, through
+    /// one `serialize_str` (serde's derive writes a call per variant).
+    fn serialize_string_enum(
+        &self,
+        def: &TypeDef,
+        variants: &[(String, String)],
+    ) -> Result<Item, Error> {
+        let serde = &self.serde;
+        let name = ident(&def.name);
+        let arms = variants.iter().map(|(v, wire)| {
+            let v = ident(v);
+            let wire = str_lit(wire);
+            quote!(Self::#v => #wire)
+        });
+        parse_tokens(quote! {
+            impl #serde::Serialize for #name {
+                fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+                where
+                    S: #serde::Serializer,
+                {
+                    let value = match self {
+                        #(#arms,)*
+                    };
+                    serializer.serialize_str(value)
+                }
+            }
+        })
     }
 
     /// `impl Serialize` for a struct: its properties, in order, handed to

@@ -2,7 +2,9 @@
 //!
 //! Each tool's `inputSchema` and `outputSchema` (JSON Schema 2020-12) become
 //! Rust types; a client type wraps `mcp_runtime::client::Client` with one
-//! async method per tool. The mapping never panics, never emits code that
+//! method per tool, returning a future. [`Derives`] says which traits the
+//! types implement (by default what a client uses, which keeps a large
+//! generated client cheap to compile). The mapping never panics, never emits code that
 //! does not compile, never fetches a remote `$ref`, and falls back to
 //! `serde_json::Value` (with a note in the docs) for what it cannot type or
 //! what lies beyond a [`Limits`] bound. Text from the server reaches the

@@ -62,22 +62,14 @@ pub fn type_path(path: Path) -> Type {
 /// The type `path<args>`.
 pub fn generic(mut path: Path, args: impl IntoIterator<Item = Type>) -> Type {
     if let Some(last) = path.segments.last_mut() {
-        last.arguments = PathArguments::AngleBracketed(type_args(args, false));
+        last.arguments = PathArguments::AngleBracketed(AngleBracketedGenericArguments {
+            colon2_token: None,
+            lt_token: Default::default(),
+            args: args.into_iter().map(GenericArgument::Type).collect(),
+            gt_token: Default::default(),
+        });
     }
     type_path(path)
-}
-
-/// `<args>`, or the turbofish `::<args>`.
-pub fn type_args(
-    args: impl IntoIterator<Item = Type>,
-    turbofish: bool,
-) -> AngleBracketedGenericArguments {
-    AngleBracketedGenericArguments {
-        colon2_token: turbofish.then(Default::default),
-        lt_token: Default::default(),
-        args: args.into_iter().map(GenericArgument::Type).collect(),
-        gt_token: Default::default(),
-    }
 }
 
 /// The tuple type `(elems...)`; `()` when empty.

@@ -116,6 +116,55 @@ fn timeout_bounds_a_silent_server() {
     );
 }
 
+/// By default argument types only serialize and output types only
+/// deserialize; `--derives all` gives every type both and `PartialEq`; any
+/// other value is refused.
+#[test]
+fn derives_choose_the_traits_of_the_types() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/output.json");
+    let generate = |derives: Option<&str>| {
+        let mut command = bin();
+        command.args(["generate", "--from", corpus]);
+        if let Some(derives) = derives {
+            command.args(["--derives", derives]);
+        }
+        command.output().unwrap()
+    };
+    // The derive list of the named type.
+    let derives_of = |code: &str, name: &str| {
+        let at = code.find(&format!("pub struct {name} ")).unwrap();
+        let start = code[..at].rfind("#[derive(").unwrap();
+        code[start..at].to_owned()
+    };
+    let client = String::from_utf8(generate(None).stdout).unwrap();
+    let args = derives_of(&client, "GetWeatherArgs");
+    assert!(
+        !args.contains("Deserialize") && !args.contains("PartialEq"),
+        "{args}"
+    );
+    assert!(client.contains("Serialize for GetWeatherArgs"), "{client}");
+    let output = derives_of(&client, "GetWeatherOutput");
+    assert!(
+        output.contains("Deserialize") && !output.contains("Serialize"),
+        "{output}"
+    );
+
+    let all = String::from_utf8(generate(Some("all")).stdout).unwrap();
+    for name in ["GetWeatherArgs", "GetWeatherOutput"] {
+        let derives = derives_of(&all, name);
+        assert!(
+            derives.contains("Deserialize") && derives.contains("PartialEq"),
+            "{derives}"
+        );
+        assert!(all.contains(&format!("Serialize for {name}")), "{all}");
+    }
+
+    let refused = generate(Some("everything"));
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("expected `client` or `all`"), "{stderr}");
+}
+
 /// `--tools` generates only the named tools; `check` against the whole
 /// server then reports the others as new (not breaking); an unknown name
 /// is refused with the names the server has.
@@ -137,8 +186,8 @@ fn generate_a_subset_of_tools() {
         .unwrap();
     assert!(status.success());
     let code = std::fs::read_to_string(&out).unwrap();
-    assert!(code.contains("pub async fn echo("), "{code}");
-    assert!(code.contains("pub async fn list_items("), "{code}");
+    assert!(code.contains("pub fn echo("), "{code}");
+    assert!(code.contains("pub fn list_items("), "{code}");
     assert!(!code.contains("get_weather"), "{code}");
 
     let check = bin()

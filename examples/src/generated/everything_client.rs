@@ -41,20 +41,24 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgs {
     }
 }
 /// Type of message to demonstrate different annotation patterns
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum GetAnnotatedMessageArgsMessageType {
-    #[serde(rename = "error")]
     Error,
-    #[serde(rename = "success")]
     Success,
-    #[serde(rename = "debug")]
     Debug,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgsMessageType {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Error => "error",
+            Self::Success => "success",
+            Self::Debug => "debug",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct GetEnvArgs {}
@@ -109,18 +113,23 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetResourceReferenceArgs {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum GetResourceReferenceArgsResourceType {
-    #[serde(rename = "Text")]
     Text,
-    #[serde(rename = "Blob")]
     Blob,
+}
+impl ::mcp_runtime::reexports::serde::Serialize
+for GetResourceReferenceArgsResourceType {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Text => "Text",
+            Self::Blob => "Blob",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct GetStructuredContentArgs {
@@ -140,20 +149,24 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetStructuredContentArgs {
     }
 }
 /// Choose city
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum GetStructuredContentArgsLocation {
-    #[serde(rename = "New York")]
     NewYork,
-    #[serde(rename = "Chicago")]
     Chicago,
-    #[serde(rename = "Los Angeles")]
     LosAngeles,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for GetStructuredContentArgsLocation {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::NewYork => "New York",
+            Self::Chicago => "Chicago",
+            Self::LosAngeles => "Los Angeles",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -234,18 +247,22 @@ impl ::mcp_runtime::reexports::serde::Serialize for GzipFileAsResourceArgs {
     }
 }
 /// How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum GzipFileAsResourceArgsOutputType {
-    #[serde(rename = "resourceLink")]
     ResourceLink,
-    #[serde(rename = "resource")]
     Resource,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for GzipFileAsResourceArgsOutputType {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::ResourceLink => "resourceLink",
+            Self::Resource => "resource",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct ToggleSimulatedLoggingArgs {}
@@ -368,218 +385,178 @@ impl EverythingClient {
     /// Echoes back the input string
     ///
     /// Calls the tool `echo`.
-    pub async fn echo(
+    pub fn echo(
         &self,
         arguments: &EchoArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<EchoArgs>("echo", arguments).await
+        self.client.call_tool_content("echo", arguments)
     }
     /// Get Annotated Message Tool
     ///
     /// Demonstrates how annotations can be used to provide metadata about content.
     ///
     /// Calls the tool `get-annotated-message`.
-    pub async fn get_annotated_message(
+    pub fn get_annotated_message(
         &self,
         arguments: &GetAnnotatedMessageArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                GetAnnotatedMessageArgs,
-            >("get-annotated-message", arguments)
-            .await
+        self.client.call_tool_content("get-annotated-message", arguments)
     }
     /// Print Environment Tool
     ///
     /// Returns all environment variables, helpful for debugging MCP server configuration
     ///
     /// Calls the tool `get-env`.
-    pub async fn get_env(
+    pub fn get_env(
         &self,
         arguments: &GetEnvArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<GetEnvArgs>("get-env", arguments).await
+        self.client.call_tool_content("get-env", arguments)
     }
     /// Get Resource Links Tool
     ///
     /// Returns up to ten resource links that reference different types of resources
     ///
     /// Calls the tool `get-resource-links`.
-    pub async fn get_resource_links(
+    pub fn get_resource_links(
         &self,
         arguments: &GetResourceLinksArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<GetResourceLinksArgs>("get-resource-links", arguments)
-            .await
+        self.client.call_tool_content("get-resource-links", arguments)
     }
     /// Get Resource Reference Tool
     ///
     /// Returns a resource reference that can be used by MCP clients
     ///
     /// Calls the tool `get-resource-reference`.
-    pub async fn get_resource_reference(
+    pub fn get_resource_reference(
         &self,
         arguments: &GetResourceReferenceArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                GetResourceReferenceArgs,
-            >("get-resource-reference", arguments)
-            .await
+        self.client.call_tool_content("get-resource-reference", arguments)
     }
     /// Get Structured Content Tool
     ///
     /// Returns structured content along with an output schema for client data validation
     ///
     /// Calls the tool `get-structured-content`.
-    pub async fn get_structured_content(
+    pub fn get_structured_content(
         &self,
         arguments: &GetStructuredContentArgs,
-    ) -> ::std::result::Result<
-        GetStructuredContentOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                GetStructuredContentArgs,
-                GetStructuredContentOutput,
-            >("get-structured-content", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, GetStructuredContentOutput> {
+        self.client.call_tool_as("get-structured-content", arguments)
     }
     /// Get Sum Tool
     ///
     /// Returns the sum of two numbers
     ///
     /// Calls the tool `get-sum`.
-    pub async fn get_sum(
+    pub fn get_sum(
         &self,
         arguments: &GetSumArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<GetSumArgs>("get-sum", arguments).await
+        self.client.call_tool_content("get-sum", arguments)
     }
     /// Get Tiny Image Tool
     ///
     /// Returns a tiny MCP logo image.
     ///
     /// Calls the tool `get-tiny-image`.
-    pub async fn get_tiny_image(
+    pub fn get_tiny_image(
         &self,
         arguments: &GetTinyImageArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<GetTinyImageArgs>("get-tiny-image", arguments)
-            .await
+        self.client.call_tool_content("get-tiny-image", arguments)
     }
     /// GZip File as Resource Tool
     ///
     /// Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
     ///
     /// Calls the tool `gzip-file-as-resource`.
-    pub async fn gzip_file_as_resource(
+    pub fn gzip_file_as_resource(
         &self,
         arguments: &GzipFileAsResourceArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                GzipFileAsResourceArgs,
-            >("gzip-file-as-resource", arguments)
-            .await
+        self.client.call_tool_content("gzip-file-as-resource", arguments)
     }
     /// Toggle Simulated Logging
     ///
     /// Toggles simulated, random-leveled logging on or off.
     ///
     /// Calls the tool `toggle-simulated-logging`.
-    pub async fn toggle_simulated_logging(
+    pub fn toggle_simulated_logging(
         &self,
         arguments: &ToggleSimulatedLoggingArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                ToggleSimulatedLoggingArgs,
-            >("toggle-simulated-logging", arguments)
-            .await
+        self.client.call_tool_content("toggle-simulated-logging", arguments)
     }
     /// Toggle Subscriber Updates
     ///
     /// Toggles simulated resource subscription updates on or off.
     ///
     /// Calls the tool `toggle-subscriber-updates`.
-    pub async fn toggle_subscriber_updates(
+    pub fn toggle_subscriber_updates(
         &self,
         arguments: &ToggleSubscriberUpdatesArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                ToggleSubscriberUpdatesArgs,
-            >("toggle-subscriber-updates", arguments)
-            .await
+        self.client.call_tool_content("toggle-subscriber-updates", arguments)
     }
     /// Trigger Long Running Operation Tool
     ///
     /// Demonstrates a long running operation with progress updates.
     ///
     /// Calls the tool `trigger-long-running-operation`.
-    pub async fn trigger_long_running_operation(
+    pub fn trigger_long_running_operation(
         &self,
         arguments: &TriggerLongRunningOperationArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                TriggerLongRunningOperationArgs,
-            >("trigger-long-running-operation", arguments)
-            .await
+        self.client.call_tool_content("trigger-long-running-operation", arguments)
     }
     /// Simulate Research Query
     ///
     /// Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
     ///
     /// Calls the tool `simulate-research-query`.
-    pub async fn simulate_research_query(
+    pub fn simulate_research_query(
         &self,
         arguments: &SimulateResearchQueryArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                SimulateResearchQueryArgs,
-            >("simulate-research-query", arguments)
-            .await
+        self.client.call_tool_content("simulate-research-query", arguments)
     }
 }

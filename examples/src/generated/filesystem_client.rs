@@ -356,18 +356,22 @@ impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgs {
     }
 }
 /// Sort entries by name or size
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum ListDirectoryWithSizesArgsSortBy {
-    #[serde(rename = "name")]
     Name,
-    #[serde(rename = "size")]
     Size,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgsSortBy {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Name => "name",
+            Self::Size => "size",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -573,235 +577,153 @@ impl FilesystemClient {
     /// Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.
     ///
     /// Calls the tool `read_file`.
-    pub async fn read_file(
+    pub fn read_file(
         &self,
         arguments: &ReadFileArgs,
-    ) -> ::std::result::Result<ReadFileOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<ReadFileArgs, ReadFileOutput>("read_file", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ReadFileOutput> {
+        self.client.call_tool_as("read_file", arguments)
     }
     /// Read Text File
     ///
     /// Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.
     ///
     /// Calls the tool `read_text_file`.
-    pub async fn read_text_file(
+    pub fn read_text_file(
         &self,
         arguments: &ReadTextFileArgs,
-    ) -> ::std::result::Result<
-        ReadTextFileOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                ReadTextFileArgs,
-                ReadTextFileOutput,
-            >("read_text_file", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ReadTextFileOutput> {
+        self.client.call_tool_as("read_text_file", arguments)
     }
     /// Read Media File
     ///
     /// Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.
     ///
     /// Calls the tool `read_media_file`.
-    pub async fn read_media_file(
+    pub fn read_media_file(
         &self,
         arguments: &ReadMediaFileArgs,
-    ) -> ::std::result::Result<
-        ReadMediaFileOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                ReadMediaFileArgs,
-                ReadMediaFileOutput,
-            >("read_media_file", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ReadMediaFileOutput> {
+        self.client.call_tool_as("read_media_file", arguments)
     }
     /// Read Multiple Files
     ///
     /// Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.
     ///
     /// Calls the tool `read_multiple_files`.
-    pub async fn read_multiple_files(
+    pub fn read_multiple_files(
         &self,
         arguments: &ReadMultipleFilesArgs,
-    ) -> ::std::result::Result<
-        ReadMultipleFilesOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                ReadMultipleFilesArgs,
-                ReadMultipleFilesOutput,
-            >("read_multiple_files", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ReadMultipleFilesOutput> {
+        self.client.call_tool_as("read_multiple_files", arguments)
     }
     /// Write File
     ///
     /// Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.
     ///
     /// Calls the tool `write_file`.
-    pub async fn write_file(
+    pub fn write_file(
         &self,
         arguments: &WriteFileArgs,
-    ) -> ::std::result::Result<WriteFileOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<WriteFileArgs, WriteFileOutput>("write_file", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, WriteFileOutput> {
+        self.client.call_tool_as("write_file", arguments)
     }
     /// Edit File
     ///
     /// Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.
     ///
     /// Calls the tool `edit_file`.
-    pub async fn edit_file(
+    pub fn edit_file(
         &self,
         arguments: &EditFileArgs,
-    ) -> ::std::result::Result<EditFileOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<EditFileArgs, EditFileOutput>("edit_file", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, EditFileOutput> {
+        self.client.call_tool_as("edit_file", arguments)
     }
     /// Create Directory
     ///
     /// Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.
     ///
     /// Calls the tool `create_directory`.
-    pub async fn create_directory(
+    pub fn create_directory(
         &self,
         arguments: &CreateDirectoryArgs,
-    ) -> ::std::result::Result<
-        CreateDirectoryOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                CreateDirectoryArgs,
-                CreateDirectoryOutput,
-            >("create_directory", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, CreateDirectoryOutput> {
+        self.client.call_tool_as("create_directory", arguments)
     }
     /// List Directory
     ///
     /// Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with \[FILE\] and \[DIR\] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
     ///
     /// Calls the tool `list_directory`.
-    pub async fn list_directory(
+    pub fn list_directory(
         &self,
         arguments: &ListDirectoryArgs,
-    ) -> ::std::result::Result<
-        ListDirectoryOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                ListDirectoryArgs,
-                ListDirectoryOutput,
-            >("list_directory", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ListDirectoryOutput> {
+        self.client.call_tool_as("list_directory", arguments)
     }
     /// List Directory with Sizes
     ///
     /// Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with \[FILE\] and \[DIR\] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.
     ///
     /// Calls the tool `list_directory_with_sizes`.
-    pub async fn list_directory_with_sizes(
+    pub fn list_directory_with_sizes(
         &self,
         arguments: &ListDirectoryWithSizesArgs,
-    ) -> ::std::result::Result<
-        ListDirectoryWithSizesOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                ListDirectoryWithSizesArgs,
-                ListDirectoryWithSizesOutput,
-            >("list_directory_with_sizes", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ListDirectoryWithSizesOutput> {
+        self.client.call_tool_as("list_directory_with_sizes", arguments)
     }
     /// Directory Tree
     ///
     /// Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.
     ///
     /// Calls the tool `directory_tree`.
-    pub async fn directory_tree(
+    pub fn directory_tree(
         &self,
         arguments: &DirectoryTreeArgs,
-    ) -> ::std::result::Result<
-        DirectoryTreeOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                DirectoryTreeArgs,
-                DirectoryTreeOutput,
-            >("directory_tree", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, DirectoryTreeOutput> {
+        self.client.call_tool_as("directory_tree", arguments)
     }
     /// Move File
     ///
     /// Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.
     ///
     /// Calls the tool `move_file`.
-    pub async fn move_file(
+    pub fn move_file(
         &self,
         arguments: &MoveFileArgs,
-    ) -> ::std::result::Result<MoveFileOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<MoveFileArgs, MoveFileOutput>("move_file", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, MoveFileOutput> {
+        self.client.call_tool_as("move_file", arguments)
     }
     /// Search Files
     ///
     /// Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.
     ///
     /// Calls the tool `search_files`.
-    pub async fn search_files(
+    pub fn search_files(
         &self,
         arguments: &SearchFilesArgs,
-    ) -> ::std::result::Result<SearchFilesOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<
-                SearchFilesArgs,
-                SearchFilesOutput,
-            >("search_files", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, SearchFilesOutput> {
+        self.client.call_tool_as("search_files", arguments)
     }
     /// Get File Info
     ///
     /// Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.
     ///
     /// Calls the tool `get_file_info`.
-    pub async fn get_file_info(
+    pub fn get_file_info(
         &self,
         arguments: &GetFileInfoArgs,
-    ) -> ::std::result::Result<GetFileInfoOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<
-                GetFileInfoArgs,
-                GetFileInfoOutput,
-            >("get_file_info", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, GetFileInfoOutput> {
+        self.client.call_tool_as("get_file_info", arguments)
     }
     /// List Allowed Directories
     ///
     /// Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.
     ///
     /// Calls the tool `list_allowed_directories`.
-    pub async fn list_allowed_directories(
+    pub fn list_allowed_directories(
         &self,
         arguments: &ListAllowedDirectoriesArgs,
-    ) -> ::std::result::Result<
-        ListAllowedDirectoriesOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                ListAllowedDirectoriesArgs,
-                ListAllowedDirectoriesOutput,
-            >("list_allowed_directories", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ListAllowedDirectoriesOutput> {
+        self.client.call_tool_as("list_allowed_directories", arguments)
     }
 }

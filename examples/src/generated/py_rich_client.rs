@@ -49,20 +49,24 @@ impl ::mcp_runtime::reexports::serde::Serialize for Invoice {
     }
 }
 /// Currency
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum InvoiceCurrency {
-    #[serde(rename = "EUR")]
     Eur,
-    #[serde(rename = "USD")]
     Usd,
-    #[serde(rename = "GBP")]
     Gbp,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for InvoiceCurrency {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Eur => "EUR",
+            Self::Usd => "USD",
+            Self::Gbp => "GBP",
+        };
+        serializer.serialize_str(value)
+    }
 }
 /// Person
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -259,18 +263,22 @@ impl ::mcp_runtime::reexports::serde::Serialize for GreetArgs {
     }
 }
 /// Style
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum GreetArgsStyle {
-    #[serde(rename = "formal")]
     Formal,
-    #[serde(rename = "casual")]
     Casual,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for GreetArgsStyle {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Formal => "formal",
+            Self::Casual => "casual",
+        };
+        serializer.serialize_str(value)
+    }
 }
 /// Greeting
 #[derive(
@@ -464,47 +472,37 @@ impl PyRichClient {
     /// Total an invoice: nested models, a list of objects, a Literal with a default.
     ///
     /// Calls the tool `total_invoice`.
-    pub async fn total_invoice(
+    pub fn total_invoice(
         &self,
         arguments: &TotalInvoiceArgs,
-    ) -> ::std::result::Result<
-        TotalInvoiceOutput,
-        ::mcp_runtime::client::ToolCallError,
-    > {
-        self.client
-            .call_tool_as::<
-                TotalInvoiceArgs,
-                TotalInvoiceOutput,
-            >("total_invoice", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, TotalInvoiceOutput> {
+        self.client.call_tool_as("total_invoice", arguments)
     }
     /// Shift a timestamp by some hours (datetime in and out).
     ///
     /// Calls the tool `shift_time`.
-    pub async fn shift_time(
+    pub fn shift_time(
         &self,
         arguments: &ShiftTimeArgs,
-    ) -> ::std::result::Result<ShiftTimeOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<ShiftTimeArgs, ShiftTimeOutput>("shift_time", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ShiftTimeOutput> {
+        self.client.call_tool_as("shift_time", arguments)
     }
     /// Greet someone: a Literal style and an Optional title.
     ///
     /// Calls the tool `greet`.
-    pub async fn greet(
+    pub fn greet(
         &self,
         arguments: &GreetArgs,
-    ) -> ::std::result::Result<GreetOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client.call_tool_as::<GreetArgs, GreetOutput>("greet", arguments).await
+    ) -> ::mcp_runtime::client::ToolCall<'_, GreetOutput> {
+        self.client.call_tool_as("greet", arguments)
     }
     /// Find the oldest people in a list (list of nested objects in and out).
     ///
     /// Calls the tool `oldest`.
-    pub async fn oldest(
+    pub fn oldest(
         &self,
         arguments: &OldestArgs,
-    ) -> ::std::result::Result<OldestOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client.call_tool_as::<OldestArgs, OldestOutput>("oldest", arguments).await
+    ) -> ::mcp_runtime::client::ToolCall<'_, OldestOutput> {
+        self.client.call_tool_as("oldest", arguments)
     }
 }

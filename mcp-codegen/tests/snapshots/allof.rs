@@ -118,13 +118,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `register`.
-    pub async fn register(
+    pub fn register(
         &self,
         arguments: &RegisterArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<RegisterArgs>("register", arguments).await
+        self.client.call_tool_content("register", arguments)
     }
 }

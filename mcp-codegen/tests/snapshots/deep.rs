@@ -1241,23 +1241,23 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `deep_objects`.
-    pub async fn deep_objects(
+    pub fn deep_objects(
         &self,
         arguments: &DeepObjectsArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<DeepObjectsArgs>("deep_objects", arguments).await
+        self.client.call_tool_content("deep_objects", arguments)
     }
     /// Calls the tool `deep_refs`.
-    pub async fn deep_refs(
+    pub fn deep_refs(
         &self,
         arguments: &DeepRefsArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<DeepRefsArgs>("deep_refs", arguments).await
+        self.client.call_tool_content("deep_refs", arguments)
     }
 }

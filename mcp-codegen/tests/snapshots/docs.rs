@@ -43,18 +43,22 @@ impl ::mcp_runtime::reexports::serde::Serialize for DocumentedArgs {
     }
 }
 /// Deprecated.
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum DocumentedArgsMode {
-    #[serde(rename = "a")]
     A,
-    #[serde(rename = "b")]
     B,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for DocumentedArgsMode {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::A => "a",
+            Self::B => "b",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct ProseArgs {
@@ -126,22 +130,22 @@ impl McpClient {
     ///
     /// Calls the tool `documented`.
     /// ````
-    pub async fn documented(
+    pub fn documented(
         &self,
         arguments: &DocumentedArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<DocumentedArgs>("documented", arguments).await
+        self.client.call_tool_content("documented", arguments)
     }
     /// The result of \[`add`\], see \[the spec\](<https://example.com/spec>) or <https://example.com/a_(b)>. Returns Vec&lt;String> or &lt;b>bold&lt;/b> \[^1\] \[x\]\[y\].
     ///
     /// Calls the tool `prose`.
-    pub async fn prose(
+    pub fn prose(
         &self,
         arguments: &ProseArgs,
-    ) -> ::std::result::Result<ProseOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client.call_tool_as::<ProseArgs, ProseOutput>("prose", arguments).await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ProseOutput> {
+        self.client.call_tool_as("prose", arguments)
     }
 }

@@ -38,60 +38,72 @@ impl ::mcp_runtime::reexports::serde::Serialize for SetModeArgs {
 /// Color
 ///
 /// A color.
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum SetModeArgsColor {
-    #[serde(rename = "red")]
     Red,
-    #[serde(rename = "green")]
     Green,
-    #[serde(rename = "blue")]
     Blue,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+impl ::mcp_runtime::reexports::serde::Serialize for SetModeArgsColor {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Red => "red",
+            Self::Green => "green",
+            Self::Blue => "blue",
+        };
+        serializer.serialize_str(value)
+    }
+}
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum SetModeArgsKind {
-    #[serde(rename = "fixed")]
     Fixed,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+impl ::mcp_runtime::reexports::serde::Serialize for SetModeArgsKind {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Fixed => "fixed",
+        };
+        serializer.serialize_str(value)
+    }
+}
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum SetModeArgsMode {
-    #[serde(rename = "fast")]
     Fast,
-    #[serde(rename = "slow")]
     Slow,
-    #[serde(rename = "a-b")]
     AB,
-    #[serde(rename = "A B")]
     AB2,
-    #[serde(rename = "a_b")]
     AB3,
-    #[serde(rename = "")]
     Value,
-    #[serde(rename = "1st")]
     Value1st,
-    #[serde(rename = "type")]
     Type,
-    #[serde(rename = "Self")]
     Self_,
-    #[serde(rename = "über")]
     UfcBer,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for SetModeArgsMode {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Fast => "fast",
+            Self::Slow => "slow",
+            Self::AB => "a-b",
+            Self::AB2 => "A B",
+            Self::AB3 => "a_b",
+            Self::Value => "",
+            Self::Value1st => "1st",
+            Self::Type => "type",
+            Self::Self_ => "Self",
+            Self::UfcBer => "über",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -198,13 +210,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `set_mode`.
-    pub async fn set_mode(
+    pub fn set_mode(
         &self,
         arguments: &SetModeArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<SetModeArgs>("set_mode", arguments).await
+        self.client.call_tool_content("set_mode", arguments)
     }
 }

@@ -89,13 +89,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `odd`.
-    pub async fn odd(
+    pub fn odd(
         &self,
         arguments: &OddArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<OddArgs>("odd", arguments).await
+        self.client.call_tool_content("odd", arguments)
     }
 }

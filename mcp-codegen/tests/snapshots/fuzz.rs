@@ -263,16 +263,20 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6Args {
 /// ```
 /// */ "quoted"
 /// ````
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum Fuzz6ArgsField {
-    #[serde(rename = "")]
     Value,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6ArgsField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Value => "",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz6ArgsSelf {
@@ -313,16 +317,20 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz7Args {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum Fuzz8Args {
-    #[serde(rename = "self")]
     Self_,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for Fuzz8Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Self_ => "self",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz9Args {
@@ -658,16 +666,20 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum Fuzz23ArgsAbRxVariant2 {
-    #[serde(rename = "_")]
     Value,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Value => "_",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz24Args {
@@ -944,16 +956,20 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz35Args {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum Fuzz35ArgsX {
-    #[serde(rename = "fooBar")]
     FooBar,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for Fuzz35ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::FooBar => "fooBar",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Fuzz36Args {
@@ -1995,29 +2011,37 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueType {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum Fuzz60Args {
-    #[serde(rename = "type")]
     Type,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+impl ::mcp_runtime::reexports::serde::Serialize for Fuzz60Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Type => "type",
+        };
+        serializer.serialize_str(value)
+    }
+}
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum Fuzz61Args {
-    #[serde(rename = "Self")]
     Self_,
-    #[serde(rename = "a-b")]
     AB,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for Fuzz61Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Self_ => "Self",
+            Self::AB => "a-b",
+        };
+        serializer.serialize_str(value)
+    }
 }
 /// ````text
 /// ```
@@ -2863,603 +2887,603 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `fuzz_2`.
-    pub async fn fuzz_2(
+    pub fn fuzz_2(
         &self,
         arguments: &Fuzz2Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz2Args>("fuzz_2", arguments).await
+        self.client.call_tool_content("fuzz_2", arguments)
     }
     /// Calls the tool `fuzz_3`.
-    pub async fn fuzz_3(
+    pub fn fuzz_3(
         &self,
         arguments: &Fuzz3Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz3Args>("fuzz_3", arguments).await
+        self.client.call_tool_content("fuzz_3", arguments)
     }
     /// Calls the tool `fuzz_4`.
-    pub async fn fuzz_4(
+    pub fn fuzz_4(
         &self,
         arguments: &Fuzz4Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz4Args>("fuzz_4", arguments).await
+        self.client.call_tool_content("fuzz_4", arguments)
     }
     /// Calls the tool `fuzz_5`.
-    pub async fn fuzz_5(
+    pub fn fuzz_5(
         &self,
         arguments: &Fuzz5Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz5Args>("fuzz_5", arguments).await
+        self.client.call_tool_content("fuzz_5", arguments)
     }
     /// Calls the tool `fuzz_6`.
-    pub async fn fuzz_6(
+    pub fn fuzz_6(
         &self,
         arguments: &Fuzz6Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz6Args>("fuzz_6", arguments).await
+        self.client.call_tool_content("fuzz_6", arguments)
     }
     /// Calls the tool `fuzz_7`.
-    pub async fn fuzz_7(
+    pub fn fuzz_7(
         &self,
         arguments: &Fuzz7Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz7Args>("fuzz_7", arguments).await
+        self.client.call_tool_content("fuzz_7", arguments)
     }
     /// Calls the tool `fuzz_8`.
-    pub async fn fuzz_8(
+    pub fn fuzz_8(
         &self,
         arguments: &Fuzz8Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz8Args>("fuzz_8", arguments).await
+        self.client.call_tool_content("fuzz_8", arguments)
     }
     /// Calls the tool `fuzz_9`.
-    pub async fn fuzz_9(
+    pub fn fuzz_9(
         &self,
         arguments: &Fuzz9Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz9Args>("fuzz_9", arguments).await
+        self.client.call_tool_content("fuzz_9", arguments)
     }
     /// Calls the tool `fuzz_10`.
-    pub async fn fuzz_10(
+    pub fn fuzz_10(
         &self,
         arguments: &Fuzz10Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz10Args>("fuzz_10", arguments).await
+        self.client.call_tool_content("fuzz_10", arguments)
     }
     /// Calls the tool `fuzz_11`.
-    pub async fn fuzz_11(
+    pub fn fuzz_11(
         &self,
         arguments: &Fuzz11Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz11Args>("fuzz_11", arguments).await
+        self.client.call_tool_content("fuzz_11", arguments)
     }
     /// Calls the tool `fuzz_12`.
-    pub async fn fuzz_12(
+    pub fn fuzz_12(
         &self,
         arguments: &Fuzz12Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz12Args>("fuzz_12", arguments).await
+        self.client.call_tool_content("fuzz_12", arguments)
     }
     /// Calls the tool `fuzz_13`.
-    pub async fn fuzz_13(
+    pub fn fuzz_13(
         &self,
         arguments: &Fuzz13Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz13Args>("fuzz_13", arguments).await
+        self.client.call_tool_content("fuzz_13", arguments)
     }
     /// Calls the tool `fuzz_14`.
-    pub async fn fuzz_14(
+    pub fn fuzz_14(
         &self,
         arguments: &Fuzz14Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz14Args>("fuzz_14", arguments).await
+        self.client.call_tool_content("fuzz_14", arguments)
     }
     /// Calls the tool `fuzz_16`.
-    pub async fn fuzz_16(
+    pub fn fuzz_16(
         &self,
         arguments: &Fuzz16Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz16Args>("fuzz_16", arguments).await
+        self.client.call_tool_content("fuzz_16", arguments)
     }
     /// Calls the tool `fuzz_18`.
-    pub async fn fuzz_18(
+    pub fn fuzz_18(
         &self,
         arguments: &Fuzz18Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz18Args>("fuzz_18", arguments).await
+        self.client.call_tool_content("fuzz_18", arguments)
     }
     /// Calls the tool `fuzz_19`.
-    pub async fn fuzz_19(
+    pub fn fuzz_19(
         &self,
         arguments: &Fuzz19Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz19Args>("fuzz_19", arguments).await
+        self.client.call_tool_content("fuzz_19", arguments)
     }
     /// Calls the tool `fuzz_20`.
-    pub async fn fuzz_20(
+    pub fn fuzz_20(
         &self,
         arguments: &Fuzz20Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz20Args>("fuzz_20", arguments).await
+        self.client.call_tool_content("fuzz_20", arguments)
     }
     /// Calls the tool `fuzz_23`.
-    pub async fn fuzz_23(
+    pub fn fuzz_23(
         &self,
         arguments: &Fuzz23Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz23Args>("fuzz_23", arguments).await
+        self.client.call_tool_content("fuzz_23", arguments)
     }
     /// Calls the tool `fuzz_24`.
-    pub async fn fuzz_24(
+    pub fn fuzz_24(
         &self,
         arguments: &Fuzz24Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz24Args>("fuzz_24", arguments).await
+        self.client.call_tool_content("fuzz_24", arguments)
     }
     /// Calls the tool `fuzz_25`.
-    pub async fn fuzz_25(
+    pub fn fuzz_25(
         &self,
         arguments: &Fuzz25Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz25Args>("fuzz_25", arguments).await
+        self.client.call_tool_content("fuzz_25", arguments)
     }
     /// Calls the tool `fuzz_26`.
-    pub async fn fuzz_26(
+    pub fn fuzz_26(
         &self,
         arguments: &Fuzz26Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz26Args>("fuzz_26", arguments).await
+        self.client.call_tool_content("fuzz_26", arguments)
     }
     /// Calls the tool `fuzz_27`.
-    pub async fn fuzz_27(
+    pub fn fuzz_27(
         &self,
         arguments: &Fuzz27Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz27Args>("fuzz_27", arguments).await
+        self.client.call_tool_content("fuzz_27", arguments)
     }
     /// Calls the tool `fuzz_28`.
-    pub async fn fuzz_28(
+    pub fn fuzz_28(
         &self,
         arguments: &Fuzz28Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz28Args>("fuzz_28", arguments).await
+        self.client.call_tool_content("fuzz_28", arguments)
     }
     /// Calls the tool `fuzz_29`.
-    pub async fn fuzz_29(
+    pub fn fuzz_29(
         &self,
         arguments: &Fuzz29Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz29Args>("fuzz_29", arguments).await
+        self.client.call_tool_content("fuzz_29", arguments)
     }
     /// Calls the tool `fuzz_30`.
-    pub async fn fuzz_30(
+    pub fn fuzz_30(
         &self,
         arguments: &Fuzz30Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz30Args>("fuzz_30", arguments).await
+        self.client.call_tool_content("fuzz_30", arguments)
     }
     /// Calls the tool `fuzz_32`.
-    pub async fn fuzz_32(
+    pub fn fuzz_32(
         &self,
         arguments: &Fuzz32Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz32Args>("fuzz_32", arguments).await
+        self.client.call_tool_content("fuzz_32", arguments)
     }
     /// Calls the tool `fuzz_33`.
-    pub async fn fuzz_33(
+    pub fn fuzz_33(
         &self,
         arguments: &Fuzz33Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz33Args>("fuzz_33", arguments).await
+        self.client.call_tool_content("fuzz_33", arguments)
     }
     /// Calls the tool `fuzz_34`.
-    pub async fn fuzz_34(
+    pub fn fuzz_34(
         &self,
         arguments: &Fuzz34Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz34Args>("fuzz_34", arguments).await
+        self.client.call_tool_content("fuzz_34", arguments)
     }
     /// Calls the tool `fuzz_35`.
-    pub async fn fuzz_35(
+    pub fn fuzz_35(
         &self,
         arguments: &Fuzz35Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz35Args>("fuzz_35", arguments).await
+        self.client.call_tool_content("fuzz_35", arguments)
     }
     /// Calls the tool `fuzz_36`.
-    pub async fn fuzz_36(
+    pub fn fuzz_36(
         &self,
         arguments: &Fuzz36Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz36Args>("fuzz_36", arguments).await
+        self.client.call_tool_content("fuzz_36", arguments)
     }
     /// Calls the tool `fuzz_37`.
-    pub async fn fuzz_37(
+    pub fn fuzz_37(
         &self,
         arguments: &Fuzz37Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz37Args>("fuzz_37", arguments).await
+        self.client.call_tool_content("fuzz_37", arguments)
     }
     /// Calls the tool `fuzz_38`.
-    pub async fn fuzz_38(
+    pub fn fuzz_38(
         &self,
         arguments: &Fuzz38Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz38Args>("fuzz_38", arguments).await
+        self.client.call_tool_content("fuzz_38", arguments)
     }
     /// Calls the tool `fuzz_39`.
-    pub async fn fuzz_39(
+    pub fn fuzz_39(
         &self,
         arguments: &Fuzz39Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz39Args>("fuzz_39", arguments).await
+        self.client.call_tool_content("fuzz_39", arguments)
     }
     /// Calls the tool `fuzz_41`.
-    pub async fn fuzz_41(
+    pub fn fuzz_41(
         &self,
         arguments: &Fuzz41Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz41Args>("fuzz_41", arguments).await
+        self.client.call_tool_content("fuzz_41", arguments)
     }
     /// Calls the tool `fuzz_42`.
-    pub async fn fuzz_42(
+    pub fn fuzz_42(
         &self,
         arguments: &Fuzz42Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz42Args>("fuzz_42", arguments).await
+        self.client.call_tool_content("fuzz_42", arguments)
     }
     /// Calls the tool `fuzz_43`.
-    pub async fn fuzz_43(
+    pub fn fuzz_43(
         &self,
         arguments: &Fuzz43Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz43Args>("fuzz_43", arguments).await
+        self.client.call_tool_content("fuzz_43", arguments)
     }
     /// Calls the tool `fuzz_44`.
-    pub async fn fuzz_44(
+    pub fn fuzz_44(
         &self,
         arguments: &Fuzz44Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz44Args>("fuzz_44", arguments).await
+        self.client.call_tool_content("fuzz_44", arguments)
     }
     /// Calls the tool `fuzz_45`.
-    pub async fn fuzz_45(
+    pub fn fuzz_45(
         &self,
         arguments: &Fuzz45Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz45Args>("fuzz_45", arguments).await
+        self.client.call_tool_content("fuzz_45", arguments)
     }
     /// Calls the tool `fuzz_49`.
-    pub async fn fuzz_49(
+    pub fn fuzz_49(
         &self,
         arguments: &Fuzz49Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz49Args>("fuzz_49", arguments).await
+        self.client.call_tool_content("fuzz_49", arguments)
     }
     /// Calls the tool `fuzz_50`.
-    pub async fn fuzz_50(
+    pub fn fuzz_50(
         &self,
         arguments: &Fuzz50Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz50Args>("fuzz_50", arguments).await
+        self.client.call_tool_content("fuzz_50", arguments)
     }
     /// Calls the tool `fuzz_52`.
-    pub async fn fuzz_52(
+    pub fn fuzz_52(
         &self,
         arguments: &Fuzz52Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz52Args>("fuzz_52", arguments).await
+        self.client.call_tool_content("fuzz_52", arguments)
     }
     /// Calls the tool `fuzz_54`.
-    pub async fn fuzz_54(
+    pub fn fuzz_54(
         &self,
         arguments: &Fuzz54Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz54Args>("fuzz_54", arguments).await
+        self.client.call_tool_content("fuzz_54", arguments)
     }
     /// Calls the tool `fuzz_55`.
-    pub async fn fuzz_55(
+    pub fn fuzz_55(
         &self,
         arguments: &Fuzz55Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz55Args>("fuzz_55", arguments).await
+        self.client.call_tool_content("fuzz_55", arguments)
     }
     /// Calls the tool `fuzz_56`.
-    pub async fn fuzz_56(
+    pub fn fuzz_56(
         &self,
         arguments: &Fuzz56Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz56Args>("fuzz_56", arguments).await
+        self.client.call_tool_content("fuzz_56", arguments)
     }
     /// Calls the tool `fuzz_57`.
-    pub async fn fuzz_57(
+    pub fn fuzz_57(
         &self,
         arguments: &Fuzz57Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz57Args>("fuzz_57", arguments).await
+        self.client.call_tool_content("fuzz_57", arguments)
     }
     /// Calls the tool `fuzz_58`.
-    pub async fn fuzz_58(
+    pub fn fuzz_58(
         &self,
         arguments: &Fuzz58Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz58Args>("fuzz_58", arguments).await
+        self.client.call_tool_content("fuzz_58", arguments)
     }
     /// Calls the tool `fuzz_60`.
-    pub async fn fuzz_60(
+    pub fn fuzz_60(
         &self,
         arguments: &Fuzz60Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz60Args>("fuzz_60", arguments).await
+        self.client.call_tool_content("fuzz_60", arguments)
     }
     /// Calls the tool `fuzz_61`.
-    pub async fn fuzz_61(
+    pub fn fuzz_61(
         &self,
         arguments: &Fuzz61Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz61Args>("fuzz_61", arguments).await
+        self.client.call_tool_content("fuzz_61", arguments)
     }
     /// Calls the tool `fuzz_62`.
-    pub async fn fuzz_62(
+    pub fn fuzz_62(
         &self,
         arguments: &Fuzz62Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz62Args>("fuzz_62", arguments).await
+        self.client.call_tool_content("fuzz_62", arguments)
     }
     /// Calls the tool `fuzz_65`.
-    pub async fn fuzz_65(
+    pub fn fuzz_65(
         &self,
         arguments: &Fuzz65Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz65Args>("fuzz_65", arguments).await
+        self.client.call_tool_content("fuzz_65", arguments)
     }
     /// Calls the tool `fuzz_67`.
-    pub async fn fuzz_67(
+    pub fn fuzz_67(
         &self,
         arguments: &Fuzz67Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz67Args>("fuzz_67", arguments).await
+        self.client.call_tool_content("fuzz_67", arguments)
     }
     /// Calls the tool `fuzz_69`.
-    pub async fn fuzz_69(
+    pub fn fuzz_69(
         &self,
         arguments: &Fuzz69Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz69Args>("fuzz_69", arguments).await
+        self.client.call_tool_content("fuzz_69", arguments)
     }
     /// Calls the tool `fuzz_70`.
-    pub async fn fuzz_70(
+    pub fn fuzz_70(
         &self,
         arguments: &Fuzz70Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz70Args>("fuzz_70", arguments).await
+        self.client.call_tool_content("fuzz_70", arguments)
     }
     /// Calls the tool `fuzz_71`.
-    pub async fn fuzz_71(
+    pub fn fuzz_71(
         &self,
         arguments: &Fuzz71Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz71Args>("fuzz_71", arguments).await
+        self.client.call_tool_content("fuzz_71", arguments)
     }
     /// Calls the tool `fuzz_72`.
-    pub async fn fuzz_72(
+    pub fn fuzz_72(
         &self,
         arguments: &Fuzz72Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz72Args>("fuzz_72", arguments).await
+        self.client.call_tool_content("fuzz_72", arguments)
     }
     /// Calls the tool `fuzz_74`.
-    pub async fn fuzz_74(
+    pub fn fuzz_74(
         &self,
         arguments: &Fuzz74Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz74Args>("fuzz_74", arguments).await
+        self.client.call_tool_content("fuzz_74", arguments)
     }
     /// Calls the tool `fuzz_75`.
-    pub async fn fuzz_75(
+    pub fn fuzz_75(
         &self,
         arguments: &Fuzz75Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz75Args>("fuzz_75", arguments).await
+        self.client.call_tool_content("fuzz_75", arguments)
     }
     /// Calls the tool `fuzz_76`.
-    pub async fn fuzz_76(
+    pub fn fuzz_76(
         &self,
         arguments: &Fuzz76Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz76Args>("fuzz_76", arguments).await
+        self.client.call_tool_content("fuzz_76", arguments)
     }
     /// Calls the tool `fuzz_77`.
-    pub async fn fuzz_77(
+    pub fn fuzz_77(
         &self,
         arguments: &Fuzz77Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz77Args>("fuzz_77", arguments).await
+        self.client.call_tool_content("fuzz_77", arguments)
     }
     /// Calls the tool `fuzz_78`.
-    pub async fn fuzz_78(
+    pub fn fuzz_78(
         &self,
         arguments: &Fuzz78Args,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<Fuzz78Args>("fuzz_78", arguments).await
+        self.client.call_tool_content("fuzz_78", arguments)
     }
 }

@@ -62,13 +62,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `sizes`.
-    pub async fn sizes(
+    pub fn sizes(
         &self,
         arguments: &SizesArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<SizesArgs>("sizes", arguments).await
+        self.client.call_tool_content("sizes", arguments)
     }
 }

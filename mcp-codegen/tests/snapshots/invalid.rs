@@ -81,13 +81,13 @@ impl McpClient {
     /// Schemas that are not valid JSON Schema still generate.
     ///
     /// Calls the tool `invalid`.
-    pub async fn invalid(
+    pub fn invalid(
         &self,
         arguments: &InvalidArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<InvalidArgs>("invalid", arguments).await
+        self.client.call_tool_content("invalid", arguments)
     }
 }

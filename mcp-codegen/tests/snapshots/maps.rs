@@ -112,13 +112,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `configure`.
-    pub async fn configure(
+    pub fn configure(
         &self,
         arguments: &ConfigureArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<ConfigureArgs>("configure", arguments).await
+        self.client.call_tool_content("configure", arguments)
     }
 }

@@ -42,18 +42,22 @@ pub enum UpdateProfileArgsEither {
     Integer(i64),
     String(::std::string::String),
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum UpdateProfileArgsLevel {
-    #[serde(rename = "low")]
     Low,
-    #[serde(rename = "high")]
     High,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for UpdateProfileArgsLevel {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Low => "low",
+            Self::High => "high",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Person {
@@ -98,15 +102,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `update_profile`.
-    pub async fn update_profile(
+    pub fn update_profile(
         &self,
         arguments: &UpdateProfileArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<UpdateProfileArgs>("update_profile", arguments)
-            .await
+        self.client.call_tool_content("update_profile", arguments)
     }
 }

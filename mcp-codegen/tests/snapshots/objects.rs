@@ -198,53 +198,53 @@ impl McpClient {
     /// Creates a user.
     ///
     /// Calls the tool `create-user`.
-    pub async fn create_user(
+    pub fn create_user(
         &self,
         arguments: &CreateUserArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<CreateUserArgs>("create-user", arguments).await
+        self.client.call_tool_content("create-user", arguments)
     }
     /// Calls the tool `create_user`.
-    pub async fn create_user_2(
+    pub fn create_user_2(
         &self,
         arguments: &CreateUserArgs2,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<CreateUserArgs2>("create_user", arguments).await
+        self.client.call_tool_content("create_user", arguments)
     }
     /// Calls the tool `weird names`.
-    pub async fn weird_names(
+    pub fn weird_names(
         &self,
         arguments: &WeirdNamesArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<WeirdNamesArgs>("weird names", arguments).await
+        self.client.call_tool_content("weird names", arguments)
     }
     /// Calls the tool `new`.
-    pub async fn new_2(
+    pub fn new_2(
         &self,
         arguments: &NewArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<NewArgs>("new", arguments).await
+        self.client.call_tool_content("new", arguments)
     }
     /// Calls the tool `McpClient`.
-    pub async fn mcp_client(
+    pub fn mcp_client(
         &self,
         arguments: &McpClientArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<McpClientArgs>("McpClient", arguments).await
+        self.client.call_tool_content("McpClient", arguments)
     }
 }

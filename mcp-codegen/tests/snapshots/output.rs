@@ -118,31 +118,27 @@ impl McpClient {
     /// Current weather.
     ///
     /// Calls the tool `get_weather`.
-    pub async fn get_weather(
+    pub fn get_weather(
         &self,
         arguments: &GetWeatherArgs,
-    ) -> ::std::result::Result<GetWeatherOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<GetWeatherArgs, GetWeatherOutput>("get_weather", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, GetWeatherOutput> {
+        self.client.call_tool_as("get_weather", arguments)
     }
     /// Calls the tool `echo`.
-    pub async fn echo(
+    pub fn echo(
         &self,
         arguments: &EchoArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<EchoArgs>("echo", arguments).await
+        self.client.call_tool_content("echo", arguments)
     }
     /// Calls the tool `list_items`.
-    pub async fn list_items(
+    pub fn list_items(
         &self,
         arguments: &ListItemsArgs,
-    ) -> ::std::result::Result<ListItemsOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<ListItemsArgs, ListItemsOutput>("list_items", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, ListItemsOutput> {
+        self.client.call_tool_as("list_items", arguments)
     }
 }

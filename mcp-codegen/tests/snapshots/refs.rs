@@ -179,23 +179,23 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `tree`.
-    pub async fn tree(
+    pub fn tree(
         &self,
         arguments: &TreeArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<TreeArgs>("tree", arguments).await
+        self.client.call_tool_content("tree", arguments)
     }
     /// Calls the tool `json_value`.
-    pub async fn json_value(
+    pub fn json_value(
         &self,
         arguments: &JsonValueArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<JsonValueArgs>("json_value", arguments).await
+        self.client.call_tool_content("json_value", arguments)
     }
 }

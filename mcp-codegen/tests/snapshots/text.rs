@@ -72,22 +72,26 @@ impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsEventOp
 /// \u{0}\u{1}\u{2}
 ///
 /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum TrojanU202eSourceArgsMode {
-    #[serde(rename = "read\u{202E}")]
     ReadU202e,
-    #[serde(rename = "wr\u{200B}ite")]
     WrU200bIte,
-    #[serde(rename = "\u{2066}x\u{2069}")]
     U2066XU2069,
-    #[serde(rename = "plain")]
     Plain,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsMode {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::ReadU202e => "read\u{202E}",
+            Self::WrU200bIte => "wr\u{200B}ite",
+            Self::U2066XU2069 => "\u{2066}x\u{2069}",
+            Self::Plain => "plain",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -152,33 +156,24 @@ impl McpClient {
     /// Calls the tool `trojan\u{202E}_source`.
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    pub async fn trojan_u202e_source(
+    pub fn trojan_u202e_source(
         &self,
         arguments: &TrojanU202eSourceArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client
-            .call_tool_content::<
-                TrojanU202eSourceArgs,
-            >("trojan\u{202E}_source", arguments)
-            .await
+        self.client.call_tool_content("trojan\u{202E}_source", arguments)
     }
     /// \u{202E}
     ///
     /// Calls the tool `out\u{2066}put`.
     ///
     /// Invisible or direction-changing characters in this text are shown escaped, like `\u{202E}`.
-    pub async fn out_u2066_put(
+    pub fn out_u2066_put(
         &self,
         arguments: &OutU2066PutArgs,
-    ) -> ::std::result::Result<OutU2066PutOutput, ::mcp_runtime::client::ToolCallError> {
-        self.client
-            .call_tool_as::<
-                OutU2066PutArgs,
-                OutU2066PutOutput,
-            >("out\u{2066}put", arguments)
-            .await
+    ) -> ::mcp_runtime::client::ToolCall<'_, OutU2066PutOutput> {
+        self.client.call_tool_as("out\u{2066}put", arguments)
     }
 }

@@ -55,13 +55,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `plot`.
-    pub async fn plot(
+    pub fn plot(
         &self,
         arguments: &PlotArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<PlotArgs>("plot", arguments).await
+        self.client.call_tool_content("plot", arguments)
     }
 }

@@ -250,13 +250,13 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `draw`.
-    pub async fn draw(
+    pub fn draw(
         &self,
         arguments: &DrawArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<DrawArgs>("draw", arguments).await
+        self.client.call_tool_content("draw", arguments)
     }
 }

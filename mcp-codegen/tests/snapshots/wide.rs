@@ -5656,2014 +5656,2018 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideEnumArgs {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::marker::Copy)]
 pub enum WideEnumArgsValue {
-    #[serde(rename = "value_0")]
     Value0,
-    #[serde(rename = "value_1")]
     Value1,
-    #[serde(rename = "value_2")]
     Value2,
-    #[serde(rename = "value_3")]
     Value3,
-    #[serde(rename = "value_4")]
     Value4,
-    #[serde(rename = "value_5")]
     Value5,
-    #[serde(rename = "value_6")]
     Value6,
-    #[serde(rename = "value_7")]
     Value7,
-    #[serde(rename = "value_8")]
     Value8,
-    #[serde(rename = "value_9")]
     Value9,
-    #[serde(rename = "value_10")]
     Value10,
-    #[serde(rename = "value_11")]
     Value11,
-    #[serde(rename = "value_12")]
     Value12,
-    #[serde(rename = "value_13")]
     Value13,
-    #[serde(rename = "value_14")]
     Value14,
-    #[serde(rename = "value_15")]
     Value15,
-    #[serde(rename = "value_16")]
     Value16,
-    #[serde(rename = "value_17")]
     Value17,
-    #[serde(rename = "value_18")]
     Value18,
-    #[serde(rename = "value_19")]
     Value19,
-    #[serde(rename = "value_20")]
     Value20,
-    #[serde(rename = "value_21")]
     Value21,
-    #[serde(rename = "value_22")]
     Value22,
-    #[serde(rename = "value_23")]
     Value23,
-    #[serde(rename = "value_24")]
     Value24,
-    #[serde(rename = "value_25")]
     Value25,
-    #[serde(rename = "value_26")]
     Value26,
-    #[serde(rename = "value_27")]
     Value27,
-    #[serde(rename = "value_28")]
     Value28,
-    #[serde(rename = "value_29")]
     Value29,
-    #[serde(rename = "value_30")]
     Value30,
-    #[serde(rename = "value_31")]
     Value31,
-    #[serde(rename = "value_32")]
     Value32,
-    #[serde(rename = "value_33")]
     Value33,
-    #[serde(rename = "value_34")]
     Value34,
-    #[serde(rename = "value_35")]
     Value35,
-    #[serde(rename = "value_36")]
     Value36,
-    #[serde(rename = "value_37")]
     Value37,
-    #[serde(rename = "value_38")]
     Value38,
-    #[serde(rename = "value_39")]
     Value39,
-    #[serde(rename = "value_40")]
     Value40,
-    #[serde(rename = "value_41")]
     Value41,
-    #[serde(rename = "value_42")]
     Value42,
-    #[serde(rename = "value_43")]
     Value43,
-    #[serde(rename = "value_44")]
     Value44,
-    #[serde(rename = "value_45")]
     Value45,
-    #[serde(rename = "value_46")]
     Value46,
-    #[serde(rename = "value_47")]
     Value47,
-    #[serde(rename = "value_48")]
     Value48,
-    #[serde(rename = "value_49")]
     Value49,
-    #[serde(rename = "value_50")]
     Value50,
-    #[serde(rename = "value_51")]
     Value51,
-    #[serde(rename = "value_52")]
     Value52,
-    #[serde(rename = "value_53")]
     Value53,
-    #[serde(rename = "value_54")]
     Value54,
-    #[serde(rename = "value_55")]
     Value55,
-    #[serde(rename = "value_56")]
     Value56,
-    #[serde(rename = "value_57")]
     Value57,
-    #[serde(rename = "value_58")]
     Value58,
-    #[serde(rename = "value_59")]
     Value59,
-    #[serde(rename = "value_60")]
     Value60,
-    #[serde(rename = "value_61")]
     Value61,
-    #[serde(rename = "value_62")]
     Value62,
-    #[serde(rename = "value_63")]
     Value63,
-    #[serde(rename = "value_64")]
     Value64,
-    #[serde(rename = "value_65")]
     Value65,
-    #[serde(rename = "value_66")]
     Value66,
-    #[serde(rename = "value_67")]
     Value67,
-    #[serde(rename = "value_68")]
     Value68,
-    #[serde(rename = "value_69")]
     Value69,
-    #[serde(rename = "value_70")]
     Value70,
-    #[serde(rename = "value_71")]
     Value71,
-    #[serde(rename = "value_72")]
     Value72,
-    #[serde(rename = "value_73")]
     Value73,
-    #[serde(rename = "value_74")]
     Value74,
-    #[serde(rename = "value_75")]
     Value75,
-    #[serde(rename = "value_76")]
     Value76,
-    #[serde(rename = "value_77")]
     Value77,
-    #[serde(rename = "value_78")]
     Value78,
-    #[serde(rename = "value_79")]
     Value79,
-    #[serde(rename = "value_80")]
     Value80,
-    #[serde(rename = "value_81")]
     Value81,
-    #[serde(rename = "value_82")]
     Value82,
-    #[serde(rename = "value_83")]
     Value83,
-    #[serde(rename = "value_84")]
     Value84,
-    #[serde(rename = "value_85")]
     Value85,
-    #[serde(rename = "value_86")]
     Value86,
-    #[serde(rename = "value_87")]
     Value87,
-    #[serde(rename = "value_88")]
     Value88,
-    #[serde(rename = "value_89")]
     Value89,
-    #[serde(rename = "value_90")]
     Value90,
-    #[serde(rename = "value_91")]
     Value91,
-    #[serde(rename = "value_92")]
     Value92,
-    #[serde(rename = "value_93")]
     Value93,
-    #[serde(rename = "value_94")]
     Value94,
-    #[serde(rename = "value_95")]
     Value95,
-    #[serde(rename = "value_96")]
     Value96,
-    #[serde(rename = "value_97")]
     Value97,
-    #[serde(rename = "value_98")]
     Value98,
-    #[serde(rename = "value_99")]
     Value99,
-    #[serde(rename = "value_100")]
     Value100,
-    #[serde(rename = "value_101")]
     Value101,
-    #[serde(rename = "value_102")]
     Value102,
-    #[serde(rename = "value_103")]
     Value103,
-    #[serde(rename = "value_104")]
     Value104,
-    #[serde(rename = "value_105")]
     Value105,
-    #[serde(rename = "value_106")]
     Value106,
-    #[serde(rename = "value_107")]
     Value107,
-    #[serde(rename = "value_108")]
     Value108,
-    #[serde(rename = "value_109")]
     Value109,
-    #[serde(rename = "value_110")]
     Value110,
-    #[serde(rename = "value_111")]
     Value111,
-    #[serde(rename = "value_112")]
     Value112,
-    #[serde(rename = "value_113")]
     Value113,
-    #[serde(rename = "value_114")]
     Value114,
-    #[serde(rename = "value_115")]
     Value115,
-    #[serde(rename = "value_116")]
     Value116,
-    #[serde(rename = "value_117")]
     Value117,
-    #[serde(rename = "value_118")]
     Value118,
-    #[serde(rename = "value_119")]
     Value119,
-    #[serde(rename = "value_120")]
     Value120,
-    #[serde(rename = "value_121")]
     Value121,
-    #[serde(rename = "value_122")]
     Value122,
-    #[serde(rename = "value_123")]
     Value123,
-    #[serde(rename = "value_124")]
     Value124,
-    #[serde(rename = "value_125")]
     Value125,
-    #[serde(rename = "value_126")]
     Value126,
-    #[serde(rename = "value_127")]
     Value127,
-    #[serde(rename = "value_128")]
     Value128,
-    #[serde(rename = "value_129")]
     Value129,
-    #[serde(rename = "value_130")]
     Value130,
-    #[serde(rename = "value_131")]
     Value131,
-    #[serde(rename = "value_132")]
     Value132,
-    #[serde(rename = "value_133")]
     Value133,
-    #[serde(rename = "value_134")]
     Value134,
-    #[serde(rename = "value_135")]
     Value135,
-    #[serde(rename = "value_136")]
     Value136,
-    #[serde(rename = "value_137")]
     Value137,
-    #[serde(rename = "value_138")]
     Value138,
-    #[serde(rename = "value_139")]
     Value139,
-    #[serde(rename = "value_140")]
     Value140,
-    #[serde(rename = "value_141")]
     Value141,
-    #[serde(rename = "value_142")]
     Value142,
-    #[serde(rename = "value_143")]
     Value143,
-    #[serde(rename = "value_144")]
     Value144,
-    #[serde(rename = "value_145")]
     Value145,
-    #[serde(rename = "value_146")]
     Value146,
-    #[serde(rename = "value_147")]
     Value147,
-    #[serde(rename = "value_148")]
     Value148,
-    #[serde(rename = "value_149")]
     Value149,
-    #[serde(rename = "value_150")]
     Value150,
-    #[serde(rename = "value_151")]
     Value151,
-    #[serde(rename = "value_152")]
     Value152,
-    #[serde(rename = "value_153")]
     Value153,
-    #[serde(rename = "value_154")]
     Value154,
-    #[serde(rename = "value_155")]
     Value155,
-    #[serde(rename = "value_156")]
     Value156,
-    #[serde(rename = "value_157")]
     Value157,
-    #[serde(rename = "value_158")]
     Value158,
-    #[serde(rename = "value_159")]
     Value159,
-    #[serde(rename = "value_160")]
     Value160,
-    #[serde(rename = "value_161")]
     Value161,
-    #[serde(rename = "value_162")]
     Value162,
-    #[serde(rename = "value_163")]
     Value163,
-    #[serde(rename = "value_164")]
     Value164,
-    #[serde(rename = "value_165")]
     Value165,
-    #[serde(rename = "value_166")]
     Value166,
-    #[serde(rename = "value_167")]
     Value167,
-    #[serde(rename = "value_168")]
     Value168,
-    #[serde(rename = "value_169")]
     Value169,
-    #[serde(rename = "value_170")]
     Value170,
-    #[serde(rename = "value_171")]
     Value171,
-    #[serde(rename = "value_172")]
     Value172,
-    #[serde(rename = "value_173")]
     Value173,
-    #[serde(rename = "value_174")]
     Value174,
-    #[serde(rename = "value_175")]
     Value175,
-    #[serde(rename = "value_176")]
     Value176,
-    #[serde(rename = "value_177")]
     Value177,
-    #[serde(rename = "value_178")]
     Value178,
-    #[serde(rename = "value_179")]
     Value179,
-    #[serde(rename = "value_180")]
     Value180,
-    #[serde(rename = "value_181")]
     Value181,
-    #[serde(rename = "value_182")]
     Value182,
-    #[serde(rename = "value_183")]
     Value183,
-    #[serde(rename = "value_184")]
     Value184,
-    #[serde(rename = "value_185")]
     Value185,
-    #[serde(rename = "value_186")]
     Value186,
-    #[serde(rename = "value_187")]
     Value187,
-    #[serde(rename = "value_188")]
     Value188,
-    #[serde(rename = "value_189")]
     Value189,
-    #[serde(rename = "value_190")]
     Value190,
-    #[serde(rename = "value_191")]
     Value191,
-    #[serde(rename = "value_192")]
     Value192,
-    #[serde(rename = "value_193")]
     Value193,
-    #[serde(rename = "value_194")]
     Value194,
-    #[serde(rename = "value_195")]
     Value195,
-    #[serde(rename = "value_196")]
     Value196,
-    #[serde(rename = "value_197")]
     Value197,
-    #[serde(rename = "value_198")]
     Value198,
-    #[serde(rename = "value_199")]
     Value199,
-    #[serde(rename = "value_200")]
     Value200,
-    #[serde(rename = "value_201")]
     Value201,
-    #[serde(rename = "value_202")]
     Value202,
-    #[serde(rename = "value_203")]
     Value203,
-    #[serde(rename = "value_204")]
     Value204,
-    #[serde(rename = "value_205")]
     Value205,
-    #[serde(rename = "value_206")]
     Value206,
-    #[serde(rename = "value_207")]
     Value207,
-    #[serde(rename = "value_208")]
     Value208,
-    #[serde(rename = "value_209")]
     Value209,
-    #[serde(rename = "value_210")]
     Value210,
-    #[serde(rename = "value_211")]
     Value211,
-    #[serde(rename = "value_212")]
     Value212,
-    #[serde(rename = "value_213")]
     Value213,
-    #[serde(rename = "value_214")]
     Value214,
-    #[serde(rename = "value_215")]
     Value215,
-    #[serde(rename = "value_216")]
     Value216,
-    #[serde(rename = "value_217")]
     Value217,
-    #[serde(rename = "value_218")]
     Value218,
-    #[serde(rename = "value_219")]
     Value219,
-    #[serde(rename = "value_220")]
     Value220,
-    #[serde(rename = "value_221")]
     Value221,
-    #[serde(rename = "value_222")]
     Value222,
-    #[serde(rename = "value_223")]
     Value223,
-    #[serde(rename = "value_224")]
     Value224,
-    #[serde(rename = "value_225")]
     Value225,
-    #[serde(rename = "value_226")]
     Value226,
-    #[serde(rename = "value_227")]
     Value227,
-    #[serde(rename = "value_228")]
     Value228,
-    #[serde(rename = "value_229")]
     Value229,
-    #[serde(rename = "value_230")]
     Value230,
-    #[serde(rename = "value_231")]
     Value231,
-    #[serde(rename = "value_232")]
     Value232,
-    #[serde(rename = "value_233")]
     Value233,
-    #[serde(rename = "value_234")]
     Value234,
-    #[serde(rename = "value_235")]
     Value235,
-    #[serde(rename = "value_236")]
     Value236,
-    #[serde(rename = "value_237")]
     Value237,
-    #[serde(rename = "value_238")]
     Value238,
-    #[serde(rename = "value_239")]
     Value239,
-    #[serde(rename = "value_240")]
     Value240,
-    #[serde(rename = "value_241")]
     Value241,
-    #[serde(rename = "value_242")]
     Value242,
-    #[serde(rename = "value_243")]
     Value243,
-    #[serde(rename = "value_244")]
     Value244,
-    #[serde(rename = "value_245")]
     Value245,
-    #[serde(rename = "value_246")]
     Value246,
-    #[serde(rename = "value_247")]
     Value247,
-    #[serde(rename = "value_248")]
     Value248,
-    #[serde(rename = "value_249")]
     Value249,
-    #[serde(rename = "value_250")]
     Value250,
-    #[serde(rename = "value_251")]
     Value251,
-    #[serde(rename = "value_252")]
     Value252,
-    #[serde(rename = "value_253")]
     Value253,
-    #[serde(rename = "value_254")]
     Value254,
-    #[serde(rename = "value_255")]
     Value255,
-    #[serde(rename = "value_256")]
     Value256,
-    #[serde(rename = "value_257")]
     Value257,
-    #[serde(rename = "value_258")]
     Value258,
-    #[serde(rename = "value_259")]
     Value259,
-    #[serde(rename = "value_260")]
     Value260,
-    #[serde(rename = "value_261")]
     Value261,
-    #[serde(rename = "value_262")]
     Value262,
-    #[serde(rename = "value_263")]
     Value263,
-    #[serde(rename = "value_264")]
     Value264,
-    #[serde(rename = "value_265")]
     Value265,
-    #[serde(rename = "value_266")]
     Value266,
-    #[serde(rename = "value_267")]
     Value267,
-    #[serde(rename = "value_268")]
     Value268,
-    #[serde(rename = "value_269")]
     Value269,
-    #[serde(rename = "value_270")]
     Value270,
-    #[serde(rename = "value_271")]
     Value271,
-    #[serde(rename = "value_272")]
     Value272,
-    #[serde(rename = "value_273")]
     Value273,
-    #[serde(rename = "value_274")]
     Value274,
-    #[serde(rename = "value_275")]
     Value275,
-    #[serde(rename = "value_276")]
     Value276,
-    #[serde(rename = "value_277")]
     Value277,
-    #[serde(rename = "value_278")]
     Value278,
-    #[serde(rename = "value_279")]
     Value279,
-    #[serde(rename = "value_280")]
     Value280,
-    #[serde(rename = "value_281")]
     Value281,
-    #[serde(rename = "value_282")]
     Value282,
-    #[serde(rename = "value_283")]
     Value283,
-    #[serde(rename = "value_284")]
     Value284,
-    #[serde(rename = "value_285")]
     Value285,
-    #[serde(rename = "value_286")]
     Value286,
-    #[serde(rename = "value_287")]
     Value287,
-    #[serde(rename = "value_288")]
     Value288,
-    #[serde(rename = "value_289")]
     Value289,
-    #[serde(rename = "value_290")]
     Value290,
-    #[serde(rename = "value_291")]
     Value291,
-    #[serde(rename = "value_292")]
     Value292,
-    #[serde(rename = "value_293")]
     Value293,
-    #[serde(rename = "value_294")]
     Value294,
-    #[serde(rename = "value_295")]
     Value295,
-    #[serde(rename = "value_296")]
     Value296,
-    #[serde(rename = "value_297")]
     Value297,
-    #[serde(rename = "value_298")]
     Value298,
-    #[serde(rename = "value_299")]
     Value299,
-    #[serde(rename = "value_300")]
     Value300,
-    #[serde(rename = "value_301")]
     Value301,
-    #[serde(rename = "value_302")]
     Value302,
-    #[serde(rename = "value_303")]
     Value303,
-    #[serde(rename = "value_304")]
     Value304,
-    #[serde(rename = "value_305")]
     Value305,
-    #[serde(rename = "value_306")]
     Value306,
-    #[serde(rename = "value_307")]
     Value307,
-    #[serde(rename = "value_308")]
     Value308,
-    #[serde(rename = "value_309")]
     Value309,
-    #[serde(rename = "value_310")]
     Value310,
-    #[serde(rename = "value_311")]
     Value311,
-    #[serde(rename = "value_312")]
     Value312,
-    #[serde(rename = "value_313")]
     Value313,
-    #[serde(rename = "value_314")]
     Value314,
-    #[serde(rename = "value_315")]
     Value315,
-    #[serde(rename = "value_316")]
     Value316,
-    #[serde(rename = "value_317")]
     Value317,
-    #[serde(rename = "value_318")]
     Value318,
-    #[serde(rename = "value_319")]
     Value319,
-    #[serde(rename = "value_320")]
     Value320,
-    #[serde(rename = "value_321")]
     Value321,
-    #[serde(rename = "value_322")]
     Value322,
-    #[serde(rename = "value_323")]
     Value323,
-    #[serde(rename = "value_324")]
     Value324,
-    #[serde(rename = "value_325")]
     Value325,
-    #[serde(rename = "value_326")]
     Value326,
-    #[serde(rename = "value_327")]
     Value327,
-    #[serde(rename = "value_328")]
     Value328,
-    #[serde(rename = "value_329")]
     Value329,
-    #[serde(rename = "value_330")]
     Value330,
-    #[serde(rename = "value_331")]
     Value331,
-    #[serde(rename = "value_332")]
     Value332,
-    #[serde(rename = "value_333")]
     Value333,
-    #[serde(rename = "value_334")]
     Value334,
-    #[serde(rename = "value_335")]
     Value335,
-    #[serde(rename = "value_336")]
     Value336,
-    #[serde(rename = "value_337")]
     Value337,
-    #[serde(rename = "value_338")]
     Value338,
-    #[serde(rename = "value_339")]
     Value339,
-    #[serde(rename = "value_340")]
     Value340,
-    #[serde(rename = "value_341")]
     Value341,
-    #[serde(rename = "value_342")]
     Value342,
-    #[serde(rename = "value_343")]
     Value343,
-    #[serde(rename = "value_344")]
     Value344,
-    #[serde(rename = "value_345")]
     Value345,
-    #[serde(rename = "value_346")]
     Value346,
-    #[serde(rename = "value_347")]
     Value347,
-    #[serde(rename = "value_348")]
     Value348,
-    #[serde(rename = "value_349")]
     Value349,
-    #[serde(rename = "value_350")]
     Value350,
-    #[serde(rename = "value_351")]
     Value351,
-    #[serde(rename = "value_352")]
     Value352,
-    #[serde(rename = "value_353")]
     Value353,
-    #[serde(rename = "value_354")]
     Value354,
-    #[serde(rename = "value_355")]
     Value355,
-    #[serde(rename = "value_356")]
     Value356,
-    #[serde(rename = "value_357")]
     Value357,
-    #[serde(rename = "value_358")]
     Value358,
-    #[serde(rename = "value_359")]
     Value359,
-    #[serde(rename = "value_360")]
     Value360,
-    #[serde(rename = "value_361")]
     Value361,
-    #[serde(rename = "value_362")]
     Value362,
-    #[serde(rename = "value_363")]
     Value363,
-    #[serde(rename = "value_364")]
     Value364,
-    #[serde(rename = "value_365")]
     Value365,
-    #[serde(rename = "value_366")]
     Value366,
-    #[serde(rename = "value_367")]
     Value367,
-    #[serde(rename = "value_368")]
     Value368,
-    #[serde(rename = "value_369")]
     Value369,
-    #[serde(rename = "value_370")]
     Value370,
-    #[serde(rename = "value_371")]
     Value371,
-    #[serde(rename = "value_372")]
     Value372,
-    #[serde(rename = "value_373")]
     Value373,
-    #[serde(rename = "value_374")]
     Value374,
-    #[serde(rename = "value_375")]
     Value375,
-    #[serde(rename = "value_376")]
     Value376,
-    #[serde(rename = "value_377")]
     Value377,
-    #[serde(rename = "value_378")]
     Value378,
-    #[serde(rename = "value_379")]
     Value379,
-    #[serde(rename = "value_380")]
     Value380,
-    #[serde(rename = "value_381")]
     Value381,
-    #[serde(rename = "value_382")]
     Value382,
-    #[serde(rename = "value_383")]
     Value383,
-    #[serde(rename = "value_384")]
     Value384,
-    #[serde(rename = "value_385")]
     Value385,
-    #[serde(rename = "value_386")]
     Value386,
-    #[serde(rename = "value_387")]
     Value387,
-    #[serde(rename = "value_388")]
     Value388,
-    #[serde(rename = "value_389")]
     Value389,
-    #[serde(rename = "value_390")]
     Value390,
-    #[serde(rename = "value_391")]
     Value391,
-    #[serde(rename = "value_392")]
     Value392,
-    #[serde(rename = "value_393")]
     Value393,
-    #[serde(rename = "value_394")]
     Value394,
-    #[serde(rename = "value_395")]
     Value395,
-    #[serde(rename = "value_396")]
     Value396,
-    #[serde(rename = "value_397")]
     Value397,
-    #[serde(rename = "value_398")]
     Value398,
-    #[serde(rename = "value_399")]
     Value399,
-    #[serde(rename = "value_400")]
     Value400,
-    #[serde(rename = "value_401")]
     Value401,
-    #[serde(rename = "value_402")]
     Value402,
-    #[serde(rename = "value_403")]
     Value403,
-    #[serde(rename = "value_404")]
     Value404,
-    #[serde(rename = "value_405")]
     Value405,
-    #[serde(rename = "value_406")]
     Value406,
-    #[serde(rename = "value_407")]
     Value407,
-    #[serde(rename = "value_408")]
     Value408,
-    #[serde(rename = "value_409")]
     Value409,
-    #[serde(rename = "value_410")]
     Value410,
-    #[serde(rename = "value_411")]
     Value411,
-    #[serde(rename = "value_412")]
     Value412,
-    #[serde(rename = "value_413")]
     Value413,
-    #[serde(rename = "value_414")]
     Value414,
-    #[serde(rename = "value_415")]
     Value415,
-    #[serde(rename = "value_416")]
     Value416,
-    #[serde(rename = "value_417")]
     Value417,
-    #[serde(rename = "value_418")]
     Value418,
-    #[serde(rename = "value_419")]
     Value419,
-    #[serde(rename = "value_420")]
     Value420,
-    #[serde(rename = "value_421")]
     Value421,
-    #[serde(rename = "value_422")]
     Value422,
-    #[serde(rename = "value_423")]
     Value423,
-    #[serde(rename = "value_424")]
     Value424,
-    #[serde(rename = "value_425")]
     Value425,
-    #[serde(rename = "value_426")]
     Value426,
-    #[serde(rename = "value_427")]
     Value427,
-    #[serde(rename = "value_428")]
     Value428,
-    #[serde(rename = "value_429")]
     Value429,
-    #[serde(rename = "value_430")]
     Value430,
-    #[serde(rename = "value_431")]
     Value431,
-    #[serde(rename = "value_432")]
     Value432,
-    #[serde(rename = "value_433")]
     Value433,
-    #[serde(rename = "value_434")]
     Value434,
-    #[serde(rename = "value_435")]
     Value435,
-    #[serde(rename = "value_436")]
     Value436,
-    #[serde(rename = "value_437")]
     Value437,
-    #[serde(rename = "value_438")]
     Value438,
-    #[serde(rename = "value_439")]
     Value439,
-    #[serde(rename = "value_440")]
     Value440,
-    #[serde(rename = "value_441")]
     Value441,
-    #[serde(rename = "value_442")]
     Value442,
-    #[serde(rename = "value_443")]
     Value443,
-    #[serde(rename = "value_444")]
     Value444,
-    #[serde(rename = "value_445")]
     Value445,
-    #[serde(rename = "value_446")]
     Value446,
-    #[serde(rename = "value_447")]
     Value447,
-    #[serde(rename = "value_448")]
     Value448,
-    #[serde(rename = "value_449")]
     Value449,
-    #[serde(rename = "value_450")]
     Value450,
-    #[serde(rename = "value_451")]
     Value451,
-    #[serde(rename = "value_452")]
     Value452,
-    #[serde(rename = "value_453")]
     Value453,
-    #[serde(rename = "value_454")]
     Value454,
-    #[serde(rename = "value_455")]
     Value455,
-    #[serde(rename = "value_456")]
     Value456,
-    #[serde(rename = "value_457")]
     Value457,
-    #[serde(rename = "value_458")]
     Value458,
-    #[serde(rename = "value_459")]
     Value459,
-    #[serde(rename = "value_460")]
     Value460,
-    #[serde(rename = "value_461")]
     Value461,
-    #[serde(rename = "value_462")]
     Value462,
-    #[serde(rename = "value_463")]
     Value463,
-    #[serde(rename = "value_464")]
     Value464,
-    #[serde(rename = "value_465")]
     Value465,
-    #[serde(rename = "value_466")]
     Value466,
-    #[serde(rename = "value_467")]
     Value467,
-    #[serde(rename = "value_468")]
     Value468,
-    #[serde(rename = "value_469")]
     Value469,
-    #[serde(rename = "value_470")]
     Value470,
-    #[serde(rename = "value_471")]
     Value471,
-    #[serde(rename = "value_472")]
     Value472,
-    #[serde(rename = "value_473")]
     Value473,
-    #[serde(rename = "value_474")]
     Value474,
-    #[serde(rename = "value_475")]
     Value475,
-    #[serde(rename = "value_476")]
     Value476,
-    #[serde(rename = "value_477")]
     Value477,
-    #[serde(rename = "value_478")]
     Value478,
-    #[serde(rename = "value_479")]
     Value479,
-    #[serde(rename = "value_480")]
     Value480,
-    #[serde(rename = "value_481")]
     Value481,
-    #[serde(rename = "value_482")]
     Value482,
-    #[serde(rename = "value_483")]
     Value483,
-    #[serde(rename = "value_484")]
     Value484,
-    #[serde(rename = "value_485")]
     Value485,
-    #[serde(rename = "value_486")]
     Value486,
-    #[serde(rename = "value_487")]
     Value487,
-    #[serde(rename = "value_488")]
     Value488,
-    #[serde(rename = "value_489")]
     Value489,
-    #[serde(rename = "value_490")]
     Value490,
-    #[serde(rename = "value_491")]
     Value491,
-    #[serde(rename = "value_492")]
     Value492,
-    #[serde(rename = "value_493")]
     Value493,
-    #[serde(rename = "value_494")]
     Value494,
-    #[serde(rename = "value_495")]
     Value495,
-    #[serde(rename = "value_496")]
     Value496,
-    #[serde(rename = "value_497")]
     Value497,
-    #[serde(rename = "value_498")]
     Value498,
-    #[serde(rename = "value_499")]
     Value499,
-    #[serde(rename = "value_500")]
     Value500,
-    #[serde(rename = "value_501")]
     Value501,
-    #[serde(rename = "value_502")]
     Value502,
-    #[serde(rename = "value_503")]
     Value503,
-    #[serde(rename = "value_504")]
     Value504,
-    #[serde(rename = "value_505")]
     Value505,
-    #[serde(rename = "value_506")]
     Value506,
-    #[serde(rename = "value_507")]
     Value507,
-    #[serde(rename = "value_508")]
     Value508,
-    #[serde(rename = "value_509")]
     Value509,
-    #[serde(rename = "value_510")]
     Value510,
-    #[serde(rename = "value_511")]
     Value511,
-    #[serde(rename = "value_512")]
     Value512,
-    #[serde(rename = "value_513")]
     Value513,
-    #[serde(rename = "value_514")]
     Value514,
-    #[serde(rename = "value_515")]
     Value515,
-    #[serde(rename = "value_516")]
     Value516,
-    #[serde(rename = "value_517")]
     Value517,
-    #[serde(rename = "value_518")]
     Value518,
-    #[serde(rename = "value_519")]
     Value519,
-    #[serde(rename = "value_520")]
     Value520,
-    #[serde(rename = "value_521")]
     Value521,
-    #[serde(rename = "value_522")]
     Value522,
-    #[serde(rename = "value_523")]
     Value523,
-    #[serde(rename = "value_524")]
     Value524,
-    #[serde(rename = "value_525")]
     Value525,
-    #[serde(rename = "value_526")]
     Value526,
-    #[serde(rename = "value_527")]
     Value527,
-    #[serde(rename = "value_528")]
     Value528,
-    #[serde(rename = "value_529")]
     Value529,
-    #[serde(rename = "value_530")]
     Value530,
-    #[serde(rename = "value_531")]
     Value531,
-    #[serde(rename = "value_532")]
     Value532,
-    #[serde(rename = "value_533")]
     Value533,
-    #[serde(rename = "value_534")]
     Value534,
-    #[serde(rename = "value_535")]
     Value535,
-    #[serde(rename = "value_536")]
     Value536,
-    #[serde(rename = "value_537")]
     Value537,
-    #[serde(rename = "value_538")]
     Value538,
-    #[serde(rename = "value_539")]
     Value539,
-    #[serde(rename = "value_540")]
     Value540,
-    #[serde(rename = "value_541")]
     Value541,
-    #[serde(rename = "value_542")]
     Value542,
-    #[serde(rename = "value_543")]
     Value543,
-    #[serde(rename = "value_544")]
     Value544,
-    #[serde(rename = "value_545")]
     Value545,
-    #[serde(rename = "value_546")]
     Value546,
-    #[serde(rename = "value_547")]
     Value547,
-    #[serde(rename = "value_548")]
     Value548,
-    #[serde(rename = "value_549")]
     Value549,
-    #[serde(rename = "value_550")]
     Value550,
-    #[serde(rename = "value_551")]
     Value551,
-    #[serde(rename = "value_552")]
     Value552,
-    #[serde(rename = "value_553")]
     Value553,
-    #[serde(rename = "value_554")]
     Value554,
-    #[serde(rename = "value_555")]
     Value555,
-    #[serde(rename = "value_556")]
     Value556,
-    #[serde(rename = "value_557")]
     Value557,
-    #[serde(rename = "value_558")]
     Value558,
-    #[serde(rename = "value_559")]
     Value559,
-    #[serde(rename = "value_560")]
     Value560,
-    #[serde(rename = "value_561")]
     Value561,
-    #[serde(rename = "value_562")]
     Value562,
-    #[serde(rename = "value_563")]
     Value563,
-    #[serde(rename = "value_564")]
     Value564,
-    #[serde(rename = "value_565")]
     Value565,
-    #[serde(rename = "value_566")]
     Value566,
-    #[serde(rename = "value_567")]
     Value567,
-    #[serde(rename = "value_568")]
     Value568,
-    #[serde(rename = "value_569")]
     Value569,
-    #[serde(rename = "value_570")]
     Value570,
-    #[serde(rename = "value_571")]
     Value571,
-    #[serde(rename = "value_572")]
     Value572,
-    #[serde(rename = "value_573")]
     Value573,
-    #[serde(rename = "value_574")]
     Value574,
-    #[serde(rename = "value_575")]
     Value575,
-    #[serde(rename = "value_576")]
     Value576,
-    #[serde(rename = "value_577")]
     Value577,
-    #[serde(rename = "value_578")]
     Value578,
-    #[serde(rename = "value_579")]
     Value579,
-    #[serde(rename = "value_580")]
     Value580,
-    #[serde(rename = "value_581")]
     Value581,
-    #[serde(rename = "value_582")]
     Value582,
-    #[serde(rename = "value_583")]
     Value583,
-    #[serde(rename = "value_584")]
     Value584,
-    #[serde(rename = "value_585")]
     Value585,
-    #[serde(rename = "value_586")]
     Value586,
-    #[serde(rename = "value_587")]
     Value587,
-    #[serde(rename = "value_588")]
     Value588,
-    #[serde(rename = "value_589")]
     Value589,
-    #[serde(rename = "value_590")]
     Value590,
-    #[serde(rename = "value_591")]
     Value591,
-    #[serde(rename = "value_592")]
     Value592,
-    #[serde(rename = "value_593")]
     Value593,
-    #[serde(rename = "value_594")]
     Value594,
-    #[serde(rename = "value_595")]
     Value595,
-    #[serde(rename = "value_596")]
     Value596,
-    #[serde(rename = "value_597")]
     Value597,
-    #[serde(rename = "value_598")]
     Value598,
-    #[serde(rename = "value_599")]
     Value599,
-    #[serde(rename = "value_600")]
     Value600,
-    #[serde(rename = "value_601")]
     Value601,
-    #[serde(rename = "value_602")]
     Value602,
-    #[serde(rename = "value_603")]
     Value603,
-    #[serde(rename = "value_604")]
     Value604,
-    #[serde(rename = "value_605")]
     Value605,
-    #[serde(rename = "value_606")]
     Value606,
-    #[serde(rename = "value_607")]
     Value607,
-    #[serde(rename = "value_608")]
     Value608,
-    #[serde(rename = "value_609")]
     Value609,
-    #[serde(rename = "value_610")]
     Value610,
-    #[serde(rename = "value_611")]
     Value611,
-    #[serde(rename = "value_612")]
     Value612,
-    #[serde(rename = "value_613")]
     Value613,
-    #[serde(rename = "value_614")]
     Value614,
-    #[serde(rename = "value_615")]
     Value615,
-    #[serde(rename = "value_616")]
     Value616,
-    #[serde(rename = "value_617")]
     Value617,
-    #[serde(rename = "value_618")]
     Value618,
-    #[serde(rename = "value_619")]
     Value619,
-    #[serde(rename = "value_620")]
     Value620,
-    #[serde(rename = "value_621")]
     Value621,
-    #[serde(rename = "value_622")]
     Value622,
-    #[serde(rename = "value_623")]
     Value623,
-    #[serde(rename = "value_624")]
     Value624,
-    #[serde(rename = "value_625")]
     Value625,
-    #[serde(rename = "value_626")]
     Value626,
-    #[serde(rename = "value_627")]
     Value627,
-    #[serde(rename = "value_628")]
     Value628,
-    #[serde(rename = "value_629")]
     Value629,
-    #[serde(rename = "value_630")]
     Value630,
-    #[serde(rename = "value_631")]
     Value631,
-    #[serde(rename = "value_632")]
     Value632,
-    #[serde(rename = "value_633")]
     Value633,
-    #[serde(rename = "value_634")]
     Value634,
-    #[serde(rename = "value_635")]
     Value635,
-    #[serde(rename = "value_636")]
     Value636,
-    #[serde(rename = "value_637")]
     Value637,
-    #[serde(rename = "value_638")]
     Value638,
-    #[serde(rename = "value_639")]
     Value639,
-    #[serde(rename = "value_640")]
     Value640,
-    #[serde(rename = "value_641")]
     Value641,
-    #[serde(rename = "value_642")]
     Value642,
-    #[serde(rename = "value_643")]
     Value643,
-    #[serde(rename = "value_644")]
     Value644,
-    #[serde(rename = "value_645")]
     Value645,
-    #[serde(rename = "value_646")]
     Value646,
-    #[serde(rename = "value_647")]
     Value647,
-    #[serde(rename = "value_648")]
     Value648,
-    #[serde(rename = "value_649")]
     Value649,
-    #[serde(rename = "value_650")]
     Value650,
-    #[serde(rename = "value_651")]
     Value651,
-    #[serde(rename = "value_652")]
     Value652,
-    #[serde(rename = "value_653")]
     Value653,
-    #[serde(rename = "value_654")]
     Value654,
-    #[serde(rename = "value_655")]
     Value655,
-    #[serde(rename = "value_656")]
     Value656,
-    #[serde(rename = "value_657")]
     Value657,
-    #[serde(rename = "value_658")]
     Value658,
-    #[serde(rename = "value_659")]
     Value659,
-    #[serde(rename = "value_660")]
     Value660,
-    #[serde(rename = "value_661")]
     Value661,
-    #[serde(rename = "value_662")]
     Value662,
-    #[serde(rename = "value_663")]
     Value663,
-    #[serde(rename = "value_664")]
     Value664,
-    #[serde(rename = "value_665")]
     Value665,
-    #[serde(rename = "value_666")]
     Value666,
-    #[serde(rename = "value_667")]
     Value667,
-    #[serde(rename = "value_668")]
     Value668,
-    #[serde(rename = "value_669")]
     Value669,
-    #[serde(rename = "value_670")]
     Value670,
-    #[serde(rename = "value_671")]
     Value671,
-    #[serde(rename = "value_672")]
     Value672,
-    #[serde(rename = "value_673")]
     Value673,
-    #[serde(rename = "value_674")]
     Value674,
-    #[serde(rename = "value_675")]
     Value675,
-    #[serde(rename = "value_676")]
     Value676,
-    #[serde(rename = "value_677")]
     Value677,
-    #[serde(rename = "value_678")]
     Value678,
-    #[serde(rename = "value_679")]
     Value679,
-    #[serde(rename = "value_680")]
     Value680,
-    #[serde(rename = "value_681")]
     Value681,
-    #[serde(rename = "value_682")]
     Value682,
-    #[serde(rename = "value_683")]
     Value683,
-    #[serde(rename = "value_684")]
     Value684,
-    #[serde(rename = "value_685")]
     Value685,
-    #[serde(rename = "value_686")]
     Value686,
-    #[serde(rename = "value_687")]
     Value687,
-    #[serde(rename = "value_688")]
     Value688,
-    #[serde(rename = "value_689")]
     Value689,
-    #[serde(rename = "value_690")]
     Value690,
-    #[serde(rename = "value_691")]
     Value691,
-    #[serde(rename = "value_692")]
     Value692,
-    #[serde(rename = "value_693")]
     Value693,
-    #[serde(rename = "value_694")]
     Value694,
-    #[serde(rename = "value_695")]
     Value695,
-    #[serde(rename = "value_696")]
     Value696,
-    #[serde(rename = "value_697")]
     Value697,
-    #[serde(rename = "value_698")]
     Value698,
-    #[serde(rename = "value_699")]
     Value699,
-    #[serde(rename = "value_700")]
     Value700,
-    #[serde(rename = "value_701")]
     Value701,
-    #[serde(rename = "value_702")]
     Value702,
-    #[serde(rename = "value_703")]
     Value703,
-    #[serde(rename = "value_704")]
     Value704,
-    #[serde(rename = "value_705")]
     Value705,
-    #[serde(rename = "value_706")]
     Value706,
-    #[serde(rename = "value_707")]
     Value707,
-    #[serde(rename = "value_708")]
     Value708,
-    #[serde(rename = "value_709")]
     Value709,
-    #[serde(rename = "value_710")]
     Value710,
-    #[serde(rename = "value_711")]
     Value711,
-    #[serde(rename = "value_712")]
     Value712,
-    #[serde(rename = "value_713")]
     Value713,
-    #[serde(rename = "value_714")]
     Value714,
-    #[serde(rename = "value_715")]
     Value715,
-    #[serde(rename = "value_716")]
     Value716,
-    #[serde(rename = "value_717")]
     Value717,
-    #[serde(rename = "value_718")]
     Value718,
-    #[serde(rename = "value_719")]
     Value719,
-    #[serde(rename = "value_720")]
     Value720,
-    #[serde(rename = "value_721")]
     Value721,
-    #[serde(rename = "value_722")]
     Value722,
-    #[serde(rename = "value_723")]
     Value723,
-    #[serde(rename = "value_724")]
     Value724,
-    #[serde(rename = "value_725")]
     Value725,
-    #[serde(rename = "value_726")]
     Value726,
-    #[serde(rename = "value_727")]
     Value727,
-    #[serde(rename = "value_728")]
     Value728,
-    #[serde(rename = "value_729")]
     Value729,
-    #[serde(rename = "value_730")]
     Value730,
-    #[serde(rename = "value_731")]
     Value731,
-    #[serde(rename = "value_732")]
     Value732,
-    #[serde(rename = "value_733")]
     Value733,
-    #[serde(rename = "value_734")]
     Value734,
-    #[serde(rename = "value_735")]
     Value735,
-    #[serde(rename = "value_736")]
     Value736,
-    #[serde(rename = "value_737")]
     Value737,
-    #[serde(rename = "value_738")]
     Value738,
-    #[serde(rename = "value_739")]
     Value739,
-    #[serde(rename = "value_740")]
     Value740,
-    #[serde(rename = "value_741")]
     Value741,
-    #[serde(rename = "value_742")]
     Value742,
-    #[serde(rename = "value_743")]
     Value743,
-    #[serde(rename = "value_744")]
     Value744,
-    #[serde(rename = "value_745")]
     Value745,
-    #[serde(rename = "value_746")]
     Value746,
-    #[serde(rename = "value_747")]
     Value747,
-    #[serde(rename = "value_748")]
     Value748,
-    #[serde(rename = "value_749")]
     Value749,
-    #[serde(rename = "value_750")]
     Value750,
-    #[serde(rename = "value_751")]
     Value751,
-    #[serde(rename = "value_752")]
     Value752,
-    #[serde(rename = "value_753")]
     Value753,
-    #[serde(rename = "value_754")]
     Value754,
-    #[serde(rename = "value_755")]
     Value755,
-    #[serde(rename = "value_756")]
     Value756,
-    #[serde(rename = "value_757")]
     Value757,
-    #[serde(rename = "value_758")]
     Value758,
-    #[serde(rename = "value_759")]
     Value759,
-    #[serde(rename = "value_760")]
     Value760,
-    #[serde(rename = "value_761")]
     Value761,
-    #[serde(rename = "value_762")]
     Value762,
-    #[serde(rename = "value_763")]
     Value763,
-    #[serde(rename = "value_764")]
     Value764,
-    #[serde(rename = "value_765")]
     Value765,
-    #[serde(rename = "value_766")]
     Value766,
-    #[serde(rename = "value_767")]
     Value767,
-    #[serde(rename = "value_768")]
     Value768,
-    #[serde(rename = "value_769")]
     Value769,
-    #[serde(rename = "value_770")]
     Value770,
-    #[serde(rename = "value_771")]
     Value771,
-    #[serde(rename = "value_772")]
     Value772,
-    #[serde(rename = "value_773")]
     Value773,
-    #[serde(rename = "value_774")]
     Value774,
-    #[serde(rename = "value_775")]
     Value775,
-    #[serde(rename = "value_776")]
     Value776,
-    #[serde(rename = "value_777")]
     Value777,
-    #[serde(rename = "value_778")]
     Value778,
-    #[serde(rename = "value_779")]
     Value779,
-    #[serde(rename = "value_780")]
     Value780,
-    #[serde(rename = "value_781")]
     Value781,
-    #[serde(rename = "value_782")]
     Value782,
-    #[serde(rename = "value_783")]
     Value783,
-    #[serde(rename = "value_784")]
     Value784,
-    #[serde(rename = "value_785")]
     Value785,
-    #[serde(rename = "value_786")]
     Value786,
-    #[serde(rename = "value_787")]
     Value787,
-    #[serde(rename = "value_788")]
     Value788,
-    #[serde(rename = "value_789")]
     Value789,
-    #[serde(rename = "value_790")]
     Value790,
-    #[serde(rename = "value_791")]
     Value791,
-    #[serde(rename = "value_792")]
     Value792,
-    #[serde(rename = "value_793")]
     Value793,
-    #[serde(rename = "value_794")]
     Value794,
-    #[serde(rename = "value_795")]
     Value795,
-    #[serde(rename = "value_796")]
     Value796,
-    #[serde(rename = "value_797")]
     Value797,
-    #[serde(rename = "value_798")]
     Value798,
-    #[serde(rename = "value_799")]
     Value799,
-    #[serde(rename = "value_800")]
     Value800,
-    #[serde(rename = "value_801")]
     Value801,
-    #[serde(rename = "value_802")]
     Value802,
-    #[serde(rename = "value_803")]
     Value803,
-    #[serde(rename = "value_804")]
     Value804,
-    #[serde(rename = "value_805")]
     Value805,
-    #[serde(rename = "value_806")]
     Value806,
-    #[serde(rename = "value_807")]
     Value807,
-    #[serde(rename = "value_808")]
     Value808,
-    #[serde(rename = "value_809")]
     Value809,
-    #[serde(rename = "value_810")]
     Value810,
-    #[serde(rename = "value_811")]
     Value811,
-    #[serde(rename = "value_812")]
     Value812,
-    #[serde(rename = "value_813")]
     Value813,
-    #[serde(rename = "value_814")]
     Value814,
-    #[serde(rename = "value_815")]
     Value815,
-    #[serde(rename = "value_816")]
     Value816,
-    #[serde(rename = "value_817")]
     Value817,
-    #[serde(rename = "value_818")]
     Value818,
-    #[serde(rename = "value_819")]
     Value819,
-    #[serde(rename = "value_820")]
     Value820,
-    #[serde(rename = "value_821")]
     Value821,
-    #[serde(rename = "value_822")]
     Value822,
-    #[serde(rename = "value_823")]
     Value823,
-    #[serde(rename = "value_824")]
     Value824,
-    #[serde(rename = "value_825")]
     Value825,
-    #[serde(rename = "value_826")]
     Value826,
-    #[serde(rename = "value_827")]
     Value827,
-    #[serde(rename = "value_828")]
     Value828,
-    #[serde(rename = "value_829")]
     Value829,
-    #[serde(rename = "value_830")]
     Value830,
-    #[serde(rename = "value_831")]
     Value831,
-    #[serde(rename = "value_832")]
     Value832,
-    #[serde(rename = "value_833")]
     Value833,
-    #[serde(rename = "value_834")]
     Value834,
-    #[serde(rename = "value_835")]
     Value835,
-    #[serde(rename = "value_836")]
     Value836,
-    #[serde(rename = "value_837")]
     Value837,
-    #[serde(rename = "value_838")]
     Value838,
-    #[serde(rename = "value_839")]
     Value839,
-    #[serde(rename = "value_840")]
     Value840,
-    #[serde(rename = "value_841")]
     Value841,
-    #[serde(rename = "value_842")]
     Value842,
-    #[serde(rename = "value_843")]
     Value843,
-    #[serde(rename = "value_844")]
     Value844,
-    #[serde(rename = "value_845")]
     Value845,
-    #[serde(rename = "value_846")]
     Value846,
-    #[serde(rename = "value_847")]
     Value847,
-    #[serde(rename = "value_848")]
     Value848,
-    #[serde(rename = "value_849")]
     Value849,
-    #[serde(rename = "value_850")]
     Value850,
-    #[serde(rename = "value_851")]
     Value851,
-    #[serde(rename = "value_852")]
     Value852,
-    #[serde(rename = "value_853")]
     Value853,
-    #[serde(rename = "value_854")]
     Value854,
-    #[serde(rename = "value_855")]
     Value855,
-    #[serde(rename = "value_856")]
     Value856,
-    #[serde(rename = "value_857")]
     Value857,
-    #[serde(rename = "value_858")]
     Value858,
-    #[serde(rename = "value_859")]
     Value859,
-    #[serde(rename = "value_860")]
     Value860,
-    #[serde(rename = "value_861")]
     Value861,
-    #[serde(rename = "value_862")]
     Value862,
-    #[serde(rename = "value_863")]
     Value863,
-    #[serde(rename = "value_864")]
     Value864,
-    #[serde(rename = "value_865")]
     Value865,
-    #[serde(rename = "value_866")]
     Value866,
-    #[serde(rename = "value_867")]
     Value867,
-    #[serde(rename = "value_868")]
     Value868,
-    #[serde(rename = "value_869")]
     Value869,
-    #[serde(rename = "value_870")]
     Value870,
-    #[serde(rename = "value_871")]
     Value871,
-    #[serde(rename = "value_872")]
     Value872,
-    #[serde(rename = "value_873")]
     Value873,
-    #[serde(rename = "value_874")]
     Value874,
-    #[serde(rename = "value_875")]
     Value875,
-    #[serde(rename = "value_876")]
     Value876,
-    #[serde(rename = "value_877")]
     Value877,
-    #[serde(rename = "value_878")]
     Value878,
-    #[serde(rename = "value_879")]
     Value879,
-    #[serde(rename = "value_880")]
     Value880,
-    #[serde(rename = "value_881")]
     Value881,
-    #[serde(rename = "value_882")]
     Value882,
-    #[serde(rename = "value_883")]
     Value883,
-    #[serde(rename = "value_884")]
     Value884,
-    #[serde(rename = "value_885")]
     Value885,
-    #[serde(rename = "value_886")]
     Value886,
-    #[serde(rename = "value_887")]
     Value887,
-    #[serde(rename = "value_888")]
     Value888,
-    #[serde(rename = "value_889")]
     Value889,
-    #[serde(rename = "value_890")]
     Value890,
-    #[serde(rename = "value_891")]
     Value891,
-    #[serde(rename = "value_892")]
     Value892,
-    #[serde(rename = "value_893")]
     Value893,
-    #[serde(rename = "value_894")]
     Value894,
-    #[serde(rename = "value_895")]
     Value895,
-    #[serde(rename = "value_896")]
     Value896,
-    #[serde(rename = "value_897")]
     Value897,
-    #[serde(rename = "value_898")]
     Value898,
-    #[serde(rename = "value_899")]
     Value899,
-    #[serde(rename = "value_900")]
     Value900,
-    #[serde(rename = "value_901")]
     Value901,
-    #[serde(rename = "value_902")]
     Value902,
-    #[serde(rename = "value_903")]
     Value903,
-    #[serde(rename = "value_904")]
     Value904,
-    #[serde(rename = "value_905")]
     Value905,
-    #[serde(rename = "value_906")]
     Value906,
-    #[serde(rename = "value_907")]
     Value907,
-    #[serde(rename = "value_908")]
     Value908,
-    #[serde(rename = "value_909")]
     Value909,
-    #[serde(rename = "value_910")]
     Value910,
-    #[serde(rename = "value_911")]
     Value911,
-    #[serde(rename = "value_912")]
     Value912,
-    #[serde(rename = "value_913")]
     Value913,
-    #[serde(rename = "value_914")]
     Value914,
-    #[serde(rename = "value_915")]
     Value915,
-    #[serde(rename = "value_916")]
     Value916,
-    #[serde(rename = "value_917")]
     Value917,
-    #[serde(rename = "value_918")]
     Value918,
-    #[serde(rename = "value_919")]
     Value919,
-    #[serde(rename = "value_920")]
     Value920,
-    #[serde(rename = "value_921")]
     Value921,
-    #[serde(rename = "value_922")]
     Value922,
-    #[serde(rename = "value_923")]
     Value923,
-    #[serde(rename = "value_924")]
     Value924,
-    #[serde(rename = "value_925")]
     Value925,
-    #[serde(rename = "value_926")]
     Value926,
-    #[serde(rename = "value_927")]
     Value927,
-    #[serde(rename = "value_928")]
     Value928,
-    #[serde(rename = "value_929")]
     Value929,
-    #[serde(rename = "value_930")]
     Value930,
-    #[serde(rename = "value_931")]
     Value931,
-    #[serde(rename = "value_932")]
     Value932,
-    #[serde(rename = "value_933")]
     Value933,
-    #[serde(rename = "value_934")]
     Value934,
-    #[serde(rename = "value_935")]
     Value935,
-    #[serde(rename = "value_936")]
     Value936,
-    #[serde(rename = "value_937")]
     Value937,
-    #[serde(rename = "value_938")]
     Value938,
-    #[serde(rename = "value_939")]
     Value939,
-    #[serde(rename = "value_940")]
     Value940,
-    #[serde(rename = "value_941")]
     Value941,
-    #[serde(rename = "value_942")]
     Value942,
-    #[serde(rename = "value_943")]
     Value943,
-    #[serde(rename = "value_944")]
     Value944,
-    #[serde(rename = "value_945")]
     Value945,
-    #[serde(rename = "value_946")]
     Value946,
-    #[serde(rename = "value_947")]
     Value947,
-    #[serde(rename = "value_948")]
     Value948,
-    #[serde(rename = "value_949")]
     Value949,
-    #[serde(rename = "value_950")]
     Value950,
-    #[serde(rename = "value_951")]
     Value951,
-    #[serde(rename = "value_952")]
     Value952,
-    #[serde(rename = "value_953")]
     Value953,
-    #[serde(rename = "value_954")]
     Value954,
-    #[serde(rename = "value_955")]
     Value955,
-    #[serde(rename = "value_956")]
     Value956,
-    #[serde(rename = "value_957")]
     Value957,
-    #[serde(rename = "value_958")]
     Value958,
-    #[serde(rename = "value_959")]
     Value959,
-    #[serde(rename = "value_960")]
     Value960,
-    #[serde(rename = "value_961")]
     Value961,
-    #[serde(rename = "value_962")]
     Value962,
-    #[serde(rename = "value_963")]
     Value963,
-    #[serde(rename = "value_964")]
     Value964,
-    #[serde(rename = "value_965")]
     Value965,
-    #[serde(rename = "value_966")]
     Value966,
-    #[serde(rename = "value_967")]
     Value967,
-    #[serde(rename = "value_968")]
     Value968,
-    #[serde(rename = "value_969")]
     Value969,
-    #[serde(rename = "value_970")]
     Value970,
-    #[serde(rename = "value_971")]
     Value971,
-    #[serde(rename = "value_972")]
     Value972,
-    #[serde(rename = "value_973")]
     Value973,
-    #[serde(rename = "value_974")]
     Value974,
-    #[serde(rename = "value_975")]
     Value975,
-    #[serde(rename = "value_976")]
     Value976,
-    #[serde(rename = "value_977")]
     Value977,
-    #[serde(rename = "value_978")]
     Value978,
-    #[serde(rename = "value_979")]
     Value979,
-    #[serde(rename = "value_980")]
     Value980,
-    #[serde(rename = "value_981")]
     Value981,
-    #[serde(rename = "value_982")]
     Value982,
-    #[serde(rename = "value_983")]
     Value983,
-    #[serde(rename = "value_984")]
     Value984,
-    #[serde(rename = "value_985")]
     Value985,
-    #[serde(rename = "value_986")]
     Value986,
-    #[serde(rename = "value_987")]
     Value987,
-    #[serde(rename = "value_988")]
     Value988,
-    #[serde(rename = "value_989")]
     Value989,
-    #[serde(rename = "value_990")]
     Value990,
-    #[serde(rename = "value_991")]
     Value991,
-    #[serde(rename = "value_992")]
     Value992,
-    #[serde(rename = "value_993")]
     Value993,
-    #[serde(rename = "value_994")]
     Value994,
-    #[serde(rename = "value_995")]
     Value995,
-    #[serde(rename = "value_996")]
     Value996,
-    #[serde(rename = "value_997")]
     Value997,
-    #[serde(rename = "value_998")]
     Value998,
-    #[serde(rename = "value_999")]
     Value999,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for WideEnumArgsValue {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Value0 => "value_0",
+            Self::Value1 => "value_1",
+            Self::Value2 => "value_2",
+            Self::Value3 => "value_3",
+            Self::Value4 => "value_4",
+            Self::Value5 => "value_5",
+            Self::Value6 => "value_6",
+            Self::Value7 => "value_7",
+            Self::Value8 => "value_8",
+            Self::Value9 => "value_9",
+            Self::Value10 => "value_10",
+            Self::Value11 => "value_11",
+            Self::Value12 => "value_12",
+            Self::Value13 => "value_13",
+            Self::Value14 => "value_14",
+            Self::Value15 => "value_15",
+            Self::Value16 => "value_16",
+            Self::Value17 => "value_17",
+            Self::Value18 => "value_18",
+            Self::Value19 => "value_19",
+            Self::Value20 => "value_20",
+            Self::Value21 => "value_21",
+            Self::Value22 => "value_22",
+            Self::Value23 => "value_23",
+            Self::Value24 => "value_24",
+            Self::Value25 => "value_25",
+            Self::Value26 => "value_26",
+            Self::Value27 => "value_27",
+            Self::Value28 => "value_28",
+            Self::Value29 => "value_29",
+            Self::Value30 => "value_30",
+            Self::Value31 => "value_31",
+            Self::Value32 => "value_32",
+            Self::Value33 => "value_33",
+            Self::Value34 => "value_34",
+            Self::Value35 => "value_35",
+            Self::Value36 => "value_36",
+            Self::Value37 => "value_37",
+            Self::Value38 => "value_38",
+            Self::Value39 => "value_39",
+            Self::Value40 => "value_40",
+            Self::Value41 => "value_41",
+            Self::Value42 => "value_42",
+            Self::Value43 => "value_43",
+            Self::Value44 => "value_44",
+            Self::Value45 => "value_45",
+            Self::Value46 => "value_46",
+            Self::Value47 => "value_47",
+            Self::Value48 => "value_48",
+            Self::Value49 => "value_49",
+            Self::Value50 => "value_50",
+            Self::Value51 => "value_51",
+            Self::Value52 => "value_52",
+            Self::Value53 => "value_53",
+            Self::Value54 => "value_54",
+            Self::Value55 => "value_55",
+            Self::Value56 => "value_56",
+            Self::Value57 => "value_57",
+            Self::Value58 => "value_58",
+            Self::Value59 => "value_59",
+            Self::Value60 => "value_60",
+            Self::Value61 => "value_61",
+            Self::Value62 => "value_62",
+            Self::Value63 => "value_63",
+            Self::Value64 => "value_64",
+            Self::Value65 => "value_65",
+            Self::Value66 => "value_66",
+            Self::Value67 => "value_67",
+            Self::Value68 => "value_68",
+            Self::Value69 => "value_69",
+            Self::Value70 => "value_70",
+            Self::Value71 => "value_71",
+            Self::Value72 => "value_72",
+            Self::Value73 => "value_73",
+            Self::Value74 => "value_74",
+            Self::Value75 => "value_75",
+            Self::Value76 => "value_76",
+            Self::Value77 => "value_77",
+            Self::Value78 => "value_78",
+            Self::Value79 => "value_79",
+            Self::Value80 => "value_80",
+            Self::Value81 => "value_81",
+            Self::Value82 => "value_82",
+            Self::Value83 => "value_83",
+            Self::Value84 => "value_84",
+            Self::Value85 => "value_85",
+            Self::Value86 => "value_86",
+            Self::Value87 => "value_87",
+            Self::Value88 => "value_88",
+            Self::Value89 => "value_89",
+            Self::Value90 => "value_90",
+            Self::Value91 => "value_91",
+            Self::Value92 => "value_92",
+            Self::Value93 => "value_93",
+            Self::Value94 => "value_94",
+            Self::Value95 => "value_95",
+            Self::Value96 => "value_96",
+            Self::Value97 => "value_97",
+            Self::Value98 => "value_98",
+            Self::Value99 => "value_99",
+            Self::Value100 => "value_100",
+            Self::Value101 => "value_101",
+            Self::Value102 => "value_102",
+            Self::Value103 => "value_103",
+            Self::Value104 => "value_104",
+            Self::Value105 => "value_105",
+            Self::Value106 => "value_106",
+            Self::Value107 => "value_107",
+            Self::Value108 => "value_108",
+            Self::Value109 => "value_109",
+            Self::Value110 => "value_110",
+            Self::Value111 => "value_111",
+            Self::Value112 => "value_112",
+            Self::Value113 => "value_113",
+            Self::Value114 => "value_114",
+            Self::Value115 => "value_115",
+            Self::Value116 => "value_116",
+            Self::Value117 => "value_117",
+            Self::Value118 => "value_118",
+            Self::Value119 => "value_119",
+            Self::Value120 => "value_120",
+            Self::Value121 => "value_121",
+            Self::Value122 => "value_122",
+            Self::Value123 => "value_123",
+            Self::Value124 => "value_124",
+            Self::Value125 => "value_125",
+            Self::Value126 => "value_126",
+            Self::Value127 => "value_127",
+            Self::Value128 => "value_128",
+            Self::Value129 => "value_129",
+            Self::Value130 => "value_130",
+            Self::Value131 => "value_131",
+            Self::Value132 => "value_132",
+            Self::Value133 => "value_133",
+            Self::Value134 => "value_134",
+            Self::Value135 => "value_135",
+            Self::Value136 => "value_136",
+            Self::Value137 => "value_137",
+            Self::Value138 => "value_138",
+            Self::Value139 => "value_139",
+            Self::Value140 => "value_140",
+            Self::Value141 => "value_141",
+            Self::Value142 => "value_142",
+            Self::Value143 => "value_143",
+            Self::Value144 => "value_144",
+            Self::Value145 => "value_145",
+            Self::Value146 => "value_146",
+            Self::Value147 => "value_147",
+            Self::Value148 => "value_148",
+            Self::Value149 => "value_149",
+            Self::Value150 => "value_150",
+            Self::Value151 => "value_151",
+            Self::Value152 => "value_152",
+            Self::Value153 => "value_153",
+            Self::Value154 => "value_154",
+            Self::Value155 => "value_155",
+            Self::Value156 => "value_156",
+            Self::Value157 => "value_157",
+            Self::Value158 => "value_158",
+            Self::Value159 => "value_159",
+            Self::Value160 => "value_160",
+            Self::Value161 => "value_161",
+            Self::Value162 => "value_162",
+            Self::Value163 => "value_163",
+            Self::Value164 => "value_164",
+            Self::Value165 => "value_165",
+            Self::Value166 => "value_166",
+            Self::Value167 => "value_167",
+            Self::Value168 => "value_168",
+            Self::Value169 => "value_169",
+            Self::Value170 => "value_170",
+            Self::Value171 => "value_171",
+            Self::Value172 => "value_172",
+            Self::Value173 => "value_173",
+            Self::Value174 => "value_174",
+            Self::Value175 => "value_175",
+            Self::Value176 => "value_176",
+            Self::Value177 => "value_177",
+            Self::Value178 => "value_178",
+            Self::Value179 => "value_179",
+            Self::Value180 => "value_180",
+            Self::Value181 => "value_181",
+            Self::Value182 => "value_182",
+            Self::Value183 => "value_183",
+            Self::Value184 => "value_184",
+            Self::Value185 => "value_185",
+            Self::Value186 => "value_186",
+            Self::Value187 => "value_187",
+            Self::Value188 => "value_188",
+            Self::Value189 => "value_189",
+            Self::Value190 => "value_190",
+            Self::Value191 => "value_191",
+            Self::Value192 => "value_192",
+            Self::Value193 => "value_193",
+            Self::Value194 => "value_194",
+            Self::Value195 => "value_195",
+            Self::Value196 => "value_196",
+            Self::Value197 => "value_197",
+            Self::Value198 => "value_198",
+            Self::Value199 => "value_199",
+            Self::Value200 => "value_200",
+            Self::Value201 => "value_201",
+            Self::Value202 => "value_202",
+            Self::Value203 => "value_203",
+            Self::Value204 => "value_204",
+            Self::Value205 => "value_205",
+            Self::Value206 => "value_206",
+            Self::Value207 => "value_207",
+            Self::Value208 => "value_208",
+            Self::Value209 => "value_209",
+            Self::Value210 => "value_210",
+            Self::Value211 => "value_211",
+            Self::Value212 => "value_212",
+            Self::Value213 => "value_213",
+            Self::Value214 => "value_214",
+            Self::Value215 => "value_215",
+            Self::Value216 => "value_216",
+            Self::Value217 => "value_217",
+            Self::Value218 => "value_218",
+            Self::Value219 => "value_219",
+            Self::Value220 => "value_220",
+            Self::Value221 => "value_221",
+            Self::Value222 => "value_222",
+            Self::Value223 => "value_223",
+            Self::Value224 => "value_224",
+            Self::Value225 => "value_225",
+            Self::Value226 => "value_226",
+            Self::Value227 => "value_227",
+            Self::Value228 => "value_228",
+            Self::Value229 => "value_229",
+            Self::Value230 => "value_230",
+            Self::Value231 => "value_231",
+            Self::Value232 => "value_232",
+            Self::Value233 => "value_233",
+            Self::Value234 => "value_234",
+            Self::Value235 => "value_235",
+            Self::Value236 => "value_236",
+            Self::Value237 => "value_237",
+            Self::Value238 => "value_238",
+            Self::Value239 => "value_239",
+            Self::Value240 => "value_240",
+            Self::Value241 => "value_241",
+            Self::Value242 => "value_242",
+            Self::Value243 => "value_243",
+            Self::Value244 => "value_244",
+            Self::Value245 => "value_245",
+            Self::Value246 => "value_246",
+            Self::Value247 => "value_247",
+            Self::Value248 => "value_248",
+            Self::Value249 => "value_249",
+            Self::Value250 => "value_250",
+            Self::Value251 => "value_251",
+            Self::Value252 => "value_252",
+            Self::Value253 => "value_253",
+            Self::Value254 => "value_254",
+            Self::Value255 => "value_255",
+            Self::Value256 => "value_256",
+            Self::Value257 => "value_257",
+            Self::Value258 => "value_258",
+            Self::Value259 => "value_259",
+            Self::Value260 => "value_260",
+            Self::Value261 => "value_261",
+            Self::Value262 => "value_262",
+            Self::Value263 => "value_263",
+            Self::Value264 => "value_264",
+            Self::Value265 => "value_265",
+            Self::Value266 => "value_266",
+            Self::Value267 => "value_267",
+            Self::Value268 => "value_268",
+            Self::Value269 => "value_269",
+            Self::Value270 => "value_270",
+            Self::Value271 => "value_271",
+            Self::Value272 => "value_272",
+            Self::Value273 => "value_273",
+            Self::Value274 => "value_274",
+            Self::Value275 => "value_275",
+            Self::Value276 => "value_276",
+            Self::Value277 => "value_277",
+            Self::Value278 => "value_278",
+            Self::Value279 => "value_279",
+            Self::Value280 => "value_280",
+            Self::Value281 => "value_281",
+            Self::Value282 => "value_282",
+            Self::Value283 => "value_283",
+            Self::Value284 => "value_284",
+            Self::Value285 => "value_285",
+            Self::Value286 => "value_286",
+            Self::Value287 => "value_287",
+            Self::Value288 => "value_288",
+            Self::Value289 => "value_289",
+            Self::Value290 => "value_290",
+            Self::Value291 => "value_291",
+            Self::Value292 => "value_292",
+            Self::Value293 => "value_293",
+            Self::Value294 => "value_294",
+            Self::Value295 => "value_295",
+            Self::Value296 => "value_296",
+            Self::Value297 => "value_297",
+            Self::Value298 => "value_298",
+            Self::Value299 => "value_299",
+            Self::Value300 => "value_300",
+            Self::Value301 => "value_301",
+            Self::Value302 => "value_302",
+            Self::Value303 => "value_303",
+            Self::Value304 => "value_304",
+            Self::Value305 => "value_305",
+            Self::Value306 => "value_306",
+            Self::Value307 => "value_307",
+            Self::Value308 => "value_308",
+            Self::Value309 => "value_309",
+            Self::Value310 => "value_310",
+            Self::Value311 => "value_311",
+            Self::Value312 => "value_312",
+            Self::Value313 => "value_313",
+            Self::Value314 => "value_314",
+            Self::Value315 => "value_315",
+            Self::Value316 => "value_316",
+            Self::Value317 => "value_317",
+            Self::Value318 => "value_318",
+            Self::Value319 => "value_319",
+            Self::Value320 => "value_320",
+            Self::Value321 => "value_321",
+            Self::Value322 => "value_322",
+            Self::Value323 => "value_323",
+            Self::Value324 => "value_324",
+            Self::Value325 => "value_325",
+            Self::Value326 => "value_326",
+            Self::Value327 => "value_327",
+            Self::Value328 => "value_328",
+            Self::Value329 => "value_329",
+            Self::Value330 => "value_330",
+            Self::Value331 => "value_331",
+            Self::Value332 => "value_332",
+            Self::Value333 => "value_333",
+            Self::Value334 => "value_334",
+            Self::Value335 => "value_335",
+            Self::Value336 => "value_336",
+            Self::Value337 => "value_337",
+            Self::Value338 => "value_338",
+            Self::Value339 => "value_339",
+            Self::Value340 => "value_340",
+            Self::Value341 => "value_341",
+            Self::Value342 => "value_342",
+            Self::Value343 => "value_343",
+            Self::Value344 => "value_344",
+            Self::Value345 => "value_345",
+            Self::Value346 => "value_346",
+            Self::Value347 => "value_347",
+            Self::Value348 => "value_348",
+            Self::Value349 => "value_349",
+            Self::Value350 => "value_350",
+            Self::Value351 => "value_351",
+            Self::Value352 => "value_352",
+            Self::Value353 => "value_353",
+            Self::Value354 => "value_354",
+            Self::Value355 => "value_355",
+            Self::Value356 => "value_356",
+            Self::Value357 => "value_357",
+            Self::Value358 => "value_358",
+            Self::Value359 => "value_359",
+            Self::Value360 => "value_360",
+            Self::Value361 => "value_361",
+            Self::Value362 => "value_362",
+            Self::Value363 => "value_363",
+            Self::Value364 => "value_364",
+            Self::Value365 => "value_365",
+            Self::Value366 => "value_366",
+            Self::Value367 => "value_367",
+            Self::Value368 => "value_368",
+            Self::Value369 => "value_369",
+            Self::Value370 => "value_370",
+            Self::Value371 => "value_371",
+            Self::Value372 => "value_372",
+            Self::Value373 => "value_373",
+            Self::Value374 => "value_374",
+            Self::Value375 => "value_375",
+            Self::Value376 => "value_376",
+            Self::Value377 => "value_377",
+            Self::Value378 => "value_378",
+            Self::Value379 => "value_379",
+            Self::Value380 => "value_380",
+            Self::Value381 => "value_381",
+            Self::Value382 => "value_382",
+            Self::Value383 => "value_383",
+            Self::Value384 => "value_384",
+            Self::Value385 => "value_385",
+            Self::Value386 => "value_386",
+            Self::Value387 => "value_387",
+            Self::Value388 => "value_388",
+            Self::Value389 => "value_389",
+            Self::Value390 => "value_390",
+            Self::Value391 => "value_391",
+            Self::Value392 => "value_392",
+            Self::Value393 => "value_393",
+            Self::Value394 => "value_394",
+            Self::Value395 => "value_395",
+            Self::Value396 => "value_396",
+            Self::Value397 => "value_397",
+            Self::Value398 => "value_398",
+            Self::Value399 => "value_399",
+            Self::Value400 => "value_400",
+            Self::Value401 => "value_401",
+            Self::Value402 => "value_402",
+            Self::Value403 => "value_403",
+            Self::Value404 => "value_404",
+            Self::Value405 => "value_405",
+            Self::Value406 => "value_406",
+            Self::Value407 => "value_407",
+            Self::Value408 => "value_408",
+            Self::Value409 => "value_409",
+            Self::Value410 => "value_410",
+            Self::Value411 => "value_411",
+            Self::Value412 => "value_412",
+            Self::Value413 => "value_413",
+            Self::Value414 => "value_414",
+            Self::Value415 => "value_415",
+            Self::Value416 => "value_416",
+            Self::Value417 => "value_417",
+            Self::Value418 => "value_418",
+            Self::Value419 => "value_419",
+            Self::Value420 => "value_420",
+            Self::Value421 => "value_421",
+            Self::Value422 => "value_422",
+            Self::Value423 => "value_423",
+            Self::Value424 => "value_424",
+            Self::Value425 => "value_425",
+            Self::Value426 => "value_426",
+            Self::Value427 => "value_427",
+            Self::Value428 => "value_428",
+            Self::Value429 => "value_429",
+            Self::Value430 => "value_430",
+            Self::Value431 => "value_431",
+            Self::Value432 => "value_432",
+            Self::Value433 => "value_433",
+            Self::Value434 => "value_434",
+            Self::Value435 => "value_435",
+            Self::Value436 => "value_436",
+            Self::Value437 => "value_437",
+            Self::Value438 => "value_438",
+            Self::Value439 => "value_439",
+            Self::Value440 => "value_440",
+            Self::Value441 => "value_441",
+            Self::Value442 => "value_442",
+            Self::Value443 => "value_443",
+            Self::Value444 => "value_444",
+            Self::Value445 => "value_445",
+            Self::Value446 => "value_446",
+            Self::Value447 => "value_447",
+            Self::Value448 => "value_448",
+            Self::Value449 => "value_449",
+            Self::Value450 => "value_450",
+            Self::Value451 => "value_451",
+            Self::Value452 => "value_452",
+            Self::Value453 => "value_453",
+            Self::Value454 => "value_454",
+            Self::Value455 => "value_455",
+            Self::Value456 => "value_456",
+            Self::Value457 => "value_457",
+            Self::Value458 => "value_458",
+            Self::Value459 => "value_459",
+            Self::Value460 => "value_460",
+            Self::Value461 => "value_461",
+            Self::Value462 => "value_462",
+            Self::Value463 => "value_463",
+            Self::Value464 => "value_464",
+            Self::Value465 => "value_465",
+            Self::Value466 => "value_466",
+            Self::Value467 => "value_467",
+            Self::Value468 => "value_468",
+            Self::Value469 => "value_469",
+            Self::Value470 => "value_470",
+            Self::Value471 => "value_471",
+            Self::Value472 => "value_472",
+            Self::Value473 => "value_473",
+            Self::Value474 => "value_474",
+            Self::Value475 => "value_475",
+            Self::Value476 => "value_476",
+            Self::Value477 => "value_477",
+            Self::Value478 => "value_478",
+            Self::Value479 => "value_479",
+            Self::Value480 => "value_480",
+            Self::Value481 => "value_481",
+            Self::Value482 => "value_482",
+            Self::Value483 => "value_483",
+            Self::Value484 => "value_484",
+            Self::Value485 => "value_485",
+            Self::Value486 => "value_486",
+            Self::Value487 => "value_487",
+            Self::Value488 => "value_488",
+            Self::Value489 => "value_489",
+            Self::Value490 => "value_490",
+            Self::Value491 => "value_491",
+            Self::Value492 => "value_492",
+            Self::Value493 => "value_493",
+            Self::Value494 => "value_494",
+            Self::Value495 => "value_495",
+            Self::Value496 => "value_496",
+            Self::Value497 => "value_497",
+            Self::Value498 => "value_498",
+            Self::Value499 => "value_499",
+            Self::Value500 => "value_500",
+            Self::Value501 => "value_501",
+            Self::Value502 => "value_502",
+            Self::Value503 => "value_503",
+            Self::Value504 => "value_504",
+            Self::Value505 => "value_505",
+            Self::Value506 => "value_506",
+            Self::Value507 => "value_507",
+            Self::Value508 => "value_508",
+            Self::Value509 => "value_509",
+            Self::Value510 => "value_510",
+            Self::Value511 => "value_511",
+            Self::Value512 => "value_512",
+            Self::Value513 => "value_513",
+            Self::Value514 => "value_514",
+            Self::Value515 => "value_515",
+            Self::Value516 => "value_516",
+            Self::Value517 => "value_517",
+            Self::Value518 => "value_518",
+            Self::Value519 => "value_519",
+            Self::Value520 => "value_520",
+            Self::Value521 => "value_521",
+            Self::Value522 => "value_522",
+            Self::Value523 => "value_523",
+            Self::Value524 => "value_524",
+            Self::Value525 => "value_525",
+            Self::Value526 => "value_526",
+            Self::Value527 => "value_527",
+            Self::Value528 => "value_528",
+            Self::Value529 => "value_529",
+            Self::Value530 => "value_530",
+            Self::Value531 => "value_531",
+            Self::Value532 => "value_532",
+            Self::Value533 => "value_533",
+            Self::Value534 => "value_534",
+            Self::Value535 => "value_535",
+            Self::Value536 => "value_536",
+            Self::Value537 => "value_537",
+            Self::Value538 => "value_538",
+            Self::Value539 => "value_539",
+            Self::Value540 => "value_540",
+            Self::Value541 => "value_541",
+            Self::Value542 => "value_542",
+            Self::Value543 => "value_543",
+            Self::Value544 => "value_544",
+            Self::Value545 => "value_545",
+            Self::Value546 => "value_546",
+            Self::Value547 => "value_547",
+            Self::Value548 => "value_548",
+            Self::Value549 => "value_549",
+            Self::Value550 => "value_550",
+            Self::Value551 => "value_551",
+            Self::Value552 => "value_552",
+            Self::Value553 => "value_553",
+            Self::Value554 => "value_554",
+            Self::Value555 => "value_555",
+            Self::Value556 => "value_556",
+            Self::Value557 => "value_557",
+            Self::Value558 => "value_558",
+            Self::Value559 => "value_559",
+            Self::Value560 => "value_560",
+            Self::Value561 => "value_561",
+            Self::Value562 => "value_562",
+            Self::Value563 => "value_563",
+            Self::Value564 => "value_564",
+            Self::Value565 => "value_565",
+            Self::Value566 => "value_566",
+            Self::Value567 => "value_567",
+            Self::Value568 => "value_568",
+            Self::Value569 => "value_569",
+            Self::Value570 => "value_570",
+            Self::Value571 => "value_571",
+            Self::Value572 => "value_572",
+            Self::Value573 => "value_573",
+            Self::Value574 => "value_574",
+            Self::Value575 => "value_575",
+            Self::Value576 => "value_576",
+            Self::Value577 => "value_577",
+            Self::Value578 => "value_578",
+            Self::Value579 => "value_579",
+            Self::Value580 => "value_580",
+            Self::Value581 => "value_581",
+            Self::Value582 => "value_582",
+            Self::Value583 => "value_583",
+            Self::Value584 => "value_584",
+            Self::Value585 => "value_585",
+            Self::Value586 => "value_586",
+            Self::Value587 => "value_587",
+            Self::Value588 => "value_588",
+            Self::Value589 => "value_589",
+            Self::Value590 => "value_590",
+            Self::Value591 => "value_591",
+            Self::Value592 => "value_592",
+            Self::Value593 => "value_593",
+            Self::Value594 => "value_594",
+            Self::Value595 => "value_595",
+            Self::Value596 => "value_596",
+            Self::Value597 => "value_597",
+            Self::Value598 => "value_598",
+            Self::Value599 => "value_599",
+            Self::Value600 => "value_600",
+            Self::Value601 => "value_601",
+            Self::Value602 => "value_602",
+            Self::Value603 => "value_603",
+            Self::Value604 => "value_604",
+            Self::Value605 => "value_605",
+            Self::Value606 => "value_606",
+            Self::Value607 => "value_607",
+            Self::Value608 => "value_608",
+            Self::Value609 => "value_609",
+            Self::Value610 => "value_610",
+            Self::Value611 => "value_611",
+            Self::Value612 => "value_612",
+            Self::Value613 => "value_613",
+            Self::Value614 => "value_614",
+            Self::Value615 => "value_615",
+            Self::Value616 => "value_616",
+            Self::Value617 => "value_617",
+            Self::Value618 => "value_618",
+            Self::Value619 => "value_619",
+            Self::Value620 => "value_620",
+            Self::Value621 => "value_621",
+            Self::Value622 => "value_622",
+            Self::Value623 => "value_623",
+            Self::Value624 => "value_624",
+            Self::Value625 => "value_625",
+            Self::Value626 => "value_626",
+            Self::Value627 => "value_627",
+            Self::Value628 => "value_628",
+            Self::Value629 => "value_629",
+            Self::Value630 => "value_630",
+            Self::Value631 => "value_631",
+            Self::Value632 => "value_632",
+            Self::Value633 => "value_633",
+            Self::Value634 => "value_634",
+            Self::Value635 => "value_635",
+            Self::Value636 => "value_636",
+            Self::Value637 => "value_637",
+            Self::Value638 => "value_638",
+            Self::Value639 => "value_639",
+            Self::Value640 => "value_640",
+            Self::Value641 => "value_641",
+            Self::Value642 => "value_642",
+            Self::Value643 => "value_643",
+            Self::Value644 => "value_644",
+            Self::Value645 => "value_645",
+            Self::Value646 => "value_646",
+            Self::Value647 => "value_647",
+            Self::Value648 => "value_648",
+            Self::Value649 => "value_649",
+            Self::Value650 => "value_650",
+            Self::Value651 => "value_651",
+            Self::Value652 => "value_652",
+            Self::Value653 => "value_653",
+            Self::Value654 => "value_654",
+            Self::Value655 => "value_655",
+            Self::Value656 => "value_656",
+            Self::Value657 => "value_657",
+            Self::Value658 => "value_658",
+            Self::Value659 => "value_659",
+            Self::Value660 => "value_660",
+            Self::Value661 => "value_661",
+            Self::Value662 => "value_662",
+            Self::Value663 => "value_663",
+            Self::Value664 => "value_664",
+            Self::Value665 => "value_665",
+            Self::Value666 => "value_666",
+            Self::Value667 => "value_667",
+            Self::Value668 => "value_668",
+            Self::Value669 => "value_669",
+            Self::Value670 => "value_670",
+            Self::Value671 => "value_671",
+            Self::Value672 => "value_672",
+            Self::Value673 => "value_673",
+            Self::Value674 => "value_674",
+            Self::Value675 => "value_675",
+            Self::Value676 => "value_676",
+            Self::Value677 => "value_677",
+            Self::Value678 => "value_678",
+            Self::Value679 => "value_679",
+            Self::Value680 => "value_680",
+            Self::Value681 => "value_681",
+            Self::Value682 => "value_682",
+            Self::Value683 => "value_683",
+            Self::Value684 => "value_684",
+            Self::Value685 => "value_685",
+            Self::Value686 => "value_686",
+            Self::Value687 => "value_687",
+            Self::Value688 => "value_688",
+            Self::Value689 => "value_689",
+            Self::Value690 => "value_690",
+            Self::Value691 => "value_691",
+            Self::Value692 => "value_692",
+            Self::Value693 => "value_693",
+            Self::Value694 => "value_694",
+            Self::Value695 => "value_695",
+            Self::Value696 => "value_696",
+            Self::Value697 => "value_697",
+            Self::Value698 => "value_698",
+            Self::Value699 => "value_699",
+            Self::Value700 => "value_700",
+            Self::Value701 => "value_701",
+            Self::Value702 => "value_702",
+            Self::Value703 => "value_703",
+            Self::Value704 => "value_704",
+            Self::Value705 => "value_705",
+            Self::Value706 => "value_706",
+            Self::Value707 => "value_707",
+            Self::Value708 => "value_708",
+            Self::Value709 => "value_709",
+            Self::Value710 => "value_710",
+            Self::Value711 => "value_711",
+            Self::Value712 => "value_712",
+            Self::Value713 => "value_713",
+            Self::Value714 => "value_714",
+            Self::Value715 => "value_715",
+            Self::Value716 => "value_716",
+            Self::Value717 => "value_717",
+            Self::Value718 => "value_718",
+            Self::Value719 => "value_719",
+            Self::Value720 => "value_720",
+            Self::Value721 => "value_721",
+            Self::Value722 => "value_722",
+            Self::Value723 => "value_723",
+            Self::Value724 => "value_724",
+            Self::Value725 => "value_725",
+            Self::Value726 => "value_726",
+            Self::Value727 => "value_727",
+            Self::Value728 => "value_728",
+            Self::Value729 => "value_729",
+            Self::Value730 => "value_730",
+            Self::Value731 => "value_731",
+            Self::Value732 => "value_732",
+            Self::Value733 => "value_733",
+            Self::Value734 => "value_734",
+            Self::Value735 => "value_735",
+            Self::Value736 => "value_736",
+            Self::Value737 => "value_737",
+            Self::Value738 => "value_738",
+            Self::Value739 => "value_739",
+            Self::Value740 => "value_740",
+            Self::Value741 => "value_741",
+            Self::Value742 => "value_742",
+            Self::Value743 => "value_743",
+            Self::Value744 => "value_744",
+            Self::Value745 => "value_745",
+            Self::Value746 => "value_746",
+            Self::Value747 => "value_747",
+            Self::Value748 => "value_748",
+            Self::Value749 => "value_749",
+            Self::Value750 => "value_750",
+            Self::Value751 => "value_751",
+            Self::Value752 => "value_752",
+            Self::Value753 => "value_753",
+            Self::Value754 => "value_754",
+            Self::Value755 => "value_755",
+            Self::Value756 => "value_756",
+            Self::Value757 => "value_757",
+            Self::Value758 => "value_758",
+            Self::Value759 => "value_759",
+            Self::Value760 => "value_760",
+            Self::Value761 => "value_761",
+            Self::Value762 => "value_762",
+            Self::Value763 => "value_763",
+            Self::Value764 => "value_764",
+            Self::Value765 => "value_765",
+            Self::Value766 => "value_766",
+            Self::Value767 => "value_767",
+            Self::Value768 => "value_768",
+            Self::Value769 => "value_769",
+            Self::Value770 => "value_770",
+            Self::Value771 => "value_771",
+            Self::Value772 => "value_772",
+            Self::Value773 => "value_773",
+            Self::Value774 => "value_774",
+            Self::Value775 => "value_775",
+            Self::Value776 => "value_776",
+            Self::Value777 => "value_777",
+            Self::Value778 => "value_778",
+            Self::Value779 => "value_779",
+            Self::Value780 => "value_780",
+            Self::Value781 => "value_781",
+            Self::Value782 => "value_782",
+            Self::Value783 => "value_783",
+            Self::Value784 => "value_784",
+            Self::Value785 => "value_785",
+            Self::Value786 => "value_786",
+            Self::Value787 => "value_787",
+            Self::Value788 => "value_788",
+            Self::Value789 => "value_789",
+            Self::Value790 => "value_790",
+            Self::Value791 => "value_791",
+            Self::Value792 => "value_792",
+            Self::Value793 => "value_793",
+            Self::Value794 => "value_794",
+            Self::Value795 => "value_795",
+            Self::Value796 => "value_796",
+            Self::Value797 => "value_797",
+            Self::Value798 => "value_798",
+            Self::Value799 => "value_799",
+            Self::Value800 => "value_800",
+            Self::Value801 => "value_801",
+            Self::Value802 => "value_802",
+            Self::Value803 => "value_803",
+            Self::Value804 => "value_804",
+            Self::Value805 => "value_805",
+            Self::Value806 => "value_806",
+            Self::Value807 => "value_807",
+            Self::Value808 => "value_808",
+            Self::Value809 => "value_809",
+            Self::Value810 => "value_810",
+            Self::Value811 => "value_811",
+            Self::Value812 => "value_812",
+            Self::Value813 => "value_813",
+            Self::Value814 => "value_814",
+            Self::Value815 => "value_815",
+            Self::Value816 => "value_816",
+            Self::Value817 => "value_817",
+            Self::Value818 => "value_818",
+            Self::Value819 => "value_819",
+            Self::Value820 => "value_820",
+            Self::Value821 => "value_821",
+            Self::Value822 => "value_822",
+            Self::Value823 => "value_823",
+            Self::Value824 => "value_824",
+            Self::Value825 => "value_825",
+            Self::Value826 => "value_826",
+            Self::Value827 => "value_827",
+            Self::Value828 => "value_828",
+            Self::Value829 => "value_829",
+            Self::Value830 => "value_830",
+            Self::Value831 => "value_831",
+            Self::Value832 => "value_832",
+            Self::Value833 => "value_833",
+            Self::Value834 => "value_834",
+            Self::Value835 => "value_835",
+            Self::Value836 => "value_836",
+            Self::Value837 => "value_837",
+            Self::Value838 => "value_838",
+            Self::Value839 => "value_839",
+            Self::Value840 => "value_840",
+            Self::Value841 => "value_841",
+            Self::Value842 => "value_842",
+            Self::Value843 => "value_843",
+            Self::Value844 => "value_844",
+            Self::Value845 => "value_845",
+            Self::Value846 => "value_846",
+            Self::Value847 => "value_847",
+            Self::Value848 => "value_848",
+            Self::Value849 => "value_849",
+            Self::Value850 => "value_850",
+            Self::Value851 => "value_851",
+            Self::Value852 => "value_852",
+            Self::Value853 => "value_853",
+            Self::Value854 => "value_854",
+            Self::Value855 => "value_855",
+            Self::Value856 => "value_856",
+            Self::Value857 => "value_857",
+            Self::Value858 => "value_858",
+            Self::Value859 => "value_859",
+            Self::Value860 => "value_860",
+            Self::Value861 => "value_861",
+            Self::Value862 => "value_862",
+            Self::Value863 => "value_863",
+            Self::Value864 => "value_864",
+            Self::Value865 => "value_865",
+            Self::Value866 => "value_866",
+            Self::Value867 => "value_867",
+            Self::Value868 => "value_868",
+            Self::Value869 => "value_869",
+            Self::Value870 => "value_870",
+            Self::Value871 => "value_871",
+            Self::Value872 => "value_872",
+            Self::Value873 => "value_873",
+            Self::Value874 => "value_874",
+            Self::Value875 => "value_875",
+            Self::Value876 => "value_876",
+            Self::Value877 => "value_877",
+            Self::Value878 => "value_878",
+            Self::Value879 => "value_879",
+            Self::Value880 => "value_880",
+            Self::Value881 => "value_881",
+            Self::Value882 => "value_882",
+            Self::Value883 => "value_883",
+            Self::Value884 => "value_884",
+            Self::Value885 => "value_885",
+            Self::Value886 => "value_886",
+            Self::Value887 => "value_887",
+            Self::Value888 => "value_888",
+            Self::Value889 => "value_889",
+            Self::Value890 => "value_890",
+            Self::Value891 => "value_891",
+            Self::Value892 => "value_892",
+            Self::Value893 => "value_893",
+            Self::Value894 => "value_894",
+            Self::Value895 => "value_895",
+            Self::Value896 => "value_896",
+            Self::Value897 => "value_897",
+            Self::Value898 => "value_898",
+            Self::Value899 => "value_899",
+            Self::Value900 => "value_900",
+            Self::Value901 => "value_901",
+            Self::Value902 => "value_902",
+            Self::Value903 => "value_903",
+            Self::Value904 => "value_904",
+            Self::Value905 => "value_905",
+            Self::Value906 => "value_906",
+            Self::Value907 => "value_907",
+            Self::Value908 => "value_908",
+            Self::Value909 => "value_909",
+            Self::Value910 => "value_910",
+            Self::Value911 => "value_911",
+            Self::Value912 => "value_912",
+            Self::Value913 => "value_913",
+            Self::Value914 => "value_914",
+            Self::Value915 => "value_915",
+            Self::Value916 => "value_916",
+            Self::Value917 => "value_917",
+            Self::Value918 => "value_918",
+            Self::Value919 => "value_919",
+            Self::Value920 => "value_920",
+            Self::Value921 => "value_921",
+            Self::Value922 => "value_922",
+            Self::Value923 => "value_923",
+            Self::Value924 => "value_924",
+            Self::Value925 => "value_925",
+            Self::Value926 => "value_926",
+            Self::Value927 => "value_927",
+            Self::Value928 => "value_928",
+            Self::Value929 => "value_929",
+            Self::Value930 => "value_930",
+            Self::Value931 => "value_931",
+            Self::Value932 => "value_932",
+            Self::Value933 => "value_933",
+            Self::Value934 => "value_934",
+            Self::Value935 => "value_935",
+            Self::Value936 => "value_936",
+            Self::Value937 => "value_937",
+            Self::Value938 => "value_938",
+            Self::Value939 => "value_939",
+            Self::Value940 => "value_940",
+            Self::Value941 => "value_941",
+            Self::Value942 => "value_942",
+            Self::Value943 => "value_943",
+            Self::Value944 => "value_944",
+            Self::Value945 => "value_945",
+            Self::Value946 => "value_946",
+            Self::Value947 => "value_947",
+            Self::Value948 => "value_948",
+            Self::Value949 => "value_949",
+            Self::Value950 => "value_950",
+            Self::Value951 => "value_951",
+            Self::Value952 => "value_952",
+            Self::Value953 => "value_953",
+            Self::Value954 => "value_954",
+            Self::Value955 => "value_955",
+            Self::Value956 => "value_956",
+            Self::Value957 => "value_957",
+            Self::Value958 => "value_958",
+            Self::Value959 => "value_959",
+            Self::Value960 => "value_960",
+            Self::Value961 => "value_961",
+            Self::Value962 => "value_962",
+            Self::Value963 => "value_963",
+            Self::Value964 => "value_964",
+            Self::Value965 => "value_965",
+            Self::Value966 => "value_966",
+            Self::Value967 => "value_967",
+            Self::Value968 => "value_968",
+            Self::Value969 => "value_969",
+            Self::Value970 => "value_970",
+            Self::Value971 => "value_971",
+            Self::Value972 => "value_972",
+            Self::Value973 => "value_973",
+            Self::Value974 => "value_974",
+            Self::Value975 => "value_975",
+            Self::Value976 => "value_976",
+            Self::Value977 => "value_977",
+            Self::Value978 => "value_978",
+            Self::Value979 => "value_979",
+            Self::Value980 => "value_980",
+            Self::Value981 => "value_981",
+            Self::Value982 => "value_982",
+            Self::Value983 => "value_983",
+            Self::Value984 => "value_984",
+            Self::Value985 => "value_985",
+            Self::Value986 => "value_986",
+            Self::Value987 => "value_987",
+            Self::Value988 => "value_988",
+            Self::Value989 => "value_989",
+            Self::Value990 => "value_990",
+            Self::Value991 => "value_991",
+            Self::Value992 => "value_992",
+            Self::Value993 => "value_993",
+            Self::Value994 => "value_994",
+            Self::Value995 => "value_995",
+            Self::Value996 => "value_996",
+            Self::Value997 => "value_997",
+            Self::Value998 => "value_998",
+            Self::Value999 => "value_999",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct TooWideArgs {
@@ -7712,43 +7716,43 @@ impl McpClient {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `wide_union`.
-    pub async fn wide_union(
+    pub fn wide_union(
         &self,
         arguments: &WideUnionArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<WideUnionArgs>("wide_union", arguments).await
+        self.client.call_tool_content("wide_union", arguments)
     }
     /// Calls the tool `wide_object`.
-    pub async fn wide_object(
+    pub fn wide_object(
         &self,
         arguments: &WideObjectArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<WideObjectArgs>("wide_object", arguments).await
+        self.client.call_tool_content("wide_object", arguments)
     }
     /// Calls the tool `wide_enum`.
-    pub async fn wide_enum(
+    pub fn wide_enum(
         &self,
         arguments: &WideEnumArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<WideEnumArgs>("wide_enum", arguments).await
+        self.client.call_tool_content("wide_enum", arguments)
     }
     /// Calls the tool `too_wide`.
-    pub async fn too_wide(
+    pub fn too_wide(
         &self,
         arguments: &TooWideArgs,
-    ) -> ::std::result::Result<
+    ) -> ::mcp_runtime::client::ToolCall<
+        '_,
         ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
-        ::mcp_runtime::client::ToolCallError,
     > {
-        self.client.call_tool_content::<TooWideArgs>("too_wide", arguments).await
+        self.client.call_tool_content("too_wide", arguments)
     }
 }

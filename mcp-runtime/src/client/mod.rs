@@ -36,6 +36,8 @@ pub(crate) mod sse;
 mod subscription;
 mod version_retry;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -51,6 +53,13 @@ pub use error::{
     AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
 };
 pub use fingerprint::tool_fingerprint;
+
+/// A tool call in flight, as [`Client::call_tool_as`],
+/// [`Client::call_tool_content`] and the methods of generated clients
+/// return it: a future of the tool's typed result. One boxed type for every
+/// tool, so a client with thousands of methods has no future type per
+/// method to compile.
+pub type ToolCall<'a, T> = Pin<Box<dyn Future<Output = Result<T, ToolCallError>> + Send + 'a>>;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 
@@ -497,42 +506,73 @@ impl Client {
         arguments: &A,
         progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
     ) -> Result<CallToolResult, ClientError> {
+        self.call_tool_object(name, to_object(arguments)?, progress)
+            .await
+    }
+
+    /// `tools/call` with arguments already serialized: the part of every
+    /// tool call that does not depend on the arguments' type.
+    async fn call_tool_object(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+        progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
+    ) -> Result<CallToolResult, ClientError> {
         let mut params = Map::new();
         params.insert("name".into(), Value::String(name.to_owned()));
-        params.insert("arguments".into(), Value::Object(to_object(arguments)?));
+        params.insert("arguments".into(), Value::Object(arguments));
         let result = self.inner.call("tools/call", params, progress).await?;
         serde_json::from_value(result)
             .map_err(|e| ClientError::InvalidResponse(format!("tools/call: {e}")))
     }
 
+    /// The result of a call that did not fail: a transport or protocol
+    /// error, or a result with `isError: true`, is an error. Not generic, so
+    /// the typed calls below share one future type.
+    fn call_tool_ok<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Result<Map<String, Value>, ClientError>,
+    ) -> ToolCall<'a, CallToolResult> {
+        Box::pin(async move {
+            let result = self.call_tool_object(name, arguments?, None).await?;
+            if result.is_error == Some(true) {
+                return Err(ToolCallError::Tool(result));
+            }
+            Ok(result)
+        })
+    }
+
     /// Calls a tool and decodes its `structuredContent` into `O`.
-    pub async fn call_tool_as<A: Serialize + ?Sized, O: DeserializeOwned>(
-        &self,
-        name: &str,
+    ///
+    /// The arguments are serialized before this returns, so the call
+    /// borrows only the client and the name (what generated clients'
+    /// methods return).
+    pub fn call_tool_as<'a, A: Serialize + ?Sized, O: DeserializeOwned + 'a>(
+        &'a self,
+        name: &'a str,
         arguments: &A,
-    ) -> Result<O, ToolCallError> {
-        let result = self.call_tool(name, arguments).await?;
-        if result.is_error == Some(true) {
-            return Err(ToolCallError::Tool(result));
-        }
-        let structured = result.structured_content.ok_or_else(|| {
-            ToolCallError::Output(format!("tool {name} returned no structuredContent"))
-        })?;
-        serde_json::from_value(structured)
-            .map_err(|e| ToolCallError::Output(format!("tool {name}: {e}")))
+    ) -> ToolCall<'a, O> {
+        let call = self.call_tool_ok(name, to_object(arguments));
+        Box::pin(async move {
+            let structured = call.await?.structured_content.ok_or_else(|| {
+                ToolCallError::Output(format!("tool {name} returned no structuredContent"))
+            })?;
+            serde_json::from_value(structured)
+                .map_err(|e| ToolCallError::Output(format!("tool {name}: {e}")))
+        })
     }
 
     /// Calls a tool that has no output schema and returns its content blocks.
-    pub async fn call_tool_content<A: Serialize + ?Sized>(
-        &self,
-        name: &str,
+    ///
+    /// The arguments are serialized before this returns, as with
+    /// [`call_tool_as`](Self::call_tool_as).
+    pub fn call_tool_content<'a, A: Serialize + ?Sized>(
+        &'a self,
+        name: &'a str,
         arguments: &A,
-    ) -> Result<Vec<ContentBlock>, ToolCallError> {
-        let result = self.call_tool(name, arguments).await?;
-        if result.is_error == Some(true) {
-            return Err(ToolCallError::Tool(result));
-        }
-        Ok(result.content)
+    ) -> ToolCall<'a, Vec<ContentBlock>> {
+        content_of(self.call_tool_ok(name, to_object(arguments)))
     }
 
     /// Checks that the server's tools still have the schemas a generated
@@ -785,6 +825,12 @@ async fn listen(client: std::sync::Weak<Inner>, mut body: hyper::body::Incoming)
 }
 
 /// Serializes `value`, which must become a JSON object.
+/// The content blocks of a tool call's result (outside the generic
+/// `call_tool_content`, so it is one future type for every argument type).
+fn content_of(call: ToolCall<'_, CallToolResult>) -> ToolCall<'_, Vec<ContentBlock>> {
+    Box::pin(async move { Ok(call.await?.content) })
+}
+
 fn to_object<T: Serialize + ?Sized>(value: &T) -> Result<Map<String, Value>, ClientError> {
     match serde_json::to_value(value) {
         Ok(Value::Object(map)) => Ok(map),

@@ -60,7 +60,6 @@ impl crate::rt::reexports::serde::Serialize for DocumentedArgs {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -69,6 +68,18 @@ pub enum DocumentedArgsMode {
     A,
     #[serde(rename = "b")]
     B,
+}
+impl crate::rt::reexports::serde::Serialize for DocumentedArgsMode {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::A => "a",
+            Self::B => "b",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,

@@ -56,7 +56,6 @@ impl crate::rt::reexports::serde::Serialize for SetModeArgs {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -68,20 +67,18 @@ pub enum SetModeArgsColor {
     #[serde(rename = "blue")]
     Blue,
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::std::cmp::PartialEq,
-    ::std::marker::Copy,
-    ::std::cmp::Eq,
-    ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
-    crate::rt::reexports::serde::Deserialize
-)]
-#[serde(crate = "crate::rt::reexports::serde")]
-pub enum SetModeArgsKind {
-    #[serde(rename = "fixed")]
-    Fixed,
+impl crate::rt::reexports::serde::Serialize for SetModeArgsColor {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Red => "red",
+            Self::Green => "green",
+            Self::Blue => "blue",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -90,7 +87,31 @@ pub enum SetModeArgsKind {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub enum SetModeArgsKind {
+    #[serde(rename = "fixed")]
+    Fixed,
+}
+impl crate::rt::reexports::serde::Serialize for SetModeArgsKind {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Fixed => "fixed",
+        };
+        serializer.serialize_str(value)
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    ::std::marker::Copy,
+    ::std::cmp::Eq,
+    ::std::hash::Hash,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -115,6 +136,26 @@ pub enum SetModeArgsMode {
     Self_,
     #[serde(rename = "über")]
     UfcBer,
+}
+impl crate::rt::reexports::serde::Serialize for SetModeArgsMode {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Fast => "fast",
+            Self::Slow => "slow",
+            Self::AB => "a-b",
+            Self::AB2 => "A B",
+            Self::AB3 => "a_b",
+            Self::Value => "",
+            Self::Value1st => "1st",
+            Self::Type => "type",
+            Self::Self_ => "Self",
+            Self::UfcBer => "über",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,

@@ -351,13 +351,23 @@ impl crate::rt::reexports::serde::Serialize for Fuzz6Args {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub enum Fuzz6ArgsField {
     #[serde(rename = "")]
     Value,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz6ArgsField {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Value => "",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -422,13 +432,23 @@ impl crate::rt::reexports::serde::Serialize for Fuzz7Args {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub enum Fuzz8Args {
     #[serde(rename = "self")]
     Self_,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz8Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Self_ => "self",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -896,13 +916,23 @@ impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub enum Fuzz23ArgsAbRxVariant2 {
     #[serde(rename = "_")]
     Value,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant2 {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Value => "_",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -1298,13 +1328,23 @@ impl crate::rt::reexports::serde::Serialize for Fuzz35Args {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub enum Fuzz35ArgsX {
     #[serde(rename = "fooBar")]
     FooBar,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz35ArgsX {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::FooBar => "fooBar",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -2696,13 +2736,23 @@ impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540dValueType {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
 pub enum Fuzz60Args {
     #[serde(rename = "type")]
     Type,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz60Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Type => "type",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -2711,7 +2761,6 @@ pub enum Fuzz60Args {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -2720,6 +2769,18 @@ pub enum Fuzz61Args {
     Self_,
     #[serde(rename = "a-b")]
     AB,
+}
+impl crate::rt::reexports::serde::Serialize for Fuzz61Args {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Self_ => "Self",
+            Self::AB => "a-b",
+        };
+        serializer.serialize_str(value)
+    }
 }
 /// ````text
 /// ```

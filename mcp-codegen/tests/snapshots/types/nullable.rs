@@ -63,7 +63,6 @@ pub enum UpdateProfileArgsEither {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -72,6 +71,18 @@ pub enum UpdateProfileArgsLevel {
     Low,
     #[serde(rename = "high")]
     High,
+}
+impl crate::rt::reexports::serde::Serialize for UpdateProfileArgsLevel {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Low => "low",
+            Self::High => "high",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,

@@ -57,7 +57,6 @@ impl crate::rt::reexports::serde::Serialize for GetWeatherOutput {
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -68,6 +67,19 @@ pub enum GetWeatherOutputConditions {
     Cloudy,
     #[serde(rename = "rain")]
     Rain,
+}
+impl crate::rt::reexports::serde::Serialize for GetWeatherOutputConditions {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::Sunny => "sunny",
+            Self::Cloudy => "cloudy",
+            Self::Rain => "rain",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,

@@ -97,7 +97,6 @@ impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgsEventOpU202
     ::std::marker::Copy,
     ::std::cmp::Eq,
     ::std::hash::Hash,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -110,6 +109,20 @@ pub enum TrojanU202eSourceArgsMode {
     U2066XU2069,
     #[serde(rename = "plain")]
     Plain,
+}
+impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgsMode {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        let value = match self {
+            Self::ReadU202e => "read\u{202E}",
+            Self::WrU200bIte => "wr\u{200B}ite",
+            Self::U2066XU2069 => "\u{2066}x\u{2069}",
+            Self::Plain => "plain",
+        };
+        serializer.serialize_str(value)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
