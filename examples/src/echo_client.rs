@@ -11,13 +11,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for AddArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "AddArgs",
-            &[
-                ::mcp_runtime::codegen::required("a", &self.a),
-                ::mcp_runtime::codegen::required("b", &self.b),
-            ],
+            &[Required("a", &self.a), Required("b", &self.b)],
         )
     }
 }
@@ -43,10 +41,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for EchoArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "EchoArgs",
-            &[::mcp_runtime::codegen::required("text", &self.text)],
+            &[Required("text", &self.text)],
         )
     }
 }
@@ -60,10 +59,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for SleepArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "SleepArgs",
-            &[::mcp_runtime::codegen::required("ms", &self.ms)],
+            &[Required("ms", &self.ms)],
         )
     }
 }

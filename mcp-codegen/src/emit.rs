@@ -399,12 +399,25 @@ impl<'a> Emitter<'a> {
             let field = ident(&f.ident);
             let wire = str_lit(&f.wire);
             match f.presence {
-                Presence::Required => quote!(#codegen::required(#wire, &self.#field)),
+                Presence::Required => quote!(Required(#wire, &self.#field)),
                 Presence::Optional | Presence::OptionalNullable => {
-                    quote!(#codegen::optional(#wire, &self.#field))
+                    quote!(Optional(#wire, &self.#field))
                 }
             }
         });
+        // The variants the list uses, imported by their short names (the
+        // body mentions nothing else, so nothing can clash with them).
+        let used = |presence: &[Presence]| fields.iter().any(|f| presence.contains(&f.presence));
+        let required = used(&[Presence::Required]).then(|| quote!(Required));
+        let optional =
+            used(&[Presence::Optional, Presence::OptionalNullable]).then(|| quote!(Optional));
+        let imports = match (required, optional) {
+            (None, None) => quote!(),
+            (r, o) => {
+                let names = r.into_iter().chain(o);
+                quote!(use #codegen::Property::{#(#names),*};)
+            }
+        };
         let body = match extra {
             None => {
                 let type_name = str_lit(unraw(&def.name));
@@ -421,6 +434,7 @@ impl<'a> Emitter<'a> {
                 where
                     S: #serde::Serializer,
                 {
+                    #imports
                     #body
                 }
             }

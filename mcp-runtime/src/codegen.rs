@@ -9,8 +9,12 @@
 //! output is the same: the properties in order, absent optional ones
 //! skipped.
 //!
+//! A generated string enum's `Serialize` impl needs nothing from here: it
+//! is one `serialize_str` of the variant's string.
+//!
 //! ```
-//! use mcp_runtime::codegen::{optional, required, serialize_struct};
+//! use mcp_runtime::codegen::Property::{Optional, Required};
+//! use mcp_runtime::codegen::serialize_struct;
 //! use serde::{Serialize, Serializer};
 //!
 //! struct Args {
@@ -23,7 +27,7 @@
 //!         serialize_struct(
 //!             serializer,
 //!             "Args",
-//!             &[required("path", &self.path), optional("depth", &self.depth)],
+//!             &[Required("path", &self.path), Optional("depth", &self.depth)],
 //!         )
 //!     }
 //! }
@@ -37,28 +41,38 @@ use std::collections::BTreeMap;
 use erased_serde::Serialize as Erased;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
-/// One property of a generated struct: its name on the wire and its value,
-/// or `None` for an optional property that is absent (and so not written).
-pub struct Property<'a> {
-    name: &'static str,
-    value: Option<&'a dyn Erased>,
+/// One property of a generated struct: its name on the wire and its value.
+///
+/// Built with the variants, not functions, so that a struct's list of
+/// properties is plain data to the compiler (a function call per property
+/// is a basic block of its own, which is what makes a derive body costly).
+pub enum Property<'a> {
+    /// Always written (`null` too, when its type is an `Option`).
+    Required(&'static str, &'a dyn Erased),
+    /// Written only when `Some` (`Some(None)` of a nullable one is written
+    /// as `null`).
+    Optional(&'static str, &'a dyn OptionalValue),
 }
 
-/// A property that is always written (`null` too, when its type is an
-/// `Option`).
-pub fn required<'a, T: Serialize>(name: &'static str, value: &'a T) -> Property<'a> {
-    Property {
-        name,
-        value: Some(value),
+/// The value of an optional property: an `Option` of anything serializable.
+pub trait OptionalValue {
+    /// The value when present.
+    fn present(&self) -> Option<&dyn Erased>;
+}
+
+impl<T: Serialize> OptionalValue for Option<T> {
+    fn present(&self) -> Option<&dyn Erased> {
+        self.as_ref().map(|value| value as &dyn Erased)
     }
 }
 
-/// A property written only when `Some` (`Some(None)` of a nullable one is
-/// written as `null`).
-pub fn optional<'a, T: Serialize>(name: &'static str, value: &'a Option<T>) -> Property<'a> {
-    Property {
-        name,
-        value: value.as_ref().map(|v| v as &dyn Erased),
+impl<'a> Property<'a> {
+    /// The name on the wire, and the value unless an optional one is absent.
+    fn get(&self) -> (&'static str, Option<&'a dyn Erased>) {
+        match *self {
+            Property::Required(name, value) => (name, Some(value)),
+            Property::Optional(name, value) => (name, value.present()),
+        }
     }
 }
 
@@ -68,12 +82,12 @@ pub fn serialize_struct<S: Serializer>(
     name: &'static str,
     properties: &[Property<'_>],
 ) -> Result<S::Ok, S::Error> {
-    let present = properties.iter().filter(|p| p.value.is_some()).count();
+    let present = properties.iter().filter(|p| p.get().1.is_some()).count();
     let mut state = serializer.serialize_struct(name, present)?;
     for property in properties {
-        match property.value {
-            Some(value) => state.serialize_field(property.name, value)?,
-            None => state.skip_field(property.name)?,
+        match property.get() {
+            (name, Some(value)) => state.serialize_field(name, value)?,
+            (name, None) => state.skip_field(name)?,
         }
     }
     state.end()
@@ -89,8 +103,8 @@ pub fn serialize_struct_and_map<S: Serializer, V: Serialize>(
 ) -> Result<S::Ok, S::Error> {
     let mut map = serializer.serialize_map(None)?;
     for property in properties {
-        if let Some(value) = property.value {
-            map.serialize_entry(property.name, value)?;
+        if let (name, Some(value)) = property.get() {
+            map.serialize_entry(name, value)?;
         }
     }
     for (key, value) in extra {
@@ -101,6 +115,7 @@ pub fn serialize_struct_and_map<S: Serializer, V: Serialize>(
 
 #[cfg(test)]
 mod tests {
+    use super::Property::{Optional, Required};
     use super::*;
     use serde_json::json;
 
@@ -114,7 +129,7 @@ mod tests {
             serialize_struct(
                 serializer,
                 "Nested",
-                &[optional("inner", &self.inner), required("list", &self.list)],
+                &[Optional("inner", &self.inner), Required("list", &self.list)],
             )
         }
     }
@@ -130,8 +145,8 @@ mod tests {
             serialize_struct_and_map(
                 serializer,
                 &[
-                    required("nested", &self.nested),
-                    optional("maybe", &self.maybe),
+                    Required("nested", &self.nested),
+                    Optional("maybe", &self.maybe),
                 ],
                 &self.extra,
             )

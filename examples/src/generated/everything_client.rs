@@ -9,10 +9,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for EchoArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "EchoArgs",
-            &[::mcp_runtime::codegen::required("message", &self.message)],
+            &[Required("message", &self.message)],
         )
     }
 }
@@ -30,12 +31,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetAnnotatedMessageArgs",
             &[
-                ::mcp_runtime::codegen::optional("includeImage", &self.include_image),
-                ::mcp_runtime::codegen::required("messageType", &self.message_type),
+                Optional("includeImage", &self.include_image),
+                Required("messageType", &self.message_type),
             ],
         )
     }
@@ -82,10 +84,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetResourceLinksArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetResourceLinksArgs",
-            &[::mcp_runtime::codegen::optional("count", &self.count)],
+            &[Optional("count", &self.count)],
         )
     }
 }
@@ -103,12 +106,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetResourceReferenceArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetResourceReferenceArgs",
             &[
-                ::mcp_runtime::codegen::optional("resourceId", &self.resource_id),
-                ::mcp_runtime::codegen::optional("resourceType", &self.resource_type),
+                Optional("resourceId", &self.resource_id),
+                Optional("resourceType", &self.resource_type),
             ],
         )
     }
@@ -141,10 +145,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetStructuredContentArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetStructuredContentArgs",
-            &[::mcp_runtime::codegen::required("location", &self.location)],
+            &[Required("location", &self.location)],
         )
     }
 }
@@ -195,13 +200,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetSumArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetSumArgs",
-            &[
-                ::mcp_runtime::codegen::required("a", &self.a),
-                ::mcp_runtime::codegen::required("b", &self.b),
-            ],
+            &[Required("a", &self.a), Required("b", &self.b)],
         )
     }
 }
@@ -235,13 +238,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for GzipFileAsResourceArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GzipFileAsResourceArgs",
             &[
-                ::mcp_runtime::codegen::optional("data", &self.data),
-                ::mcp_runtime::codegen::optional("name", &self.name),
-                ::mcp_runtime::codegen::optional("outputType", &self.output_type),
+                Optional("data", &self.data),
+                Optional("name", &self.name),
+                Optional("outputType", &self.output_type),
             ],
         )
     }
@@ -308,13 +312,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for TriggerLongRunningOperationA
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "TriggerLongRunningOperationArgs",
-            &[
-                ::mcp_runtime::codegen::optional("duration", &self.duration),
-                ::mcp_runtime::codegen::optional("steps", &self.steps),
-            ],
+            &[Optional("duration", &self.duration), Optional("steps", &self.steps)],
         )
     }
 }
@@ -332,13 +334,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for SimulateResearchQueryArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "SimulateResearchQueryArgs",
-            &[
-                ::mcp_runtime::codegen::optional("ambiguous", &self.ambiguous),
-                ::mcp_runtime::codegen::required("topic", &self.topic),
-            ],
+            &[Optional("ambiguous", &self.ambiguous), Required("topic", &self.topic)],
         )
     }
 }

@@ -12,13 +12,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadFileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ReadFileArgs",
             &[
-                ::mcp_runtime::codegen::optional("head", &self.head),
-                ::mcp_runtime::codegen::required("path", &self.path),
-                ::mcp_runtime::codegen::optional("tail", &self.tail),
+                Optional("head", &self.head),
+                Required("path", &self.path),
+                Optional("tail", &self.tail),
             ],
         )
     }
@@ -46,13 +47,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadTextFileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ReadTextFileArgs",
             &[
-                ::mcp_runtime::codegen::optional("head", &self.head),
-                ::mcp_runtime::codegen::required("path", &self.path),
-                ::mcp_runtime::codegen::optional("tail", &self.tail),
+                Optional("head", &self.head),
+                Required("path", &self.path),
+                Optional("tail", &self.tail),
             ],
         )
     }
@@ -76,10 +78,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadMediaFileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ReadMediaFileArgs",
-            &[::mcp_runtime::codegen::required("path", &self.path)],
+            &[Required("path", &self.path)],
         )
     }
 }
@@ -176,10 +179,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadMultipleFilesArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ReadMultipleFilesArgs",
-            &[::mcp_runtime::codegen::required("paths", &self.paths)],
+            &[Required("paths", &self.paths)],
         )
     }
 }
@@ -203,13 +207,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WriteFileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WriteFileArgs",
-            &[
-                ::mcp_runtime::codegen::required("content", &self.content),
-                ::mcp_runtime::codegen::required("path", &self.path),
-            ],
+            &[Required("content", &self.content), Required("path", &self.path)],
         )
     }
 }
@@ -237,13 +239,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for EditFileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "EditFileArgs",
             &[
-                ::mcp_runtime::codegen::optional("dryRun", &self.dry_run),
-                ::mcp_runtime::codegen::required("edits", &self.edits),
-                ::mcp_runtime::codegen::required("path", &self.path),
+                Optional("dryRun", &self.dry_run),
+                Required("edits", &self.edits),
+                Required("path", &self.path),
             ],
         )
     }
@@ -260,13 +263,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for EditFileArgsEditsItem {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "EditFileArgsEditsItem",
-            &[
-                ::mcp_runtime::codegen::required("newText", &self.new_text),
-                ::mcp_runtime::codegen::required("oldText", &self.old_text),
-            ],
+            &[Required("newText", &self.new_text), Required("oldText", &self.old_text)],
         )
     }
 }
@@ -289,10 +290,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for CreateDirectoryArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "CreateDirectoryArgs",
-            &[::mcp_runtime::codegen::required("path", &self.path)],
+            &[Required("path", &self.path)],
         )
     }
 }
@@ -315,10 +317,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ListDirectoryArgs",
-            &[::mcp_runtime::codegen::required("path", &self.path)],
+            &[Required("path", &self.path)],
         )
     }
 }
@@ -345,13 +348,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ListDirectoryWithSizesArgs",
-            &[
-                ::mcp_runtime::codegen::required("path", &self.path),
-                ::mcp_runtime::codegen::optional("sortBy", &self.sort_by),
-            ],
+            &[Required("path", &self.path), Optional("sortBy", &self.sort_by)],
         )
     }
 }
@@ -394,15 +395,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DirectoryTreeArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DirectoryTreeArgs",
             &[
-                ::mcp_runtime::codegen::optional(
-                    "excludePatterns",
-                    &self.exclude_patterns,
-                ),
-                ::mcp_runtime::codegen::required("path", &self.path),
+                Optional("excludePatterns", &self.exclude_patterns),
+                Required("path", &self.path),
             ],
         )
     }
@@ -427,12 +426,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for MoveFileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "MoveFileArgs",
             &[
-                ::mcp_runtime::codegen::required("destination", &self.destination),
-                ::mcp_runtime::codegen::required("source", &self.source),
+                Required("destination", &self.destination),
+                Required("source", &self.source),
             ],
         )
     }
@@ -459,16 +459,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for SearchFilesArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "SearchFilesArgs",
             &[
-                ::mcp_runtime::codegen::optional(
-                    "excludePatterns",
-                    &self.exclude_patterns,
-                ),
-                ::mcp_runtime::codegen::required("path", &self.path),
-                ::mcp_runtime::codegen::required("pattern", &self.pattern),
+                Optional("excludePatterns", &self.exclude_patterns),
+                Required("path", &self.path),
+                Required("pattern", &self.pattern),
             ],
         )
     }
@@ -492,10 +490,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetFileInfoArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetFileInfoArgs",
-            &[::mcp_runtime::codegen::required("path", &self.path)],
+            &[Required("path", &self.path)],
         )
     }
 }

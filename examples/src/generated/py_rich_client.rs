@@ -9,10 +9,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for TotalInvoiceArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "TotalInvoiceArgs",
-            &[::mcp_runtime::codegen::required("invoice", &self.invoice)],
+            &[Required("invoice", &self.invoice)],
         )
     }
 }
@@ -36,14 +37,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Invoice {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Invoice",
             &[
-                ::mcp_runtime::codegen::optional("currency", &self.currency),
-                ::mcp_runtime::codegen::required("customer", &self.customer),
-                ::mcp_runtime::codegen::required("items", &self.items),
-                ::mcp_runtime::codegen::optional("note", &self.note),
+                Optional("currency", &self.currency),
+                Required("customer", &self.customer),
+                Required("items", &self.items),
+                Optional("note", &self.note),
             ],
         )
     }
@@ -86,14 +88,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Person {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Person",
             &[
-                ::mcp_runtime::codegen::required("address", &self.address),
-                ::mcp_runtime::codegen::required("age", &self.age),
-                ::mcp_runtime::codegen::required("name", &self.name),
-                ::mcp_runtime::codegen::optional("tags", &self.tags),
+                Required("address", &self.address),
+                Required("age", &self.age),
+                Required("name", &self.name),
+                Optional("tags", &self.tags),
             ],
         )
     }
@@ -115,13 +118,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Address {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Address",
             &[
-                ::mcp_runtime::codegen::required("city", &self.city),
-                ::mcp_runtime::codegen::required("street", &self.street),
-                ::mcp_runtime::codegen::optional("zip_code", &self.zip_code),
+                Required("city", &self.city),
+                Required("street", &self.street),
+                Optional("zip_code", &self.zip_code),
             ],
         )
     }
@@ -141,13 +145,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for LineItem {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "LineItem",
             &[
-                ::mcp_runtime::codegen::required("quantity", &self.quantity),
-                ::mcp_runtime::codegen::required("sku", &self.sku),
-                ::mcp_runtime::codegen::required("unit_price", &self.unit_price),
+                Required("quantity", &self.quantity),
+                Required("sku", &self.sku),
+                Required("unit_price", &self.unit_price),
             ],
         )
     }
@@ -202,13 +207,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ShiftTimeArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ShiftTimeArgs",
-            &[
-                ::mcp_runtime::codegen::required("at", &self.at),
-                ::mcp_runtime::codegen::optional("hours", &self.hours),
-            ],
+            &[Required("at", &self.at), Optional("hours", &self.hours)],
         )
     }
 }
@@ -250,14 +253,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for GreetArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GreetArgs",
             &[
-                ::mcp_runtime::codegen::required("name", &self.name),
-                ::mcp_runtime::codegen::optional("shout", &self.shout),
-                ::mcp_runtime::codegen::optional("style", &self.style),
-                ::mcp_runtime::codegen::optional("title", &self.title),
+                Required("name", &self.name),
+                Optional("shout", &self.shout),
+                Optional("style", &self.style),
+                Optional("title", &self.title),
             ],
         )
     }
@@ -324,13 +328,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for OldestArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "OldestArgs",
-            &[
-                ::mcp_runtime::codegen::optional("limit", &self.limit),
-                ::mcp_runtime::codegen::required("people", &self.people),
-            ],
+            &[Optional("limit", &self.limit), Required("people", &self.people)],
         )
     }
 }
@@ -352,14 +354,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Person2 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Person2",
             &[
-                ::mcp_runtime::codegen::required("address", &self.address),
-                ::mcp_runtime::codegen::required("age", &self.age),
-                ::mcp_runtime::codegen::required("name", &self.name),
-                ::mcp_runtime::codegen::optional("tags", &self.tags),
+                Required("address", &self.address),
+                Required("age", &self.age),
+                Required("name", &self.name),
+                Optional("tags", &self.tags),
             ],
         )
     }
@@ -381,13 +384,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Address2 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Address2",
             &[
-                ::mcp_runtime::codegen::required("city", &self.city),
-                ::mcp_runtime::codegen::required("street", &self.street),
-                ::mcp_runtime::codegen::optional("zip_code", &self.zip_code),
+                Required("city", &self.city),
+                Required("street", &self.street),
+                Optional("zip_code", &self.zip_code),
             ],
         )
     }

@@ -14,15 +14,16 @@ impl ::mcp_runtime::reexports::serde::Serialize for RegisterArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "RegisterArgs",
             &[
-                ::mcp_runtime::codegen::optional("bounded", &self.bounded),
-                ::mcp_runtime::codegen::optional("extended", &self.extended),
-                ::mcp_runtime::codegen::optional("owner", &self.owner),
-                ::mcp_runtime::codegen::required("pet", &self.pet),
-                ::mcp_runtime::codegen::optional("wrapped", &self.wrapped),
+                Optional("bounded", &self.bounded),
+                Optional("extended", &self.extended),
+                Optional("owner", &self.owner),
+                Required("pet", &self.pet),
+                Optional("wrapped", &self.wrapped),
             ],
         )
     }
@@ -38,13 +39,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for RegisterArgsExtended {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "RegisterArgsExtended",
             &[
-                ::mcp_runtime::codegen::required("extra", &self.extra),
-                ::mcp_runtime::codegen::required("id", &self.id),
-                ::mcp_runtime::codegen::optional("name", &self.name),
+                Required("extra", &self.extra),
+                Required("id", &self.id),
+                Optional("name", &self.name),
             ],
         )
     }
@@ -59,13 +61,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Base {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Base",
-            &[
-                ::mcp_runtime::codegen::required("id", &self.id),
-                ::mcp_runtime::codegen::optional("name", &self.name),
-            ],
+            &[Required("id", &self.id), Optional("name", &self.name)],
         )
     }
 }
@@ -80,13 +80,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for RegisterArgsPet {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "RegisterArgsPet",
             &[
-                ::mcp_runtime::codegen::required("breed", &self.breed),
-                ::mcp_runtime::codegen::required("id", &self.id),
-                ::mcp_runtime::codegen::optional("name", &self.name),
+                Required("breed", &self.breed),
+                Required("id", &self.id),
+                Optional("name", &self.name),
             ],
         )
     }

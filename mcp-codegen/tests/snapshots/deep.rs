@@ -8,10 +8,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgs",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -24,10 +25,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -40,10 +42,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -56,10 +59,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -72,10 +76,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -88,10 +93,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -104,10 +110,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -120,10 +127,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -136,10 +144,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -152,10 +161,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -168,10 +178,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -184,10 +195,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -200,10 +212,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXx 
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -216,10 +229,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -232,10 +246,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -248,10 +263,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -264,10 +280,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -280,10 +297,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -296,10 +314,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -312,10 +331,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -328,10 +348,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -345,10 +366,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -362,10 +384,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -379,10 +402,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -396,10 +420,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -413,10 +438,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -430,10 +456,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -447,10 +474,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -464,10 +492,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -481,10 +510,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -498,10 +528,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -515,10 +546,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -532,10 +564,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -549,10 +582,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -566,10 +600,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -583,10 +618,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -600,10 +636,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -617,10 +654,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -634,10 +672,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -651,10 +690,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -668,10 +708,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -685,10 +726,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -702,10 +744,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -719,10 +762,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -736,10 +780,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -753,10 +798,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -770,10 +816,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -787,10 +834,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -805,10 +853,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -821,10 +870,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepRefsArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DeepRefsArgs",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -837,10 +887,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level0 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level0",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -853,10 +904,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level1",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -869,10 +921,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level2 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level2",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -885,10 +938,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level3 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level3",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -901,10 +955,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level4 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level4",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -917,10 +972,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level5 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level5",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -933,10 +989,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level6 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level6",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -949,10 +1006,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level7 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level7",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -965,10 +1023,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level8 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level8",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -981,10 +1040,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level9 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level9",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -997,10 +1057,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level10 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level10",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1013,10 +1074,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level11 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level11",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1029,10 +1091,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level12 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level12",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1045,10 +1108,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level13 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level13",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1061,10 +1125,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level14 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level14",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1077,10 +1142,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level15 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level15",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1093,10 +1159,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level16 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level16",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1109,10 +1176,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level17 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level17",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1125,10 +1193,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level18 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level18",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1141,10 +1210,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level19 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level19",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1157,10 +1227,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level20 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level20",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1173,10 +1244,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level21 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level21",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1189,10 +1261,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level22 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level22",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1206,10 +1279,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level23 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Level23",
-            &[::mcp_runtime::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }

@@ -31,13 +31,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for DocumentedArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DocumentedArgs",
             &[
-                ::mcp_runtime::codegen::optional("mode", &self.mode),
-                ::mcp_runtime::codegen::optional("retries", &self.retries),
-                ::mcp_runtime::codegen::optional("script", &self.script),
+                Optional("mode", &self.mode),
+                Optional("retries", &self.retries),
+                Optional("script", &self.script),
             ],
         )
     }
@@ -70,10 +71,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ProseArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ProseArgs",
-            &[::mcp_runtime::codegen::optional("query", &self.query)],
+            &[Optional("query", &self.query)],
         )
     }
 }

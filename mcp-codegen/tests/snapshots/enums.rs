@@ -19,18 +19,19 @@ impl ::mcp_runtime::reexports::serde::Serialize for SetModeArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "SetModeArgs",
             &[
-                ::mcp_runtime::codegen::optional("color", &self.color),
-                ::mcp_runtime::codegen::optional("enabled", &self.enabled),
-                ::mcp_runtime::codegen::optional("flags", &self.flags),
-                ::mcp_runtime::codegen::required("kind", &self.kind),
-                ::mcp_runtime::codegen::required("mode", &self.mode),
-                ::mcp_runtime::codegen::optional("nothing", &self.nothing),
-                ::mcp_runtime::codegen::required("priority", &self.priority),
-                ::mcp_runtime::codegen::optional("version", &self.version),
+                Optional("color", &self.color),
+                Optional("enabled", &self.enabled),
+                Optional("flags", &self.flags),
+                Required("kind", &self.kind),
+                Required("mode", &self.mode),
+                Optional("nothing", &self.nothing),
+                Required("priority", &self.priority),
+                Optional("version", &self.version),
             ],
         )
     }

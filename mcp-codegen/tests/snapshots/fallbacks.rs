@@ -29,18 +29,19 @@ impl ::mcp_runtime::reexports::serde::Serialize for OddArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "OddArgs",
             &[
-                ::mcp_runtime::codegen::optional("anything", &self.anything),
-                ::mcp_runtime::codegen::optional("conditional", &self.conditional),
-                ::mcp_runtime::codegen::optional("fixed_object", &self.fixed_object),
-                ::mcp_runtime::codegen::optional("mixed", &self.mixed),
-                ::mcp_runtime::codegen::optional("negated", &self.negated),
-                ::mcp_runtime::codegen::optional("nothing_valid", &self.nothing_valid),
-                ::mcp_runtime::codegen::optional("patterns", &self.patterns),
-                ::mcp_runtime::codegen::optional("unconstrained", &self.unconstrained),
+                Optional("anything", &self.anything),
+                Optional("conditional", &self.conditional),
+                Optional("fixed_object", &self.fixed_object),
+                Optional("mixed", &self.mixed),
+                Optional("negated", &self.negated),
+                Optional("nothing_valid", &self.nothing_valid),
+                Optional("patterns", &self.patterns),
+                Optional("unconstrained", &self.unconstrained),
             ],
         )
     }
@@ -55,10 +56,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for OddArgsConditional {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "OddArgsConditional",
-            &[::mcp_runtime::codegen::optional("country", &self.country)],
+            &[Optional("country", &self.country)],
         )
     }
 }

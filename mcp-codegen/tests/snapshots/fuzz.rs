@@ -8,10 +8,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz2Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz2Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -53,10 +54,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -84,13 +86,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsX",
             &[
-                ::mcp_runtime::codegen::required("1", &self.field_1),
-                ::mcp_runtime::codegen::required("a-b", &self.a_b),
-                ::mcp_runtime::codegen::optional("type", &self.r#type),
+                Required("1", &self.field_1),
+                Required("a-b", &self.a_b),
+                Optional("type", &self.r#type),
             ],
         )
     }
@@ -123,12 +126,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::optional("", &self.field),
-                ::mcp_runtime::codegen::required("a-b", &self.a_b),
-                ::mcp_runtime::codegen::optional("fooBar", &self.foo_bar),
+                Optional("", &self.field),
+                Required("a-b", &self.a_b),
+                Optional("fooBar", &self.foo_bar),
             ],
             &self.additional_properties,
         )
@@ -179,10 +183,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Ab {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsXField1Ab",
-            &[::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar)],
+            &[Optional("foo_bar", &self.foo_bar)],
         )
     }
 }
@@ -195,10 +200,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Value {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsXField1Value",
-            &[::mcp_runtime::codegen::required("_", &self.field)],
+            &[Required("_", &self.field)],
         )
     }
 }
@@ -246,13 +252,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz6Args",
             &[
-                ::mcp_runtime::codegen::optional("", &self.field),
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-                ::mcp_runtime::codegen::optional("x", &self.x),
+                Optional("", &self.field),
+                Required("Self", &self.self_),
+                Optional("x", &self.x),
             ],
         )
     }
@@ -288,10 +295,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6ArgsSelf {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz6ArgsSelf",
-            &[::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar)],
+            &[Optional("foo_bar", &self.foo_bar)],
         )
     }
 }
@@ -310,10 +318,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz7Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz7Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -341,10 +350,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz9Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz9Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -363,10 +373,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz10Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz10Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -379,10 +390,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz11Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz11Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -400,12 +412,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz11ArgsX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                ::mcp_runtime::codegen::required("x", &self.x),
-                ::mcp_runtime::codegen::required("名", &self.u540d),
-            ],
+            &[Required("x", &self.x), Required("名", &self.u540d)],
             &self.additional_properties,
         )
     }
@@ -453,10 +463,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz16Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz16Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -475,10 +486,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz16ArgsX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz16ArgsX",
-            &[::mcp_runtime::codegen::required("type", &self.r#type)],
+            &[Required("type", &self.r#type)],
         )
     }
 }
@@ -502,10 +514,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz18Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz18Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -524,10 +537,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz19Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz19Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -548,10 +562,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz20Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz20Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -571,13 +586,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz23Args",
-            &[
-                ::mcp_runtime::codegen::required("a-b", &self.a_b),
-                ::mcp_runtime::codegen::required("x", &self.x),
-            ],
+            &[Required("a-b", &self.a_b), Required("x", &self.x)],
         )
     }
 }
@@ -606,12 +619,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAb {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::optional("A", &self.a),
-                ::mcp_runtime::codegen::optional("a-b", &self.a_b),
-                ::mcp_runtime::codegen::optional("r#x", &self.r_x),
+                Optional("A", &self.a),
+                Optional("a-b", &self.a_b),
+                Optional("r#x", &self.r_x),
             ],
             &self.additional_properties,
         )
@@ -632,10 +646,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbAb {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz23ArgsAbAb",
-            &[::mcp_runtime::codegen::optional("r#x", &self.r_x)],
+            &[Optional("r#x", &self.r_x)],
         )
     }
 }
@@ -659,10 +674,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz23ArgsAbRxVariant1",
-            &[::mcp_runtime::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
         )
     }
 }
@@ -696,10 +712,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz24Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz24Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -735,10 +752,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz25Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz25Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -760,13 +778,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz26Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz26Args",
-            &[
-                ::mcp_runtime::codegen::optional("Self", &self.self_),
-                ::mcp_runtime::codegen::required("fooBar", &self.foo_bar),
-            ],
+            &[Optional("Self", &self.self_), Required("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -793,10 +809,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz28Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz28Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -825,10 +842,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz29Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz29Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -855,13 +873,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz30Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz30Args",
             &[
-                ::mcp_runtime::codegen::optional("1", &self.field_1),
-                ::mcp_runtime::codegen::optional("a-b", &self.a_b),
-                ::mcp_runtime::codegen::optional("名", &self.u540d),
+                Optional("1", &self.field_1),
+                Optional("a-b", &self.a_b),
+                Optional("名", &self.u540d),
             ],
         )
     }
@@ -916,10 +935,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz33Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz33Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -933,10 +953,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz34Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz34Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -949,10 +970,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz35Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz35Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -986,10 +1008,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz36Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz36Args",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1027,12 +1050,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz36ArgsX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("self", &self.self_),
-                ::mcp_runtime::codegen::optional("x", &self.x),
+                Optional("foo_bar", &self.foo_bar),
+                Optional("self", &self.self_),
+                Optional("x", &self.x),
             ],
             &self.additional_properties,
         )
@@ -1126,10 +1150,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz37Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz37Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1148,10 +1173,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz38Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz38Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1180,10 +1206,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41Args",
-            &[::mcp_runtime::codegen::required("", &self.field)],
+            &[Required("", &self.field)],
         )
     }
 }
@@ -1197,13 +1224,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsField {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsField",
-            &[
-                ::mcp_runtime::codegen::optional("", &self.field),
-                ::mcp_runtime::codegen::optional("fooBar", &self.foo_bar),
-            ],
+            &[Optional("", &self.field), Optional("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -1218,13 +1243,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldField {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsFieldField",
-            &[
-                ::mcp_runtime::codegen::required("A", &self.a),
-                ::mcp_runtime::codegen::required("a-b", &self.a_b),
-            ],
+            &[Required("A", &self.a), Required("a-b", &self.a_b)],
         )
     }
 }
@@ -1237,10 +1260,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldFieldAb {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsFieldFieldAb",
-            &[::mcp_runtime::codegen::optional("r#x", &self.r_x)],
+            &[Optional("r#x", &self.r_x)],
         )
     }
 }
@@ -1278,10 +1302,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz44Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz44Args",
-            &[::mcp_runtime::codegen::required("self", &self.self_)],
+            &[Required("self", &self.self_)],
         )
     }
 }
@@ -1318,10 +1343,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz49Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz49Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1334,10 +1360,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz50Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz50Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1350,10 +1377,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz52Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1383,10 +1411,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52ArgsXVariant1Item {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz52ArgsXVariant1Item",
-            &[::mcp_runtime::codegen::required("fooBar", &self.foo_bar)],
+            &[Required("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -1435,10 +1464,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for X2Variant1Item {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "X2Variant1Item",
-            &[::mcp_runtime::codegen::required("fooBar", &self.foo_bar)],
+            &[Required("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -1518,13 +1548,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::optional("a-b", &self.a_b),
-                ::mcp_runtime::codegen::required("fooBar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("self", &self.self_),
-                ::mcp_runtime::codegen::optional("x", &self.x),
+                Optional("a-b", &self.a_b),
+                Required("fooBar", &self.foo_bar),
+                Optional("self", &self.self_),
+                Optional("x", &self.x),
             ],
             &self.additional_properties,
         )
@@ -1575,10 +1606,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsFooBar {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz54ArgsFooBar",
-            &[::mcp_runtime::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1597,12 +1629,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelf {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                ::mcp_runtime::codegen::required("", &self.field),
-                ::mcp_runtime::codegen::required("type", &self.r#type),
-            ],
+            &[Required("", &self.field), Required("type", &self.r#type)],
             &self.additional_properties,
         )
     }
@@ -1625,12 +1655,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfField {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::optional("A", &self.a),
-                ::mcp_runtime::codegen::required("fooBar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar_2),
+                Optional("A", &self.a),
+                Required("fooBar", &self.foo_bar),
+                Optional("foo_bar", &self.foo_bar_2),
             ],
             &self.additional_properties,
         )
@@ -1675,12 +1706,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                ::mcp_runtime::codegen::required("A", &self.a),
-                ::mcp_runtime::codegen::optional("x", &self.x),
-            ],
+            &[Required("A", &self.a), Optional("x", &self.x)],
             &self.additional_properties,
         )
     }
@@ -1701,13 +1730,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz55ArgsX",
-            &[
-                ::mcp_runtime::codegen::required("A", &self.a),
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-            ],
+            &[Required("A", &self.a), Required("Self", &self.self_)],
         )
     }
 }
@@ -1737,13 +1764,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsXa {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz55ArgsXa",
             &[
-                ::mcp_runtime::codegen::optional("1", &self.field_1),
-                ::mcp_runtime::codegen::optional("fooBar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("名", &self.u540d),
+                Optional("1", &self.field_1),
+                Optional("fooBar", &self.foo_bar),
+                Optional("名", &self.u540d),
             ],
         )
     }
@@ -1796,14 +1824,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz56ArgsVariant2",
             &[
-                ::mcp_runtime::codegen::required("A", &self.a),
-                ::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar),
-                ::mcp_runtime::codegen::required("self", &self.self_),
-                ::mcp_runtime::codegen::optional("x", &self.x),
+                Required("A", &self.a),
+                Optional("foo_bar", &self.foo_bar),
+                Required("self", &self.self_),
+                Optional("x", &self.x),
             ],
         )
     }
@@ -1847,10 +1876,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2FooBar {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz56ArgsVariant2FooBar",
-            &[::mcp_runtime::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
         )
     }
 }
@@ -1876,10 +1906,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz57Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz57Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1905,13 +1936,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz58Args",
-            &[
-                ::mcp_runtime::codegen::optional("self", &self.self_),
-                ::mcp_runtime::codegen::required("名", &self.u540d),
-            ],
+            &[Optional("self", &self.self_), Required("名", &self.u540d)],
         )
     }
 }
@@ -1959,12 +1988,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValue {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                ::mcp_runtime::codegen::optional("1", &self.field_1),
-                ::mcp_runtime::codegen::optional("type", &self.r#type),
-            ],
+            &[Optional("1", &self.field_1), Optional("type", &self.r#type)],
             &self.additional_properties,
         )
     }
@@ -1978,10 +2005,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueField1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz58ArgsU540dValueField1",
-            &[::mcp_runtime::codegen::optional("1", &self.field_1)],
+            &[Optional("1", &self.field_1)],
         )
     }
 }
@@ -2064,10 +2092,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz62Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz62Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2095,10 +2124,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz65Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz65Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2126,13 +2156,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz67Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz67Args",
             &[
-                ::mcp_runtime::codegen::optional("1", &self.field_1),
-                ::mcp_runtime::codegen::required("self", &self.self_),
-                ::mcp_runtime::codegen::optional("x", &self.x),
+                Optional("1", &self.field_1),
+                Required("self", &self.self_),
+                Optional("x", &self.x),
             ],
         )
     }
@@ -2191,13 +2222,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz69Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz69Args",
-            &[
-                ::mcp_runtime::codegen::required("", &self.field),
-                ::mcp_runtime::codegen::required("r#x", &self.r_x),
-            ],
+            &[Required("", &self.field), Required("r#x", &self.r_x)],
         )
     }
 }
@@ -2210,10 +2239,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz69ArgsField {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz69ArgsField",
-            &[::mcp_runtime::codegen::required("r#x", &self.r_x)],
+            &[Required("r#x", &self.r_x)],
         )
     }
 }
@@ -2242,13 +2272,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz70Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz70Args",
             &[
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-                ::mcp_runtime::codegen::required("type", &self.r#type),
-                ::mcp_runtime::codegen::required("x", &self.x),
+                Required("Self", &self.self_),
+                Required("type", &self.r#type),
+                Required("x", &self.x),
             ],
         )
     }
@@ -2264,10 +2295,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz71Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz71Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2334,10 +2366,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz75Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz75Args",
-            &[::mcp_runtime::codegen::required("r#x", &self.r_x)],
+            &[Required("r#x", &self.r_x)],
         )
     }
 }
@@ -2351,10 +2384,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz76Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz76Args",
-            &[::mcp_runtime::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2378,13 +2412,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78Args {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78Args",
             &[
-                ::mcp_runtime::codegen::optional("fooBar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("r#x", &self.r_x),
-                ::mcp_runtime::codegen::required("名", &self.u540d),
+                Optional("fooBar", &self.foo_bar),
+                Optional("r#x", &self.r_x),
+                Required("名", &self.u540d),
             ],
         )
     }
@@ -2474,13 +2509,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for BVariant1ValueVariant1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "BVariant1ValueVariant1",
             &[
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-                ::mcp_runtime::codegen::required("_", &self.field),
-                ::mcp_runtime::codegen::required("self", &self.self_2),
+                Required("Self", &self.self_),
+                Required("_", &self.field),
+                Required("self", &self.self_2),
             ],
         )
     }
@@ -2532,13 +2568,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRx {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRx",
             &[
-                ::mcp_runtime::codegen::optional("", &self.field),
-                ::mcp_runtime::codegen::required("1", &self.field_1),
-                ::mcp_runtime::codegen::optional("_", &self.field_2),
+                Optional("", &self.field),
+                Required("1", &self.field_1),
+                Optional("_", &self.field_2),
             ],
         )
     }
@@ -2552,10 +2589,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField",
-            &[::mcp_runtime::codegen::required("type", &self.r#type)],
+            &[Required("type", &self.r#type)],
         )
     }
 }
@@ -2588,13 +2626,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldType {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxFieldType",
             &[
-                ::mcp_runtime::codegen::required("fooBar", &self.foo_bar),
-                ::mcp_runtime::codegen::required("x", &self.x),
-                ::mcp_runtime::codegen::required("名", &self.u540d),
+                Required("fooBar", &self.foo_bar),
+                Required("x", &self.x),
+                Required("名", &self.u540d),
             ],
         )
     }
@@ -2667,12 +2706,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeX {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::required("A", &self.a),
-                ::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("x", &self.x),
+                Required("A", &self.a),
+                Optional("foo_bar", &self.foo_bar),
+                Optional("x", &self.x),
             ],
             &self.additional_properties,
         )
@@ -2698,9 +2738,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeU540d {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
-            &[::mcp_runtime::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
             &self.additional_properties,
         )
     }
@@ -2715,13 +2756,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField1",
-            &[
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-                ::mcp_runtime::codegen::optional("x", &self.x),
-            ],
+            &[Required("Self", &self.self_), Optional("x", &self.x)],
         )
     }
 }
@@ -2743,12 +2782,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1Self {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
-                ::mcp_runtime::codegen::optional("A", &self.a),
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-                ::mcp_runtime::codegen::optional("type", &self.r#type),
+                Optional("A", &self.a),
+                Required("Self", &self.self_),
+                Optional("type", &self.r#type),
             ],
             &self.additional_properties,
         )
@@ -2763,10 +2803,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1SelfA {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField1SelfA",
-            &[::mcp_runtime::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
         )
     }
 }
@@ -2791,13 +2832,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField2 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField2",
-            &[
-                ::mcp_runtime::codegen::required("Self", &self.self_),
-                ::mcp_runtime::codegen::optional("a-b", &self.a_b),
-            ],
+            &[Required("Self", &self.self_), Optional("a-b", &self.a_b)],
         )
     }
 }

@@ -17,20 +17,21 @@ impl ::mcp_runtime::reexports::serde::Serialize for SizesArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "SizesArgs",
             &[
-                ::mcp_runtime::codegen::optional("any", &self.any),
-                ::mcp_runtime::codegen::optional("byte", &self.byte),
-                ::mcp_runtime::codegen::optional("count", &self.count),
-                ::mcp_runtime::codegen::optional("exclusive", &self.exclusive),
-                ::mcp_runtime::codegen::optional("port", &self.port),
-                ::mcp_runtime::codegen::optional("ratio", &self.ratio),
-                ::mcp_runtime::codegen::optional("short", &self.short),
-                ::mcp_runtime::codegen::optional("signed32", &self.signed32),
-                ::mcp_runtime::codegen::optional("small", &self.small),
-                ::mcp_runtime::codegen::optional("wide", &self.wide),
+                Optional("any", &self.any),
+                Optional("byte", &self.byte),
+                Optional("count", &self.count),
+                Optional("exclusive", &self.exclusive),
+                Optional("port", &self.port),
+                Optional("ratio", &self.ratio),
+                Optional("short", &self.short),
+                Optional("signed32", &self.signed32),
+                Optional("small", &self.small),
+                Optional("wide", &self.wide),
             ],
         )
     }

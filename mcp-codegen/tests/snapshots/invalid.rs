@@ -22,16 +22,17 @@ impl ::mcp_runtime::reexports::serde::Serialize for InvalidArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "InvalidArgs",
             &[
-                ::mcp_runtime::codegen::optional("bad_enum", &self.bad_enum),
-                ::mcp_runtime::codegen::optional("bad_items", &self.bad_items),
-                ::mcp_runtime::codegen::optional("bad_ref", &self.bad_ref),
-                ::mcp_runtime::codegen::optional("bad_required", &self.bad_required),
-                ::mcp_runtime::codegen::optional("number_schema", &self.number_schema),
-                ::mcp_runtime::codegen::required("unknown", &self.unknown),
+                Optional("bad_enum", &self.bad_enum),
+                Optional("bad_items", &self.bad_items),
+                Optional("bad_ref", &self.bad_ref),
+                Optional("bad_required", &self.bad_required),
+                Optional("number_schema", &self.number_schema),
+                Required("unknown", &self.unknown),
             ],
         )
     }
@@ -45,10 +46,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for InvalidArgsBadRequired {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "InvalidArgsBadRequired",
-            &[::mcp_runtime::codegen::optional("a", &self.a)],
+            &[Optional("a", &self.a)],
         )
     }
 }

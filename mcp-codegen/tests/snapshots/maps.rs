@@ -24,16 +24,17 @@ impl ::mcp_runtime::reexports::serde::Serialize for ConfigureArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ConfigureArgs",
             &[
-                ::mcp_runtime::codegen::optional("anything", &self.anything),
-                ::mcp_runtime::codegen::optional("env", &self.env),
-                ::mcp_runtime::codegen::optional("headers", &self.headers),
-                ::mcp_runtime::codegen::optional("limits", &self.limits),
-                ::mcp_runtime::codegen::optional("nested", &self.nested),
-                ::mcp_runtime::codegen::optional("strict", &self.strict),
+                Optional("anything", &self.anything),
+                Optional("env", &self.env),
+                Optional("headers", &self.headers),
+                Optional("limits", &self.limits),
+                Optional("nested", &self.nested),
+                Optional("strict", &self.strict),
             ],
         )
     }
@@ -52,9 +53,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for ConfigureArgsHeaders {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct_and_map(
             serializer,
-            &[::mcp_runtime::codegen::required("host", &self.host)],
+            &[Required("host", &self.host)],
             &self.additional_properties,
         )
     }
@@ -68,10 +70,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for ConfigureArgsNestedValue {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "ConfigureArgsNestedValue",
-            &[::mcp_runtime::codegen::required("on", &self.on)],
+            &[Required("on", &self.on)],
         )
     }
 }

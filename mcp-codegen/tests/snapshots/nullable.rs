@@ -16,17 +16,18 @@ impl ::mcp_runtime::reexports::serde::Serialize for UpdateProfileArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "UpdateProfileArgs",
             &[
-                ::mcp_runtime::codegen::optional("bio", &self.bio),
-                ::mcp_runtime::codegen::optional("either", &self.either),
-                ::mcp_runtime::codegen::required("email", &self.email),
-                ::mcp_runtime::codegen::optional("legacy", &self.legacy),
-                ::mcp_runtime::codegen::optional("level", &self.level),
-                ::mcp_runtime::codegen::optional("manager", &self.manager),
-                ::mcp_runtime::codegen::optional("nickname", &self.nickname),
+                Optional("bio", &self.bio),
+                Optional("either", &self.either),
+                Required("email", &self.email),
+                Optional("legacy", &self.legacy),
+                Optional("level", &self.level),
+                Optional("manager", &self.manager),
+                Optional("nickname", &self.nickname),
             ],
         )
     }
@@ -68,10 +69,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Person {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Person",
-            &[::mcp_runtime::codegen::required("name", &self.name)],
+            &[Required("name", &self.name)],
         )
     }
 }

@@ -14,16 +14,17 @@ impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "CreateUserArgs",
             &[
-                ::mcp_runtime::codegen::optional("active", &self.active),
-                ::mcp_runtime::codegen::optional("address", &self.address),
-                ::mcp_runtime::codegen::optional("age", &self.age),
-                ::mcp_runtime::codegen::required("name", &self.name),
-                ::mcp_runtime::codegen::optional("scores", &self.scores),
-                ::mcp_runtime::codegen::optional("tags", &self.tags),
+                Optional("active", &self.active),
+                Optional("address", &self.address),
+                Optional("age", &self.age),
+                Required("name", &self.name),
+                Optional("scores", &self.scores),
+                Optional("tags", &self.tags),
             ],
         )
     }
@@ -38,13 +39,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgsAddress {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "CreateUserArgsAddress",
-            &[
-                ::mcp_runtime::codegen::required("street", &self.street),
-                ::mcp_runtime::codegen::optional("zip", &self.zip),
-            ],
+            &[Required("street", &self.street), Optional("zip", &self.zip)],
         )
     }
 }
@@ -58,13 +57,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgsScoresItem {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "CreateUserArgsScoresItem",
-            &[
-                ::mcp_runtime::codegen::required("subject", &self.subject),
-                ::mcp_runtime::codegen::required("value", &self.value),
-            ],
+            &[Required("subject", &self.subject), Required("value", &self.value)],
         )
     }
 }
@@ -98,22 +95,23 @@ impl ::mcp_runtime::reexports::serde::Serialize for WeirdNamesArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WeirdNamesArgs",
             &[
-                ::mcp_runtime::codegen::optional("", &self.field),
-                ::mcp_runtime::codegen::optional("1st", &self.field_1st),
-                ::mcp_runtime::codegen::optional("Self", &self.self_),
-                ::mcp_runtime::codegen::optional("_", &self.field_2),
-                ::mcp_runtime::codegen::optional("a-b", &self.a_b),
-                ::mcp_runtime::codegen::optional("async", &self.r#async),
-                ::mcp_runtime::codegen::required("fooBar", &self.foo_bar),
-                ::mcp_runtime::codegen::optional("foo_bar", &self.foo_bar_2),
-                ::mcp_runtime::codegen::optional("match", &self.r#match),
-                ::mcp_runtime::codegen::optional("self", &self.self_2),
-                ::mcp_runtime::codegen::required("type", &self.r#type),
-                ::mcp_runtime::codegen::optional("名前", &self.u540d_u524d),
+                Optional("", &self.field),
+                Optional("1st", &self.field_1st),
+                Optional("Self", &self.self_),
+                Optional("_", &self.field_2),
+                Optional("a-b", &self.a_b),
+                Optional("async", &self.r#async),
+                Required("fooBar", &self.foo_bar),
+                Optional("foo_bar", &self.foo_bar_2),
+                Optional("match", &self.r#match),
+                Optional("self", &self.self_2),
+                Required("type", &self.r#type),
+                Optional("名前", &self.u540d_u524d),
             ],
         )
     }
@@ -140,10 +138,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for McpClientArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "McpClientArgs",
-            &[::mcp_runtime::codegen::optional("option", &self.option)],
+            &[Optional("option", &self.option)],
         )
     }
 }
@@ -156,10 +155,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for McpClientArgsOption {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "McpClientArgsOption",
-            &[::mcp_runtime::codegen::optional("some", &self.some)],
+            &[Optional("some", &self.some)],
         )
     }
 }

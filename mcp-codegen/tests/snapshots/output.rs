@@ -8,10 +8,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetWeatherArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "GetWeatherArgs",
-            &[::mcp_runtime::codegen::required("city", &self.city)],
+            &[Required("city", &self.city)],
         )
     }
 }
@@ -51,10 +52,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for EchoArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "EchoArgs",
-            &[::mcp_runtime::codegen::required("message", &self.message)],
+            &[Required("message", &self.message)],
         )
     }
 }

@@ -14,17 +14,18 @@ impl ::mcp_runtime::reexports::serde::Serialize for TreeArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "TreeArgs",
             &[
-                ::mcp_runtime::codegen::optional("a", &self.a),
-                ::mcp_runtime::codegen::optional("alias", &self.alias),
-                ::mcp_runtime::codegen::optional("anchored", &self.anchored),
-                ::mcp_runtime::codegen::optional("list", &self.list),
-                ::mcp_runtime::codegen::optional("nested", &self.nested),
-                ::mcp_runtime::codegen::required("root", &self.root),
-                ::mcp_runtime::codegen::optional("same_as_root", &self.same_as_root),
+                Optional("a", &self.a),
+                Optional("alias", &self.alias),
+                Optional("anchored", &self.anchored),
+                Optional("list", &self.list),
+                Optional("nested", &self.nested),
+                Required("root", &self.root),
+                Optional("same_as_root", &self.same_as_root),
             ],
         )
     }
@@ -38,10 +39,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for A {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "A",
-            &[::mcp_runtime::codegen::optional("b", &self.b)],
+            &[Optional("b", &self.b)],
         )
     }
 }
@@ -54,10 +56,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for B {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "B",
-            &[::mcp_runtime::codegen::required("a", &self.a)],
+            &[Required("a", &self.a)],
         )
     }
 }
@@ -73,13 +76,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Point {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Point",
-            &[
-                ::mcp_runtime::codegen::required("x", &self.x),
-                ::mcp_runtime::codegen::required("y", &self.y),
-            ],
+            &[Required("x", &self.x), Required("y", &self.y)],
         )
     }
 }
@@ -93,13 +94,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for List {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "List",
-            &[
-                ::mcp_runtime::codegen::required("head", &self.head),
-                ::mcp_runtime::codegen::optional("tail", &self.tail),
-            ],
+            &[Required("head", &self.head), Optional("tail", &self.tail)],
         )
     }
 }
@@ -113,13 +112,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Node {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Node",
-            &[
-                ::mcp_runtime::codegen::optional("children", &self.children),
-                ::mcp_runtime::codegen::required("value", &self.value),
-            ],
+            &[Optional("children", &self.children), Required("value", &self.value)],
         )
     }
 }
@@ -133,10 +130,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for JsonValueArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "JsonValueArgs",
-            &[::mcp_runtime::codegen::required("v", &self.v)],
+            &[Required("v", &self.v)],
         )
     }
 }

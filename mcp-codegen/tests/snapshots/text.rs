@@ -25,17 +25,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "TrojanU202eSourceArgs",
             &[
-                ::mcp_runtime::codegen::optional("event", &self.event),
-                ::mcp_runtime::codegen::optional("mode", &self.mode),
-                ::mcp_runtime::codegen::required(
-                    "user\u{200B}name",
-                    &self.user_u200b_name,
-                ),
-                ::mcp_runtime::codegen::optional("\u{202E}", &self.u202e),
+                Optional("event", &self.event),
+                Optional("mode", &self.mode),
+                Required("user\u{200B}name", &self.user_u200b_name),
+                Optional("\u{202E}", &self.u202e),
             ],
         )
     }
@@ -62,10 +60,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsEventOp
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "TrojanU202eSourceArgsEventOpU202eN",
-            &[::mcp_runtime::codegen::optional("path", &self.path)],
+            &[Optional("path", &self.path)],
         )
     }
 }

@@ -16,14 +16,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for PlotArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "PlotArgs",
             &[
-                ::mcp_runtime::codegen::optional("open", &self.open),
-                ::mcp_runtime::codegen::optional("pair", &self.pair),
-                ::mcp_runtime::codegen::optional("path", &self.path),
-                ::mcp_runtime::codegen::required("point", &self.point),
+                Optional("open", &self.open),
+                Optional("pair", &self.pair),
+                Optional("path", &self.path),
+                Required("point", &self.point),
             ],
         )
     }

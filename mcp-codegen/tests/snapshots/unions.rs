@@ -13,16 +13,17 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::{Required, Optional};
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgs",
             &[
-                ::mcp_runtime::codegen::optional("amount", &self.amount),
-                ::mcp_runtime::codegen::optional("event", &self.event),
-                ::mcp_runtime::codegen::optional("id", &self.id),
-                ::mcp_runtime::codegen::optional("label", &self.label),
-                ::mcp_runtime::codegen::required("shape", &self.shape),
-                ::mcp_runtime::codegen::optional("untagged", &self.untagged),
+                Optional("amount", &self.amount),
+                Optional("event", &self.event),
+                Optional("id", &self.id),
+                Optional("label", &self.label),
+                Required("shape", &self.shape),
+                Optional("untagged", &self.untagged),
             ],
         )
     }
@@ -62,13 +63,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Click {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Click",
-            &[
-                ::mcp_runtime::codegen::required("x", &self.x),
-                ::mcp_runtime::codegen::required("y", &self.y),
-            ],
+            &[Required("x", &self.x), Required("y", &self.y)],
         )
     }
 }
@@ -81,10 +80,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for Key {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "Key",
-            &[::mcp_runtime::codegen::required("code", &self.code)],
+            &[Required("code", &self.code)],
         )
     }
 }
@@ -109,10 +109,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsIdVariant3 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsIdVariant3",
-            &[::mcp_runtime::codegen::required("uuid", &self.uuid)],
+            &[Required("uuid", &self.uuid)],
         )
     }
 }
@@ -153,10 +154,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShapeCircle {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsShapeCircle",
-            &[::mcp_runtime::codegen::required("radius", &self.radius)],
+            &[Required("radius", &self.radius)],
         )
     }
 }
@@ -170,13 +172,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShapeRect {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsShapeRect",
-            &[
-                ::mcp_runtime::codegen::required("height", &self.height),
-                ::mcp_runtime::codegen::required("width", &self.width),
-            ],
+            &[Required("height", &self.height), Required("width", &self.width)],
         )
     }
 }
@@ -200,10 +200,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant1 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsUntaggedVariant1",
-            &[::mcp_runtime::codegen::required("a", &self.a)],
+            &[Required("a", &self.a)],
         )
     }
 }
@@ -216,10 +217,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant2 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsUntaggedVariant2",
-            &[::mcp_runtime::codegen::required("b", &self.b)],
+            &[Required("b", &self.b)],
         )
     }
 }

@@ -8,10 +8,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Required;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgs",
-            &[::mcp_runtime::codegen::required("event", &self.event)],
+            &[Required("event", &self.event)],
         )
     }
 }
@@ -2033,10 +2034,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent0 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent0",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2049,10 +2051,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent10 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent10",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2065,10 +2068,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent20 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent20",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2081,10 +2085,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent30 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent30",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2097,10 +2102,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent40 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent40",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2113,10 +2119,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent50 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent50",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2129,10 +2136,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent60 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent60",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2145,10 +2153,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent70 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent70",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2161,10 +2170,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent80 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent80",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2177,10 +2187,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent90 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent90",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2193,10 +2204,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent100 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent100",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2209,10 +2221,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent110 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent110",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2225,10 +2238,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent120 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent120",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2241,10 +2255,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent130 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent130",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2257,10 +2272,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent140 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent140",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2273,10 +2289,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent150 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent150",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2289,10 +2306,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent160 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent160",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2305,10 +2323,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent170 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent170",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2321,10 +2340,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent180 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent180",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2337,10 +2357,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent190 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent190",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2353,10 +2374,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent200 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent200",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2369,10 +2391,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent210 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent210",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2385,10 +2408,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent220 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent220",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2401,10 +2425,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent230 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent230",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2417,10 +2442,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent240 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent240",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2433,10 +2459,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent250 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent250",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2449,10 +2476,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent260 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent260",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2465,10 +2493,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent270 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent270",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2481,10 +2510,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent280 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent280",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2497,10 +2527,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent290 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent290",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2513,10 +2544,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent300 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent300",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2529,10 +2561,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent310 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent310",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2545,10 +2578,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent320 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent320",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2561,10 +2595,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent330 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent330",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2577,10 +2612,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent340 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent340",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2593,10 +2629,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent350 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent350",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2609,10 +2646,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent360 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent360",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2625,10 +2663,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent370 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent370",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2641,10 +2680,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent380 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent380",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2657,10 +2697,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent390 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent390",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2673,10 +2714,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent400 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent400",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2689,10 +2731,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent410 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent410",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2705,10 +2748,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent420 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent420",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2721,10 +2765,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent430 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent430",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2737,10 +2782,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent440 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent440",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2753,10 +2799,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent450 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent450",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2769,10 +2816,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent460 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent460",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2785,10 +2833,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent470 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent470",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2801,10 +2850,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent480 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent480",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2817,10 +2867,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent490 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent490",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2833,10 +2884,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent500 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent500",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2849,10 +2901,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent510 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent510",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2865,10 +2918,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent520 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent520",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2881,10 +2935,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent530 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent530",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2897,10 +2952,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent540 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent540",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2913,10 +2969,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent550 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent550",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2929,10 +2986,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent560 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent560",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2945,10 +3003,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent570 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent570",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2961,10 +3020,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent580 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent580",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2977,10 +3037,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent590 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent590",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -2993,10 +3054,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent600 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent600",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3009,10 +3071,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent610 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent610",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3025,10 +3088,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent620 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent620",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3041,10 +3105,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent630 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent630",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3057,10 +3122,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent640 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent640",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3073,10 +3139,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent650 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent650",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3089,10 +3156,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent660 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent660",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3105,10 +3173,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent670 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent670",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3121,10 +3190,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent680 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent680",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3137,10 +3207,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent690 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent690",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3153,10 +3224,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent700 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent700",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3169,10 +3241,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent710 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent710",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3185,10 +3258,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent720 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent720",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3201,10 +3275,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent730 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent730",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3217,10 +3292,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent740 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent740",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3233,10 +3309,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent750 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent750",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3249,10 +3326,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent760 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent760",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3265,10 +3343,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent770 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent770",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3281,10 +3360,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent780 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent780",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3297,10 +3377,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent790 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent790",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3313,10 +3394,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent800 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent800",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3329,10 +3411,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent810 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent810",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3345,10 +3428,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent820 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent820",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3361,10 +3445,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent830 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent830",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3377,10 +3462,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent840 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent840",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3393,10 +3479,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent850 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent850",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3409,10 +3496,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent860 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent860",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3425,10 +3513,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent870 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent870",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3441,10 +3530,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent880 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent880",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3457,10 +3547,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent890 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent890",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3473,10 +3564,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent900 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent900",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3489,10 +3581,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent910 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent910",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3505,10 +3598,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent920 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent920",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3521,10 +3615,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent930 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent930",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3537,10 +3632,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent940 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent940",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3553,10 +3649,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent950 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent950",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3569,10 +3666,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent960 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent960",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3585,10 +3683,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent970 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent970",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3601,10 +3700,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent980 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent980",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -3617,10 +3717,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEventEvent990 {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideUnionArgsEventEvent990",
-            &[::mcp_runtime::codegen::optional("at", &self.at)],
+            &[Optional("at", &self.at)],
         )
     }
 }
@@ -4632,1010 +4733,1011 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideObjectArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideObjectArgs",
             &[
-                ::mcp_runtime::codegen::optional("field_0", &self.field_0),
-                ::mcp_runtime::codegen::optional("field_1", &self.field_1),
-                ::mcp_runtime::codegen::optional("field_10", &self.field_10),
-                ::mcp_runtime::codegen::optional("field_100", &self.field_100),
-                ::mcp_runtime::codegen::optional("field_101", &self.field_101),
-                ::mcp_runtime::codegen::optional("field_102", &self.field_102),
-                ::mcp_runtime::codegen::optional("field_103", &self.field_103),
-                ::mcp_runtime::codegen::optional("field_104", &self.field_104),
-                ::mcp_runtime::codegen::optional("field_105", &self.field_105),
-                ::mcp_runtime::codegen::optional("field_106", &self.field_106),
-                ::mcp_runtime::codegen::optional("field_107", &self.field_107),
-                ::mcp_runtime::codegen::optional("field_108", &self.field_108),
-                ::mcp_runtime::codegen::optional("field_109", &self.field_109),
-                ::mcp_runtime::codegen::optional("field_11", &self.field_11),
-                ::mcp_runtime::codegen::optional("field_110", &self.field_110),
-                ::mcp_runtime::codegen::optional("field_111", &self.field_111),
-                ::mcp_runtime::codegen::optional("field_112", &self.field_112),
-                ::mcp_runtime::codegen::optional("field_113", &self.field_113),
-                ::mcp_runtime::codegen::optional("field_114", &self.field_114),
-                ::mcp_runtime::codegen::optional("field_115", &self.field_115),
-                ::mcp_runtime::codegen::optional("field_116", &self.field_116),
-                ::mcp_runtime::codegen::optional("field_117", &self.field_117),
-                ::mcp_runtime::codegen::optional("field_118", &self.field_118),
-                ::mcp_runtime::codegen::optional("field_119", &self.field_119),
-                ::mcp_runtime::codegen::optional("field_12", &self.field_12),
-                ::mcp_runtime::codegen::optional("field_120", &self.field_120),
-                ::mcp_runtime::codegen::optional("field_121", &self.field_121),
-                ::mcp_runtime::codegen::optional("field_122", &self.field_122),
-                ::mcp_runtime::codegen::optional("field_123", &self.field_123),
-                ::mcp_runtime::codegen::optional("field_124", &self.field_124),
-                ::mcp_runtime::codegen::optional("field_125", &self.field_125),
-                ::mcp_runtime::codegen::optional("field_126", &self.field_126),
-                ::mcp_runtime::codegen::optional("field_127", &self.field_127),
-                ::mcp_runtime::codegen::optional("field_128", &self.field_128),
-                ::mcp_runtime::codegen::optional("field_129", &self.field_129),
-                ::mcp_runtime::codegen::optional("field_13", &self.field_13),
-                ::mcp_runtime::codegen::optional("field_130", &self.field_130),
-                ::mcp_runtime::codegen::optional("field_131", &self.field_131),
-                ::mcp_runtime::codegen::optional("field_132", &self.field_132),
-                ::mcp_runtime::codegen::optional("field_133", &self.field_133),
-                ::mcp_runtime::codegen::optional("field_134", &self.field_134),
-                ::mcp_runtime::codegen::optional("field_135", &self.field_135),
-                ::mcp_runtime::codegen::optional("field_136", &self.field_136),
-                ::mcp_runtime::codegen::optional("field_137", &self.field_137),
-                ::mcp_runtime::codegen::optional("field_138", &self.field_138),
-                ::mcp_runtime::codegen::optional("field_139", &self.field_139),
-                ::mcp_runtime::codegen::optional("field_14", &self.field_14),
-                ::mcp_runtime::codegen::optional("field_140", &self.field_140),
-                ::mcp_runtime::codegen::optional("field_141", &self.field_141),
-                ::mcp_runtime::codegen::optional("field_142", &self.field_142),
-                ::mcp_runtime::codegen::optional("field_143", &self.field_143),
-                ::mcp_runtime::codegen::optional("field_144", &self.field_144),
-                ::mcp_runtime::codegen::optional("field_145", &self.field_145),
-                ::mcp_runtime::codegen::optional("field_146", &self.field_146),
-                ::mcp_runtime::codegen::optional("field_147", &self.field_147),
-                ::mcp_runtime::codegen::optional("field_148", &self.field_148),
-                ::mcp_runtime::codegen::optional("field_149", &self.field_149),
-                ::mcp_runtime::codegen::optional("field_15", &self.field_15),
-                ::mcp_runtime::codegen::optional("field_150", &self.field_150),
-                ::mcp_runtime::codegen::optional("field_151", &self.field_151),
-                ::mcp_runtime::codegen::optional("field_152", &self.field_152),
-                ::mcp_runtime::codegen::optional("field_153", &self.field_153),
-                ::mcp_runtime::codegen::optional("field_154", &self.field_154),
-                ::mcp_runtime::codegen::optional("field_155", &self.field_155),
-                ::mcp_runtime::codegen::optional("field_156", &self.field_156),
-                ::mcp_runtime::codegen::optional("field_157", &self.field_157),
-                ::mcp_runtime::codegen::optional("field_158", &self.field_158),
-                ::mcp_runtime::codegen::optional("field_159", &self.field_159),
-                ::mcp_runtime::codegen::optional("field_16", &self.field_16),
-                ::mcp_runtime::codegen::optional("field_160", &self.field_160),
-                ::mcp_runtime::codegen::optional("field_161", &self.field_161),
-                ::mcp_runtime::codegen::optional("field_162", &self.field_162),
-                ::mcp_runtime::codegen::optional("field_163", &self.field_163),
-                ::mcp_runtime::codegen::optional("field_164", &self.field_164),
-                ::mcp_runtime::codegen::optional("field_165", &self.field_165),
-                ::mcp_runtime::codegen::optional("field_166", &self.field_166),
-                ::mcp_runtime::codegen::optional("field_167", &self.field_167),
-                ::mcp_runtime::codegen::optional("field_168", &self.field_168),
-                ::mcp_runtime::codegen::optional("field_169", &self.field_169),
-                ::mcp_runtime::codegen::optional("field_17", &self.field_17),
-                ::mcp_runtime::codegen::optional("field_170", &self.field_170),
-                ::mcp_runtime::codegen::optional("field_171", &self.field_171),
-                ::mcp_runtime::codegen::optional("field_172", &self.field_172),
-                ::mcp_runtime::codegen::optional("field_173", &self.field_173),
-                ::mcp_runtime::codegen::optional("field_174", &self.field_174),
-                ::mcp_runtime::codegen::optional("field_175", &self.field_175),
-                ::mcp_runtime::codegen::optional("field_176", &self.field_176),
-                ::mcp_runtime::codegen::optional("field_177", &self.field_177),
-                ::mcp_runtime::codegen::optional("field_178", &self.field_178),
-                ::mcp_runtime::codegen::optional("field_179", &self.field_179),
-                ::mcp_runtime::codegen::optional("field_18", &self.field_18),
-                ::mcp_runtime::codegen::optional("field_180", &self.field_180),
-                ::mcp_runtime::codegen::optional("field_181", &self.field_181),
-                ::mcp_runtime::codegen::optional("field_182", &self.field_182),
-                ::mcp_runtime::codegen::optional("field_183", &self.field_183),
-                ::mcp_runtime::codegen::optional("field_184", &self.field_184),
-                ::mcp_runtime::codegen::optional("field_185", &self.field_185),
-                ::mcp_runtime::codegen::optional("field_186", &self.field_186),
-                ::mcp_runtime::codegen::optional("field_187", &self.field_187),
-                ::mcp_runtime::codegen::optional("field_188", &self.field_188),
-                ::mcp_runtime::codegen::optional("field_189", &self.field_189),
-                ::mcp_runtime::codegen::optional("field_19", &self.field_19),
-                ::mcp_runtime::codegen::optional("field_190", &self.field_190),
-                ::mcp_runtime::codegen::optional("field_191", &self.field_191),
-                ::mcp_runtime::codegen::optional("field_192", &self.field_192),
-                ::mcp_runtime::codegen::optional("field_193", &self.field_193),
-                ::mcp_runtime::codegen::optional("field_194", &self.field_194),
-                ::mcp_runtime::codegen::optional("field_195", &self.field_195),
-                ::mcp_runtime::codegen::optional("field_196", &self.field_196),
-                ::mcp_runtime::codegen::optional("field_197", &self.field_197),
-                ::mcp_runtime::codegen::optional("field_198", &self.field_198),
-                ::mcp_runtime::codegen::optional("field_199", &self.field_199),
-                ::mcp_runtime::codegen::optional("field_2", &self.field_2),
-                ::mcp_runtime::codegen::optional("field_20", &self.field_20),
-                ::mcp_runtime::codegen::optional("field_200", &self.field_200),
-                ::mcp_runtime::codegen::optional("field_201", &self.field_201),
-                ::mcp_runtime::codegen::optional("field_202", &self.field_202),
-                ::mcp_runtime::codegen::optional("field_203", &self.field_203),
-                ::mcp_runtime::codegen::optional("field_204", &self.field_204),
-                ::mcp_runtime::codegen::optional("field_205", &self.field_205),
-                ::mcp_runtime::codegen::optional("field_206", &self.field_206),
-                ::mcp_runtime::codegen::optional("field_207", &self.field_207),
-                ::mcp_runtime::codegen::optional("field_208", &self.field_208),
-                ::mcp_runtime::codegen::optional("field_209", &self.field_209),
-                ::mcp_runtime::codegen::optional("field_21", &self.field_21),
-                ::mcp_runtime::codegen::optional("field_210", &self.field_210),
-                ::mcp_runtime::codegen::optional("field_211", &self.field_211),
-                ::mcp_runtime::codegen::optional("field_212", &self.field_212),
-                ::mcp_runtime::codegen::optional("field_213", &self.field_213),
-                ::mcp_runtime::codegen::optional("field_214", &self.field_214),
-                ::mcp_runtime::codegen::optional("field_215", &self.field_215),
-                ::mcp_runtime::codegen::optional("field_216", &self.field_216),
-                ::mcp_runtime::codegen::optional("field_217", &self.field_217),
-                ::mcp_runtime::codegen::optional("field_218", &self.field_218),
-                ::mcp_runtime::codegen::optional("field_219", &self.field_219),
-                ::mcp_runtime::codegen::optional("field_22", &self.field_22),
-                ::mcp_runtime::codegen::optional("field_220", &self.field_220),
-                ::mcp_runtime::codegen::optional("field_221", &self.field_221),
-                ::mcp_runtime::codegen::optional("field_222", &self.field_222),
-                ::mcp_runtime::codegen::optional("field_223", &self.field_223),
-                ::mcp_runtime::codegen::optional("field_224", &self.field_224),
-                ::mcp_runtime::codegen::optional("field_225", &self.field_225),
-                ::mcp_runtime::codegen::optional("field_226", &self.field_226),
-                ::mcp_runtime::codegen::optional("field_227", &self.field_227),
-                ::mcp_runtime::codegen::optional("field_228", &self.field_228),
-                ::mcp_runtime::codegen::optional("field_229", &self.field_229),
-                ::mcp_runtime::codegen::optional("field_23", &self.field_23),
-                ::mcp_runtime::codegen::optional("field_230", &self.field_230),
-                ::mcp_runtime::codegen::optional("field_231", &self.field_231),
-                ::mcp_runtime::codegen::optional("field_232", &self.field_232),
-                ::mcp_runtime::codegen::optional("field_233", &self.field_233),
-                ::mcp_runtime::codegen::optional("field_234", &self.field_234),
-                ::mcp_runtime::codegen::optional("field_235", &self.field_235),
-                ::mcp_runtime::codegen::optional("field_236", &self.field_236),
-                ::mcp_runtime::codegen::optional("field_237", &self.field_237),
-                ::mcp_runtime::codegen::optional("field_238", &self.field_238),
-                ::mcp_runtime::codegen::optional("field_239", &self.field_239),
-                ::mcp_runtime::codegen::optional("field_24", &self.field_24),
-                ::mcp_runtime::codegen::optional("field_240", &self.field_240),
-                ::mcp_runtime::codegen::optional("field_241", &self.field_241),
-                ::mcp_runtime::codegen::optional("field_242", &self.field_242),
-                ::mcp_runtime::codegen::optional("field_243", &self.field_243),
-                ::mcp_runtime::codegen::optional("field_244", &self.field_244),
-                ::mcp_runtime::codegen::optional("field_245", &self.field_245),
-                ::mcp_runtime::codegen::optional("field_246", &self.field_246),
-                ::mcp_runtime::codegen::optional("field_247", &self.field_247),
-                ::mcp_runtime::codegen::optional("field_248", &self.field_248),
-                ::mcp_runtime::codegen::optional("field_249", &self.field_249),
-                ::mcp_runtime::codegen::optional("field_25", &self.field_25),
-                ::mcp_runtime::codegen::optional("field_250", &self.field_250),
-                ::mcp_runtime::codegen::optional("field_251", &self.field_251),
-                ::mcp_runtime::codegen::optional("field_252", &self.field_252),
-                ::mcp_runtime::codegen::optional("field_253", &self.field_253),
-                ::mcp_runtime::codegen::optional("field_254", &self.field_254),
-                ::mcp_runtime::codegen::optional("field_255", &self.field_255),
-                ::mcp_runtime::codegen::optional("field_256", &self.field_256),
-                ::mcp_runtime::codegen::optional("field_257", &self.field_257),
-                ::mcp_runtime::codegen::optional("field_258", &self.field_258),
-                ::mcp_runtime::codegen::optional("field_259", &self.field_259),
-                ::mcp_runtime::codegen::optional("field_26", &self.field_26),
-                ::mcp_runtime::codegen::optional("field_260", &self.field_260),
-                ::mcp_runtime::codegen::optional("field_261", &self.field_261),
-                ::mcp_runtime::codegen::optional("field_262", &self.field_262),
-                ::mcp_runtime::codegen::optional("field_263", &self.field_263),
-                ::mcp_runtime::codegen::optional("field_264", &self.field_264),
-                ::mcp_runtime::codegen::optional("field_265", &self.field_265),
-                ::mcp_runtime::codegen::optional("field_266", &self.field_266),
-                ::mcp_runtime::codegen::optional("field_267", &self.field_267),
-                ::mcp_runtime::codegen::optional("field_268", &self.field_268),
-                ::mcp_runtime::codegen::optional("field_269", &self.field_269),
-                ::mcp_runtime::codegen::optional("field_27", &self.field_27),
-                ::mcp_runtime::codegen::optional("field_270", &self.field_270),
-                ::mcp_runtime::codegen::optional("field_271", &self.field_271),
-                ::mcp_runtime::codegen::optional("field_272", &self.field_272),
-                ::mcp_runtime::codegen::optional("field_273", &self.field_273),
-                ::mcp_runtime::codegen::optional("field_274", &self.field_274),
-                ::mcp_runtime::codegen::optional("field_275", &self.field_275),
-                ::mcp_runtime::codegen::optional("field_276", &self.field_276),
-                ::mcp_runtime::codegen::optional("field_277", &self.field_277),
-                ::mcp_runtime::codegen::optional("field_278", &self.field_278),
-                ::mcp_runtime::codegen::optional("field_279", &self.field_279),
-                ::mcp_runtime::codegen::optional("field_28", &self.field_28),
-                ::mcp_runtime::codegen::optional("field_280", &self.field_280),
-                ::mcp_runtime::codegen::optional("field_281", &self.field_281),
-                ::mcp_runtime::codegen::optional("field_282", &self.field_282),
-                ::mcp_runtime::codegen::optional("field_283", &self.field_283),
-                ::mcp_runtime::codegen::optional("field_284", &self.field_284),
-                ::mcp_runtime::codegen::optional("field_285", &self.field_285),
-                ::mcp_runtime::codegen::optional("field_286", &self.field_286),
-                ::mcp_runtime::codegen::optional("field_287", &self.field_287),
-                ::mcp_runtime::codegen::optional("field_288", &self.field_288),
-                ::mcp_runtime::codegen::optional("field_289", &self.field_289),
-                ::mcp_runtime::codegen::optional("field_29", &self.field_29),
-                ::mcp_runtime::codegen::optional("field_290", &self.field_290),
-                ::mcp_runtime::codegen::optional("field_291", &self.field_291),
-                ::mcp_runtime::codegen::optional("field_292", &self.field_292),
-                ::mcp_runtime::codegen::optional("field_293", &self.field_293),
-                ::mcp_runtime::codegen::optional("field_294", &self.field_294),
-                ::mcp_runtime::codegen::optional("field_295", &self.field_295),
-                ::mcp_runtime::codegen::optional("field_296", &self.field_296),
-                ::mcp_runtime::codegen::optional("field_297", &self.field_297),
-                ::mcp_runtime::codegen::optional("field_298", &self.field_298),
-                ::mcp_runtime::codegen::optional("field_299", &self.field_299),
-                ::mcp_runtime::codegen::optional("field_3", &self.field_3),
-                ::mcp_runtime::codegen::optional("field_30", &self.field_30),
-                ::mcp_runtime::codegen::optional("field_300", &self.field_300),
-                ::mcp_runtime::codegen::optional("field_301", &self.field_301),
-                ::mcp_runtime::codegen::optional("field_302", &self.field_302),
-                ::mcp_runtime::codegen::optional("field_303", &self.field_303),
-                ::mcp_runtime::codegen::optional("field_304", &self.field_304),
-                ::mcp_runtime::codegen::optional("field_305", &self.field_305),
-                ::mcp_runtime::codegen::optional("field_306", &self.field_306),
-                ::mcp_runtime::codegen::optional("field_307", &self.field_307),
-                ::mcp_runtime::codegen::optional("field_308", &self.field_308),
-                ::mcp_runtime::codegen::optional("field_309", &self.field_309),
-                ::mcp_runtime::codegen::optional("field_31", &self.field_31),
-                ::mcp_runtime::codegen::optional("field_310", &self.field_310),
-                ::mcp_runtime::codegen::optional("field_311", &self.field_311),
-                ::mcp_runtime::codegen::optional("field_312", &self.field_312),
-                ::mcp_runtime::codegen::optional("field_313", &self.field_313),
-                ::mcp_runtime::codegen::optional("field_314", &self.field_314),
-                ::mcp_runtime::codegen::optional("field_315", &self.field_315),
-                ::mcp_runtime::codegen::optional("field_316", &self.field_316),
-                ::mcp_runtime::codegen::optional("field_317", &self.field_317),
-                ::mcp_runtime::codegen::optional("field_318", &self.field_318),
-                ::mcp_runtime::codegen::optional("field_319", &self.field_319),
-                ::mcp_runtime::codegen::optional("field_32", &self.field_32),
-                ::mcp_runtime::codegen::optional("field_320", &self.field_320),
-                ::mcp_runtime::codegen::optional("field_321", &self.field_321),
-                ::mcp_runtime::codegen::optional("field_322", &self.field_322),
-                ::mcp_runtime::codegen::optional("field_323", &self.field_323),
-                ::mcp_runtime::codegen::optional("field_324", &self.field_324),
-                ::mcp_runtime::codegen::optional("field_325", &self.field_325),
-                ::mcp_runtime::codegen::optional("field_326", &self.field_326),
-                ::mcp_runtime::codegen::optional("field_327", &self.field_327),
-                ::mcp_runtime::codegen::optional("field_328", &self.field_328),
-                ::mcp_runtime::codegen::optional("field_329", &self.field_329),
-                ::mcp_runtime::codegen::optional("field_33", &self.field_33),
-                ::mcp_runtime::codegen::optional("field_330", &self.field_330),
-                ::mcp_runtime::codegen::optional("field_331", &self.field_331),
-                ::mcp_runtime::codegen::optional("field_332", &self.field_332),
-                ::mcp_runtime::codegen::optional("field_333", &self.field_333),
-                ::mcp_runtime::codegen::optional("field_334", &self.field_334),
-                ::mcp_runtime::codegen::optional("field_335", &self.field_335),
-                ::mcp_runtime::codegen::optional("field_336", &self.field_336),
-                ::mcp_runtime::codegen::optional("field_337", &self.field_337),
-                ::mcp_runtime::codegen::optional("field_338", &self.field_338),
-                ::mcp_runtime::codegen::optional("field_339", &self.field_339),
-                ::mcp_runtime::codegen::optional("field_34", &self.field_34),
-                ::mcp_runtime::codegen::optional("field_340", &self.field_340),
-                ::mcp_runtime::codegen::optional("field_341", &self.field_341),
-                ::mcp_runtime::codegen::optional("field_342", &self.field_342),
-                ::mcp_runtime::codegen::optional("field_343", &self.field_343),
-                ::mcp_runtime::codegen::optional("field_344", &self.field_344),
-                ::mcp_runtime::codegen::optional("field_345", &self.field_345),
-                ::mcp_runtime::codegen::optional("field_346", &self.field_346),
-                ::mcp_runtime::codegen::optional("field_347", &self.field_347),
-                ::mcp_runtime::codegen::optional("field_348", &self.field_348),
-                ::mcp_runtime::codegen::optional("field_349", &self.field_349),
-                ::mcp_runtime::codegen::optional("field_35", &self.field_35),
-                ::mcp_runtime::codegen::optional("field_350", &self.field_350),
-                ::mcp_runtime::codegen::optional("field_351", &self.field_351),
-                ::mcp_runtime::codegen::optional("field_352", &self.field_352),
-                ::mcp_runtime::codegen::optional("field_353", &self.field_353),
-                ::mcp_runtime::codegen::optional("field_354", &self.field_354),
-                ::mcp_runtime::codegen::optional("field_355", &self.field_355),
-                ::mcp_runtime::codegen::optional("field_356", &self.field_356),
-                ::mcp_runtime::codegen::optional("field_357", &self.field_357),
-                ::mcp_runtime::codegen::optional("field_358", &self.field_358),
-                ::mcp_runtime::codegen::optional("field_359", &self.field_359),
-                ::mcp_runtime::codegen::optional("field_36", &self.field_36),
-                ::mcp_runtime::codegen::optional("field_360", &self.field_360),
-                ::mcp_runtime::codegen::optional("field_361", &self.field_361),
-                ::mcp_runtime::codegen::optional("field_362", &self.field_362),
-                ::mcp_runtime::codegen::optional("field_363", &self.field_363),
-                ::mcp_runtime::codegen::optional("field_364", &self.field_364),
-                ::mcp_runtime::codegen::optional("field_365", &self.field_365),
-                ::mcp_runtime::codegen::optional("field_366", &self.field_366),
-                ::mcp_runtime::codegen::optional("field_367", &self.field_367),
-                ::mcp_runtime::codegen::optional("field_368", &self.field_368),
-                ::mcp_runtime::codegen::optional("field_369", &self.field_369),
-                ::mcp_runtime::codegen::optional("field_37", &self.field_37),
-                ::mcp_runtime::codegen::optional("field_370", &self.field_370),
-                ::mcp_runtime::codegen::optional("field_371", &self.field_371),
-                ::mcp_runtime::codegen::optional("field_372", &self.field_372),
-                ::mcp_runtime::codegen::optional("field_373", &self.field_373),
-                ::mcp_runtime::codegen::optional("field_374", &self.field_374),
-                ::mcp_runtime::codegen::optional("field_375", &self.field_375),
-                ::mcp_runtime::codegen::optional("field_376", &self.field_376),
-                ::mcp_runtime::codegen::optional("field_377", &self.field_377),
-                ::mcp_runtime::codegen::optional("field_378", &self.field_378),
-                ::mcp_runtime::codegen::optional("field_379", &self.field_379),
-                ::mcp_runtime::codegen::optional("field_38", &self.field_38),
-                ::mcp_runtime::codegen::optional("field_380", &self.field_380),
-                ::mcp_runtime::codegen::optional("field_381", &self.field_381),
-                ::mcp_runtime::codegen::optional("field_382", &self.field_382),
-                ::mcp_runtime::codegen::optional("field_383", &self.field_383),
-                ::mcp_runtime::codegen::optional("field_384", &self.field_384),
-                ::mcp_runtime::codegen::optional("field_385", &self.field_385),
-                ::mcp_runtime::codegen::optional("field_386", &self.field_386),
-                ::mcp_runtime::codegen::optional("field_387", &self.field_387),
-                ::mcp_runtime::codegen::optional("field_388", &self.field_388),
-                ::mcp_runtime::codegen::optional("field_389", &self.field_389),
-                ::mcp_runtime::codegen::optional("field_39", &self.field_39),
-                ::mcp_runtime::codegen::optional("field_390", &self.field_390),
-                ::mcp_runtime::codegen::optional("field_391", &self.field_391),
-                ::mcp_runtime::codegen::optional("field_392", &self.field_392),
-                ::mcp_runtime::codegen::optional("field_393", &self.field_393),
-                ::mcp_runtime::codegen::optional("field_394", &self.field_394),
-                ::mcp_runtime::codegen::optional("field_395", &self.field_395),
-                ::mcp_runtime::codegen::optional("field_396", &self.field_396),
-                ::mcp_runtime::codegen::optional("field_397", &self.field_397),
-                ::mcp_runtime::codegen::optional("field_398", &self.field_398),
-                ::mcp_runtime::codegen::optional("field_399", &self.field_399),
-                ::mcp_runtime::codegen::optional("field_4", &self.field_4),
-                ::mcp_runtime::codegen::optional("field_40", &self.field_40),
-                ::mcp_runtime::codegen::optional("field_400", &self.field_400),
-                ::mcp_runtime::codegen::optional("field_401", &self.field_401),
-                ::mcp_runtime::codegen::optional("field_402", &self.field_402),
-                ::mcp_runtime::codegen::optional("field_403", &self.field_403),
-                ::mcp_runtime::codegen::optional("field_404", &self.field_404),
-                ::mcp_runtime::codegen::optional("field_405", &self.field_405),
-                ::mcp_runtime::codegen::optional("field_406", &self.field_406),
-                ::mcp_runtime::codegen::optional("field_407", &self.field_407),
-                ::mcp_runtime::codegen::optional("field_408", &self.field_408),
-                ::mcp_runtime::codegen::optional("field_409", &self.field_409),
-                ::mcp_runtime::codegen::optional("field_41", &self.field_41),
-                ::mcp_runtime::codegen::optional("field_410", &self.field_410),
-                ::mcp_runtime::codegen::optional("field_411", &self.field_411),
-                ::mcp_runtime::codegen::optional("field_412", &self.field_412),
-                ::mcp_runtime::codegen::optional("field_413", &self.field_413),
-                ::mcp_runtime::codegen::optional("field_414", &self.field_414),
-                ::mcp_runtime::codegen::optional("field_415", &self.field_415),
-                ::mcp_runtime::codegen::optional("field_416", &self.field_416),
-                ::mcp_runtime::codegen::optional("field_417", &self.field_417),
-                ::mcp_runtime::codegen::optional("field_418", &self.field_418),
-                ::mcp_runtime::codegen::optional("field_419", &self.field_419),
-                ::mcp_runtime::codegen::optional("field_42", &self.field_42),
-                ::mcp_runtime::codegen::optional("field_420", &self.field_420),
-                ::mcp_runtime::codegen::optional("field_421", &self.field_421),
-                ::mcp_runtime::codegen::optional("field_422", &self.field_422),
-                ::mcp_runtime::codegen::optional("field_423", &self.field_423),
-                ::mcp_runtime::codegen::optional("field_424", &self.field_424),
-                ::mcp_runtime::codegen::optional("field_425", &self.field_425),
-                ::mcp_runtime::codegen::optional("field_426", &self.field_426),
-                ::mcp_runtime::codegen::optional("field_427", &self.field_427),
-                ::mcp_runtime::codegen::optional("field_428", &self.field_428),
-                ::mcp_runtime::codegen::optional("field_429", &self.field_429),
-                ::mcp_runtime::codegen::optional("field_43", &self.field_43),
-                ::mcp_runtime::codegen::optional("field_430", &self.field_430),
-                ::mcp_runtime::codegen::optional("field_431", &self.field_431),
-                ::mcp_runtime::codegen::optional("field_432", &self.field_432),
-                ::mcp_runtime::codegen::optional("field_433", &self.field_433),
-                ::mcp_runtime::codegen::optional("field_434", &self.field_434),
-                ::mcp_runtime::codegen::optional("field_435", &self.field_435),
-                ::mcp_runtime::codegen::optional("field_436", &self.field_436),
-                ::mcp_runtime::codegen::optional("field_437", &self.field_437),
-                ::mcp_runtime::codegen::optional("field_438", &self.field_438),
-                ::mcp_runtime::codegen::optional("field_439", &self.field_439),
-                ::mcp_runtime::codegen::optional("field_44", &self.field_44),
-                ::mcp_runtime::codegen::optional("field_440", &self.field_440),
-                ::mcp_runtime::codegen::optional("field_441", &self.field_441),
-                ::mcp_runtime::codegen::optional("field_442", &self.field_442),
-                ::mcp_runtime::codegen::optional("field_443", &self.field_443),
-                ::mcp_runtime::codegen::optional("field_444", &self.field_444),
-                ::mcp_runtime::codegen::optional("field_445", &self.field_445),
-                ::mcp_runtime::codegen::optional("field_446", &self.field_446),
-                ::mcp_runtime::codegen::optional("field_447", &self.field_447),
-                ::mcp_runtime::codegen::optional("field_448", &self.field_448),
-                ::mcp_runtime::codegen::optional("field_449", &self.field_449),
-                ::mcp_runtime::codegen::optional("field_45", &self.field_45),
-                ::mcp_runtime::codegen::optional("field_450", &self.field_450),
-                ::mcp_runtime::codegen::optional("field_451", &self.field_451),
-                ::mcp_runtime::codegen::optional("field_452", &self.field_452),
-                ::mcp_runtime::codegen::optional("field_453", &self.field_453),
-                ::mcp_runtime::codegen::optional("field_454", &self.field_454),
-                ::mcp_runtime::codegen::optional("field_455", &self.field_455),
-                ::mcp_runtime::codegen::optional("field_456", &self.field_456),
-                ::mcp_runtime::codegen::optional("field_457", &self.field_457),
-                ::mcp_runtime::codegen::optional("field_458", &self.field_458),
-                ::mcp_runtime::codegen::optional("field_459", &self.field_459),
-                ::mcp_runtime::codegen::optional("field_46", &self.field_46),
-                ::mcp_runtime::codegen::optional("field_460", &self.field_460),
-                ::mcp_runtime::codegen::optional("field_461", &self.field_461),
-                ::mcp_runtime::codegen::optional("field_462", &self.field_462),
-                ::mcp_runtime::codegen::optional("field_463", &self.field_463),
-                ::mcp_runtime::codegen::optional("field_464", &self.field_464),
-                ::mcp_runtime::codegen::optional("field_465", &self.field_465),
-                ::mcp_runtime::codegen::optional("field_466", &self.field_466),
-                ::mcp_runtime::codegen::optional("field_467", &self.field_467),
-                ::mcp_runtime::codegen::optional("field_468", &self.field_468),
-                ::mcp_runtime::codegen::optional("field_469", &self.field_469),
-                ::mcp_runtime::codegen::optional("field_47", &self.field_47),
-                ::mcp_runtime::codegen::optional("field_470", &self.field_470),
-                ::mcp_runtime::codegen::optional("field_471", &self.field_471),
-                ::mcp_runtime::codegen::optional("field_472", &self.field_472),
-                ::mcp_runtime::codegen::optional("field_473", &self.field_473),
-                ::mcp_runtime::codegen::optional("field_474", &self.field_474),
-                ::mcp_runtime::codegen::optional("field_475", &self.field_475),
-                ::mcp_runtime::codegen::optional("field_476", &self.field_476),
-                ::mcp_runtime::codegen::optional("field_477", &self.field_477),
-                ::mcp_runtime::codegen::optional("field_478", &self.field_478),
-                ::mcp_runtime::codegen::optional("field_479", &self.field_479),
-                ::mcp_runtime::codegen::optional("field_48", &self.field_48),
-                ::mcp_runtime::codegen::optional("field_480", &self.field_480),
-                ::mcp_runtime::codegen::optional("field_481", &self.field_481),
-                ::mcp_runtime::codegen::optional("field_482", &self.field_482),
-                ::mcp_runtime::codegen::optional("field_483", &self.field_483),
-                ::mcp_runtime::codegen::optional("field_484", &self.field_484),
-                ::mcp_runtime::codegen::optional("field_485", &self.field_485),
-                ::mcp_runtime::codegen::optional("field_486", &self.field_486),
-                ::mcp_runtime::codegen::optional("field_487", &self.field_487),
-                ::mcp_runtime::codegen::optional("field_488", &self.field_488),
-                ::mcp_runtime::codegen::optional("field_489", &self.field_489),
-                ::mcp_runtime::codegen::optional("field_49", &self.field_49),
-                ::mcp_runtime::codegen::optional("field_490", &self.field_490),
-                ::mcp_runtime::codegen::optional("field_491", &self.field_491),
-                ::mcp_runtime::codegen::optional("field_492", &self.field_492),
-                ::mcp_runtime::codegen::optional("field_493", &self.field_493),
-                ::mcp_runtime::codegen::optional("field_494", &self.field_494),
-                ::mcp_runtime::codegen::optional("field_495", &self.field_495),
-                ::mcp_runtime::codegen::optional("field_496", &self.field_496),
-                ::mcp_runtime::codegen::optional("field_497", &self.field_497),
-                ::mcp_runtime::codegen::optional("field_498", &self.field_498),
-                ::mcp_runtime::codegen::optional("field_499", &self.field_499),
-                ::mcp_runtime::codegen::optional("field_5", &self.field_5),
-                ::mcp_runtime::codegen::optional("field_50", &self.field_50),
-                ::mcp_runtime::codegen::optional("field_500", &self.field_500),
-                ::mcp_runtime::codegen::optional("field_501", &self.field_501),
-                ::mcp_runtime::codegen::optional("field_502", &self.field_502),
-                ::mcp_runtime::codegen::optional("field_503", &self.field_503),
-                ::mcp_runtime::codegen::optional("field_504", &self.field_504),
-                ::mcp_runtime::codegen::optional("field_505", &self.field_505),
-                ::mcp_runtime::codegen::optional("field_506", &self.field_506),
-                ::mcp_runtime::codegen::optional("field_507", &self.field_507),
-                ::mcp_runtime::codegen::optional("field_508", &self.field_508),
-                ::mcp_runtime::codegen::optional("field_509", &self.field_509),
-                ::mcp_runtime::codegen::optional("field_51", &self.field_51),
-                ::mcp_runtime::codegen::optional("field_510", &self.field_510),
-                ::mcp_runtime::codegen::optional("field_511", &self.field_511),
-                ::mcp_runtime::codegen::optional("field_512", &self.field_512),
-                ::mcp_runtime::codegen::optional("field_513", &self.field_513),
-                ::mcp_runtime::codegen::optional("field_514", &self.field_514),
-                ::mcp_runtime::codegen::optional("field_515", &self.field_515),
-                ::mcp_runtime::codegen::optional("field_516", &self.field_516),
-                ::mcp_runtime::codegen::optional("field_517", &self.field_517),
-                ::mcp_runtime::codegen::optional("field_518", &self.field_518),
-                ::mcp_runtime::codegen::optional("field_519", &self.field_519),
-                ::mcp_runtime::codegen::optional("field_52", &self.field_52),
-                ::mcp_runtime::codegen::optional("field_520", &self.field_520),
-                ::mcp_runtime::codegen::optional("field_521", &self.field_521),
-                ::mcp_runtime::codegen::optional("field_522", &self.field_522),
-                ::mcp_runtime::codegen::optional("field_523", &self.field_523),
-                ::mcp_runtime::codegen::optional("field_524", &self.field_524),
-                ::mcp_runtime::codegen::optional("field_525", &self.field_525),
-                ::mcp_runtime::codegen::optional("field_526", &self.field_526),
-                ::mcp_runtime::codegen::optional("field_527", &self.field_527),
-                ::mcp_runtime::codegen::optional("field_528", &self.field_528),
-                ::mcp_runtime::codegen::optional("field_529", &self.field_529),
-                ::mcp_runtime::codegen::optional("field_53", &self.field_53),
-                ::mcp_runtime::codegen::optional("field_530", &self.field_530),
-                ::mcp_runtime::codegen::optional("field_531", &self.field_531),
-                ::mcp_runtime::codegen::optional("field_532", &self.field_532),
-                ::mcp_runtime::codegen::optional("field_533", &self.field_533),
-                ::mcp_runtime::codegen::optional("field_534", &self.field_534),
-                ::mcp_runtime::codegen::optional("field_535", &self.field_535),
-                ::mcp_runtime::codegen::optional("field_536", &self.field_536),
-                ::mcp_runtime::codegen::optional("field_537", &self.field_537),
-                ::mcp_runtime::codegen::optional("field_538", &self.field_538),
-                ::mcp_runtime::codegen::optional("field_539", &self.field_539),
-                ::mcp_runtime::codegen::optional("field_54", &self.field_54),
-                ::mcp_runtime::codegen::optional("field_540", &self.field_540),
-                ::mcp_runtime::codegen::optional("field_541", &self.field_541),
-                ::mcp_runtime::codegen::optional("field_542", &self.field_542),
-                ::mcp_runtime::codegen::optional("field_543", &self.field_543),
-                ::mcp_runtime::codegen::optional("field_544", &self.field_544),
-                ::mcp_runtime::codegen::optional("field_545", &self.field_545),
-                ::mcp_runtime::codegen::optional("field_546", &self.field_546),
-                ::mcp_runtime::codegen::optional("field_547", &self.field_547),
-                ::mcp_runtime::codegen::optional("field_548", &self.field_548),
-                ::mcp_runtime::codegen::optional("field_549", &self.field_549),
-                ::mcp_runtime::codegen::optional("field_55", &self.field_55),
-                ::mcp_runtime::codegen::optional("field_550", &self.field_550),
-                ::mcp_runtime::codegen::optional("field_551", &self.field_551),
-                ::mcp_runtime::codegen::optional("field_552", &self.field_552),
-                ::mcp_runtime::codegen::optional("field_553", &self.field_553),
-                ::mcp_runtime::codegen::optional("field_554", &self.field_554),
-                ::mcp_runtime::codegen::optional("field_555", &self.field_555),
-                ::mcp_runtime::codegen::optional("field_556", &self.field_556),
-                ::mcp_runtime::codegen::optional("field_557", &self.field_557),
-                ::mcp_runtime::codegen::optional("field_558", &self.field_558),
-                ::mcp_runtime::codegen::optional("field_559", &self.field_559),
-                ::mcp_runtime::codegen::optional("field_56", &self.field_56),
-                ::mcp_runtime::codegen::optional("field_560", &self.field_560),
-                ::mcp_runtime::codegen::optional("field_561", &self.field_561),
-                ::mcp_runtime::codegen::optional("field_562", &self.field_562),
-                ::mcp_runtime::codegen::optional("field_563", &self.field_563),
-                ::mcp_runtime::codegen::optional("field_564", &self.field_564),
-                ::mcp_runtime::codegen::optional("field_565", &self.field_565),
-                ::mcp_runtime::codegen::optional("field_566", &self.field_566),
-                ::mcp_runtime::codegen::optional("field_567", &self.field_567),
-                ::mcp_runtime::codegen::optional("field_568", &self.field_568),
-                ::mcp_runtime::codegen::optional("field_569", &self.field_569),
-                ::mcp_runtime::codegen::optional("field_57", &self.field_57),
-                ::mcp_runtime::codegen::optional("field_570", &self.field_570),
-                ::mcp_runtime::codegen::optional("field_571", &self.field_571),
-                ::mcp_runtime::codegen::optional("field_572", &self.field_572),
-                ::mcp_runtime::codegen::optional("field_573", &self.field_573),
-                ::mcp_runtime::codegen::optional("field_574", &self.field_574),
-                ::mcp_runtime::codegen::optional("field_575", &self.field_575),
-                ::mcp_runtime::codegen::optional("field_576", &self.field_576),
-                ::mcp_runtime::codegen::optional("field_577", &self.field_577),
-                ::mcp_runtime::codegen::optional("field_578", &self.field_578),
-                ::mcp_runtime::codegen::optional("field_579", &self.field_579),
-                ::mcp_runtime::codegen::optional("field_58", &self.field_58),
-                ::mcp_runtime::codegen::optional("field_580", &self.field_580),
-                ::mcp_runtime::codegen::optional("field_581", &self.field_581),
-                ::mcp_runtime::codegen::optional("field_582", &self.field_582),
-                ::mcp_runtime::codegen::optional("field_583", &self.field_583),
-                ::mcp_runtime::codegen::optional("field_584", &self.field_584),
-                ::mcp_runtime::codegen::optional("field_585", &self.field_585),
-                ::mcp_runtime::codegen::optional("field_586", &self.field_586),
-                ::mcp_runtime::codegen::optional("field_587", &self.field_587),
-                ::mcp_runtime::codegen::optional("field_588", &self.field_588),
-                ::mcp_runtime::codegen::optional("field_589", &self.field_589),
-                ::mcp_runtime::codegen::optional("field_59", &self.field_59),
-                ::mcp_runtime::codegen::optional("field_590", &self.field_590),
-                ::mcp_runtime::codegen::optional("field_591", &self.field_591),
-                ::mcp_runtime::codegen::optional("field_592", &self.field_592),
-                ::mcp_runtime::codegen::optional("field_593", &self.field_593),
-                ::mcp_runtime::codegen::optional("field_594", &self.field_594),
-                ::mcp_runtime::codegen::optional("field_595", &self.field_595),
-                ::mcp_runtime::codegen::optional("field_596", &self.field_596),
-                ::mcp_runtime::codegen::optional("field_597", &self.field_597),
-                ::mcp_runtime::codegen::optional("field_598", &self.field_598),
-                ::mcp_runtime::codegen::optional("field_599", &self.field_599),
-                ::mcp_runtime::codegen::optional("field_6", &self.field_6),
-                ::mcp_runtime::codegen::optional("field_60", &self.field_60),
-                ::mcp_runtime::codegen::optional("field_600", &self.field_600),
-                ::mcp_runtime::codegen::optional("field_601", &self.field_601),
-                ::mcp_runtime::codegen::optional("field_602", &self.field_602),
-                ::mcp_runtime::codegen::optional("field_603", &self.field_603),
-                ::mcp_runtime::codegen::optional("field_604", &self.field_604),
-                ::mcp_runtime::codegen::optional("field_605", &self.field_605),
-                ::mcp_runtime::codegen::optional("field_606", &self.field_606),
-                ::mcp_runtime::codegen::optional("field_607", &self.field_607),
-                ::mcp_runtime::codegen::optional("field_608", &self.field_608),
-                ::mcp_runtime::codegen::optional("field_609", &self.field_609),
-                ::mcp_runtime::codegen::optional("field_61", &self.field_61),
-                ::mcp_runtime::codegen::optional("field_610", &self.field_610),
-                ::mcp_runtime::codegen::optional("field_611", &self.field_611),
-                ::mcp_runtime::codegen::optional("field_612", &self.field_612),
-                ::mcp_runtime::codegen::optional("field_613", &self.field_613),
-                ::mcp_runtime::codegen::optional("field_614", &self.field_614),
-                ::mcp_runtime::codegen::optional("field_615", &self.field_615),
-                ::mcp_runtime::codegen::optional("field_616", &self.field_616),
-                ::mcp_runtime::codegen::optional("field_617", &self.field_617),
-                ::mcp_runtime::codegen::optional("field_618", &self.field_618),
-                ::mcp_runtime::codegen::optional("field_619", &self.field_619),
-                ::mcp_runtime::codegen::optional("field_62", &self.field_62),
-                ::mcp_runtime::codegen::optional("field_620", &self.field_620),
-                ::mcp_runtime::codegen::optional("field_621", &self.field_621),
-                ::mcp_runtime::codegen::optional("field_622", &self.field_622),
-                ::mcp_runtime::codegen::optional("field_623", &self.field_623),
-                ::mcp_runtime::codegen::optional("field_624", &self.field_624),
-                ::mcp_runtime::codegen::optional("field_625", &self.field_625),
-                ::mcp_runtime::codegen::optional("field_626", &self.field_626),
-                ::mcp_runtime::codegen::optional("field_627", &self.field_627),
-                ::mcp_runtime::codegen::optional("field_628", &self.field_628),
-                ::mcp_runtime::codegen::optional("field_629", &self.field_629),
-                ::mcp_runtime::codegen::optional("field_63", &self.field_63),
-                ::mcp_runtime::codegen::optional("field_630", &self.field_630),
-                ::mcp_runtime::codegen::optional("field_631", &self.field_631),
-                ::mcp_runtime::codegen::optional("field_632", &self.field_632),
-                ::mcp_runtime::codegen::optional("field_633", &self.field_633),
-                ::mcp_runtime::codegen::optional("field_634", &self.field_634),
-                ::mcp_runtime::codegen::optional("field_635", &self.field_635),
-                ::mcp_runtime::codegen::optional("field_636", &self.field_636),
-                ::mcp_runtime::codegen::optional("field_637", &self.field_637),
-                ::mcp_runtime::codegen::optional("field_638", &self.field_638),
-                ::mcp_runtime::codegen::optional("field_639", &self.field_639),
-                ::mcp_runtime::codegen::optional("field_64", &self.field_64),
-                ::mcp_runtime::codegen::optional("field_640", &self.field_640),
-                ::mcp_runtime::codegen::optional("field_641", &self.field_641),
-                ::mcp_runtime::codegen::optional("field_642", &self.field_642),
-                ::mcp_runtime::codegen::optional("field_643", &self.field_643),
-                ::mcp_runtime::codegen::optional("field_644", &self.field_644),
-                ::mcp_runtime::codegen::optional("field_645", &self.field_645),
-                ::mcp_runtime::codegen::optional("field_646", &self.field_646),
-                ::mcp_runtime::codegen::optional("field_647", &self.field_647),
-                ::mcp_runtime::codegen::optional("field_648", &self.field_648),
-                ::mcp_runtime::codegen::optional("field_649", &self.field_649),
-                ::mcp_runtime::codegen::optional("field_65", &self.field_65),
-                ::mcp_runtime::codegen::optional("field_650", &self.field_650),
-                ::mcp_runtime::codegen::optional("field_651", &self.field_651),
-                ::mcp_runtime::codegen::optional("field_652", &self.field_652),
-                ::mcp_runtime::codegen::optional("field_653", &self.field_653),
-                ::mcp_runtime::codegen::optional("field_654", &self.field_654),
-                ::mcp_runtime::codegen::optional("field_655", &self.field_655),
-                ::mcp_runtime::codegen::optional("field_656", &self.field_656),
-                ::mcp_runtime::codegen::optional("field_657", &self.field_657),
-                ::mcp_runtime::codegen::optional("field_658", &self.field_658),
-                ::mcp_runtime::codegen::optional("field_659", &self.field_659),
-                ::mcp_runtime::codegen::optional("field_66", &self.field_66),
-                ::mcp_runtime::codegen::optional("field_660", &self.field_660),
-                ::mcp_runtime::codegen::optional("field_661", &self.field_661),
-                ::mcp_runtime::codegen::optional("field_662", &self.field_662),
-                ::mcp_runtime::codegen::optional("field_663", &self.field_663),
-                ::mcp_runtime::codegen::optional("field_664", &self.field_664),
-                ::mcp_runtime::codegen::optional("field_665", &self.field_665),
-                ::mcp_runtime::codegen::optional("field_666", &self.field_666),
-                ::mcp_runtime::codegen::optional("field_667", &self.field_667),
-                ::mcp_runtime::codegen::optional("field_668", &self.field_668),
-                ::mcp_runtime::codegen::optional("field_669", &self.field_669),
-                ::mcp_runtime::codegen::optional("field_67", &self.field_67),
-                ::mcp_runtime::codegen::optional("field_670", &self.field_670),
-                ::mcp_runtime::codegen::optional("field_671", &self.field_671),
-                ::mcp_runtime::codegen::optional("field_672", &self.field_672),
-                ::mcp_runtime::codegen::optional("field_673", &self.field_673),
-                ::mcp_runtime::codegen::optional("field_674", &self.field_674),
-                ::mcp_runtime::codegen::optional("field_675", &self.field_675),
-                ::mcp_runtime::codegen::optional("field_676", &self.field_676),
-                ::mcp_runtime::codegen::optional("field_677", &self.field_677),
-                ::mcp_runtime::codegen::optional("field_678", &self.field_678),
-                ::mcp_runtime::codegen::optional("field_679", &self.field_679),
-                ::mcp_runtime::codegen::optional("field_68", &self.field_68),
-                ::mcp_runtime::codegen::optional("field_680", &self.field_680),
-                ::mcp_runtime::codegen::optional("field_681", &self.field_681),
-                ::mcp_runtime::codegen::optional("field_682", &self.field_682),
-                ::mcp_runtime::codegen::optional("field_683", &self.field_683),
-                ::mcp_runtime::codegen::optional("field_684", &self.field_684),
-                ::mcp_runtime::codegen::optional("field_685", &self.field_685),
-                ::mcp_runtime::codegen::optional("field_686", &self.field_686),
-                ::mcp_runtime::codegen::optional("field_687", &self.field_687),
-                ::mcp_runtime::codegen::optional("field_688", &self.field_688),
-                ::mcp_runtime::codegen::optional("field_689", &self.field_689),
-                ::mcp_runtime::codegen::optional("field_69", &self.field_69),
-                ::mcp_runtime::codegen::optional("field_690", &self.field_690),
-                ::mcp_runtime::codegen::optional("field_691", &self.field_691),
-                ::mcp_runtime::codegen::optional("field_692", &self.field_692),
-                ::mcp_runtime::codegen::optional("field_693", &self.field_693),
-                ::mcp_runtime::codegen::optional("field_694", &self.field_694),
-                ::mcp_runtime::codegen::optional("field_695", &self.field_695),
-                ::mcp_runtime::codegen::optional("field_696", &self.field_696),
-                ::mcp_runtime::codegen::optional("field_697", &self.field_697),
-                ::mcp_runtime::codegen::optional("field_698", &self.field_698),
-                ::mcp_runtime::codegen::optional("field_699", &self.field_699),
-                ::mcp_runtime::codegen::optional("field_7", &self.field_7),
-                ::mcp_runtime::codegen::optional("field_70", &self.field_70),
-                ::mcp_runtime::codegen::optional("field_700", &self.field_700),
-                ::mcp_runtime::codegen::optional("field_701", &self.field_701),
-                ::mcp_runtime::codegen::optional("field_702", &self.field_702),
-                ::mcp_runtime::codegen::optional("field_703", &self.field_703),
-                ::mcp_runtime::codegen::optional("field_704", &self.field_704),
-                ::mcp_runtime::codegen::optional("field_705", &self.field_705),
-                ::mcp_runtime::codegen::optional("field_706", &self.field_706),
-                ::mcp_runtime::codegen::optional("field_707", &self.field_707),
-                ::mcp_runtime::codegen::optional("field_708", &self.field_708),
-                ::mcp_runtime::codegen::optional("field_709", &self.field_709),
-                ::mcp_runtime::codegen::optional("field_71", &self.field_71),
-                ::mcp_runtime::codegen::optional("field_710", &self.field_710),
-                ::mcp_runtime::codegen::optional("field_711", &self.field_711),
-                ::mcp_runtime::codegen::optional("field_712", &self.field_712),
-                ::mcp_runtime::codegen::optional("field_713", &self.field_713),
-                ::mcp_runtime::codegen::optional("field_714", &self.field_714),
-                ::mcp_runtime::codegen::optional("field_715", &self.field_715),
-                ::mcp_runtime::codegen::optional("field_716", &self.field_716),
-                ::mcp_runtime::codegen::optional("field_717", &self.field_717),
-                ::mcp_runtime::codegen::optional("field_718", &self.field_718),
-                ::mcp_runtime::codegen::optional("field_719", &self.field_719),
-                ::mcp_runtime::codegen::optional("field_72", &self.field_72),
-                ::mcp_runtime::codegen::optional("field_720", &self.field_720),
-                ::mcp_runtime::codegen::optional("field_721", &self.field_721),
-                ::mcp_runtime::codegen::optional("field_722", &self.field_722),
-                ::mcp_runtime::codegen::optional("field_723", &self.field_723),
-                ::mcp_runtime::codegen::optional("field_724", &self.field_724),
-                ::mcp_runtime::codegen::optional("field_725", &self.field_725),
-                ::mcp_runtime::codegen::optional("field_726", &self.field_726),
-                ::mcp_runtime::codegen::optional("field_727", &self.field_727),
-                ::mcp_runtime::codegen::optional("field_728", &self.field_728),
-                ::mcp_runtime::codegen::optional("field_729", &self.field_729),
-                ::mcp_runtime::codegen::optional("field_73", &self.field_73),
-                ::mcp_runtime::codegen::optional("field_730", &self.field_730),
-                ::mcp_runtime::codegen::optional("field_731", &self.field_731),
-                ::mcp_runtime::codegen::optional("field_732", &self.field_732),
-                ::mcp_runtime::codegen::optional("field_733", &self.field_733),
-                ::mcp_runtime::codegen::optional("field_734", &self.field_734),
-                ::mcp_runtime::codegen::optional("field_735", &self.field_735),
-                ::mcp_runtime::codegen::optional("field_736", &self.field_736),
-                ::mcp_runtime::codegen::optional("field_737", &self.field_737),
-                ::mcp_runtime::codegen::optional("field_738", &self.field_738),
-                ::mcp_runtime::codegen::optional("field_739", &self.field_739),
-                ::mcp_runtime::codegen::optional("field_74", &self.field_74),
-                ::mcp_runtime::codegen::optional("field_740", &self.field_740),
-                ::mcp_runtime::codegen::optional("field_741", &self.field_741),
-                ::mcp_runtime::codegen::optional("field_742", &self.field_742),
-                ::mcp_runtime::codegen::optional("field_743", &self.field_743),
-                ::mcp_runtime::codegen::optional("field_744", &self.field_744),
-                ::mcp_runtime::codegen::optional("field_745", &self.field_745),
-                ::mcp_runtime::codegen::optional("field_746", &self.field_746),
-                ::mcp_runtime::codegen::optional("field_747", &self.field_747),
-                ::mcp_runtime::codegen::optional("field_748", &self.field_748),
-                ::mcp_runtime::codegen::optional("field_749", &self.field_749),
-                ::mcp_runtime::codegen::optional("field_75", &self.field_75),
-                ::mcp_runtime::codegen::optional("field_750", &self.field_750),
-                ::mcp_runtime::codegen::optional("field_751", &self.field_751),
-                ::mcp_runtime::codegen::optional("field_752", &self.field_752),
-                ::mcp_runtime::codegen::optional("field_753", &self.field_753),
-                ::mcp_runtime::codegen::optional("field_754", &self.field_754),
-                ::mcp_runtime::codegen::optional("field_755", &self.field_755),
-                ::mcp_runtime::codegen::optional("field_756", &self.field_756),
-                ::mcp_runtime::codegen::optional("field_757", &self.field_757),
-                ::mcp_runtime::codegen::optional("field_758", &self.field_758),
-                ::mcp_runtime::codegen::optional("field_759", &self.field_759),
-                ::mcp_runtime::codegen::optional("field_76", &self.field_76),
-                ::mcp_runtime::codegen::optional("field_760", &self.field_760),
-                ::mcp_runtime::codegen::optional("field_761", &self.field_761),
-                ::mcp_runtime::codegen::optional("field_762", &self.field_762),
-                ::mcp_runtime::codegen::optional("field_763", &self.field_763),
-                ::mcp_runtime::codegen::optional("field_764", &self.field_764),
-                ::mcp_runtime::codegen::optional("field_765", &self.field_765),
-                ::mcp_runtime::codegen::optional("field_766", &self.field_766),
-                ::mcp_runtime::codegen::optional("field_767", &self.field_767),
-                ::mcp_runtime::codegen::optional("field_768", &self.field_768),
-                ::mcp_runtime::codegen::optional("field_769", &self.field_769),
-                ::mcp_runtime::codegen::optional("field_77", &self.field_77),
-                ::mcp_runtime::codegen::optional("field_770", &self.field_770),
-                ::mcp_runtime::codegen::optional("field_771", &self.field_771),
-                ::mcp_runtime::codegen::optional("field_772", &self.field_772),
-                ::mcp_runtime::codegen::optional("field_773", &self.field_773),
-                ::mcp_runtime::codegen::optional("field_774", &self.field_774),
-                ::mcp_runtime::codegen::optional("field_775", &self.field_775),
-                ::mcp_runtime::codegen::optional("field_776", &self.field_776),
-                ::mcp_runtime::codegen::optional("field_777", &self.field_777),
-                ::mcp_runtime::codegen::optional("field_778", &self.field_778),
-                ::mcp_runtime::codegen::optional("field_779", &self.field_779),
-                ::mcp_runtime::codegen::optional("field_78", &self.field_78),
-                ::mcp_runtime::codegen::optional("field_780", &self.field_780),
-                ::mcp_runtime::codegen::optional("field_781", &self.field_781),
-                ::mcp_runtime::codegen::optional("field_782", &self.field_782),
-                ::mcp_runtime::codegen::optional("field_783", &self.field_783),
-                ::mcp_runtime::codegen::optional("field_784", &self.field_784),
-                ::mcp_runtime::codegen::optional("field_785", &self.field_785),
-                ::mcp_runtime::codegen::optional("field_786", &self.field_786),
-                ::mcp_runtime::codegen::optional("field_787", &self.field_787),
-                ::mcp_runtime::codegen::optional("field_788", &self.field_788),
-                ::mcp_runtime::codegen::optional("field_789", &self.field_789),
-                ::mcp_runtime::codegen::optional("field_79", &self.field_79),
-                ::mcp_runtime::codegen::optional("field_790", &self.field_790),
-                ::mcp_runtime::codegen::optional("field_791", &self.field_791),
-                ::mcp_runtime::codegen::optional("field_792", &self.field_792),
-                ::mcp_runtime::codegen::optional("field_793", &self.field_793),
-                ::mcp_runtime::codegen::optional("field_794", &self.field_794),
-                ::mcp_runtime::codegen::optional("field_795", &self.field_795),
-                ::mcp_runtime::codegen::optional("field_796", &self.field_796),
-                ::mcp_runtime::codegen::optional("field_797", &self.field_797),
-                ::mcp_runtime::codegen::optional("field_798", &self.field_798),
-                ::mcp_runtime::codegen::optional("field_799", &self.field_799),
-                ::mcp_runtime::codegen::optional("field_8", &self.field_8),
-                ::mcp_runtime::codegen::optional("field_80", &self.field_80),
-                ::mcp_runtime::codegen::optional("field_800", &self.field_800),
-                ::mcp_runtime::codegen::optional("field_801", &self.field_801),
-                ::mcp_runtime::codegen::optional("field_802", &self.field_802),
-                ::mcp_runtime::codegen::optional("field_803", &self.field_803),
-                ::mcp_runtime::codegen::optional("field_804", &self.field_804),
-                ::mcp_runtime::codegen::optional("field_805", &self.field_805),
-                ::mcp_runtime::codegen::optional("field_806", &self.field_806),
-                ::mcp_runtime::codegen::optional("field_807", &self.field_807),
-                ::mcp_runtime::codegen::optional("field_808", &self.field_808),
-                ::mcp_runtime::codegen::optional("field_809", &self.field_809),
-                ::mcp_runtime::codegen::optional("field_81", &self.field_81),
-                ::mcp_runtime::codegen::optional("field_810", &self.field_810),
-                ::mcp_runtime::codegen::optional("field_811", &self.field_811),
-                ::mcp_runtime::codegen::optional("field_812", &self.field_812),
-                ::mcp_runtime::codegen::optional("field_813", &self.field_813),
-                ::mcp_runtime::codegen::optional("field_814", &self.field_814),
-                ::mcp_runtime::codegen::optional("field_815", &self.field_815),
-                ::mcp_runtime::codegen::optional("field_816", &self.field_816),
-                ::mcp_runtime::codegen::optional("field_817", &self.field_817),
-                ::mcp_runtime::codegen::optional("field_818", &self.field_818),
-                ::mcp_runtime::codegen::optional("field_819", &self.field_819),
-                ::mcp_runtime::codegen::optional("field_82", &self.field_82),
-                ::mcp_runtime::codegen::optional("field_820", &self.field_820),
-                ::mcp_runtime::codegen::optional("field_821", &self.field_821),
-                ::mcp_runtime::codegen::optional("field_822", &self.field_822),
-                ::mcp_runtime::codegen::optional("field_823", &self.field_823),
-                ::mcp_runtime::codegen::optional("field_824", &self.field_824),
-                ::mcp_runtime::codegen::optional("field_825", &self.field_825),
-                ::mcp_runtime::codegen::optional("field_826", &self.field_826),
-                ::mcp_runtime::codegen::optional("field_827", &self.field_827),
-                ::mcp_runtime::codegen::optional("field_828", &self.field_828),
-                ::mcp_runtime::codegen::optional("field_829", &self.field_829),
-                ::mcp_runtime::codegen::optional("field_83", &self.field_83),
-                ::mcp_runtime::codegen::optional("field_830", &self.field_830),
-                ::mcp_runtime::codegen::optional("field_831", &self.field_831),
-                ::mcp_runtime::codegen::optional("field_832", &self.field_832),
-                ::mcp_runtime::codegen::optional("field_833", &self.field_833),
-                ::mcp_runtime::codegen::optional("field_834", &self.field_834),
-                ::mcp_runtime::codegen::optional("field_835", &self.field_835),
-                ::mcp_runtime::codegen::optional("field_836", &self.field_836),
-                ::mcp_runtime::codegen::optional("field_837", &self.field_837),
-                ::mcp_runtime::codegen::optional("field_838", &self.field_838),
-                ::mcp_runtime::codegen::optional("field_839", &self.field_839),
-                ::mcp_runtime::codegen::optional("field_84", &self.field_84),
-                ::mcp_runtime::codegen::optional("field_840", &self.field_840),
-                ::mcp_runtime::codegen::optional("field_841", &self.field_841),
-                ::mcp_runtime::codegen::optional("field_842", &self.field_842),
-                ::mcp_runtime::codegen::optional("field_843", &self.field_843),
-                ::mcp_runtime::codegen::optional("field_844", &self.field_844),
-                ::mcp_runtime::codegen::optional("field_845", &self.field_845),
-                ::mcp_runtime::codegen::optional("field_846", &self.field_846),
-                ::mcp_runtime::codegen::optional("field_847", &self.field_847),
-                ::mcp_runtime::codegen::optional("field_848", &self.field_848),
-                ::mcp_runtime::codegen::optional("field_849", &self.field_849),
-                ::mcp_runtime::codegen::optional("field_85", &self.field_85),
-                ::mcp_runtime::codegen::optional("field_850", &self.field_850),
-                ::mcp_runtime::codegen::optional("field_851", &self.field_851),
-                ::mcp_runtime::codegen::optional("field_852", &self.field_852),
-                ::mcp_runtime::codegen::optional("field_853", &self.field_853),
-                ::mcp_runtime::codegen::optional("field_854", &self.field_854),
-                ::mcp_runtime::codegen::optional("field_855", &self.field_855),
-                ::mcp_runtime::codegen::optional("field_856", &self.field_856),
-                ::mcp_runtime::codegen::optional("field_857", &self.field_857),
-                ::mcp_runtime::codegen::optional("field_858", &self.field_858),
-                ::mcp_runtime::codegen::optional("field_859", &self.field_859),
-                ::mcp_runtime::codegen::optional("field_86", &self.field_86),
-                ::mcp_runtime::codegen::optional("field_860", &self.field_860),
-                ::mcp_runtime::codegen::optional("field_861", &self.field_861),
-                ::mcp_runtime::codegen::optional("field_862", &self.field_862),
-                ::mcp_runtime::codegen::optional("field_863", &self.field_863),
-                ::mcp_runtime::codegen::optional("field_864", &self.field_864),
-                ::mcp_runtime::codegen::optional("field_865", &self.field_865),
-                ::mcp_runtime::codegen::optional("field_866", &self.field_866),
-                ::mcp_runtime::codegen::optional("field_867", &self.field_867),
-                ::mcp_runtime::codegen::optional("field_868", &self.field_868),
-                ::mcp_runtime::codegen::optional("field_869", &self.field_869),
-                ::mcp_runtime::codegen::optional("field_87", &self.field_87),
-                ::mcp_runtime::codegen::optional("field_870", &self.field_870),
-                ::mcp_runtime::codegen::optional("field_871", &self.field_871),
-                ::mcp_runtime::codegen::optional("field_872", &self.field_872),
-                ::mcp_runtime::codegen::optional("field_873", &self.field_873),
-                ::mcp_runtime::codegen::optional("field_874", &self.field_874),
-                ::mcp_runtime::codegen::optional("field_875", &self.field_875),
-                ::mcp_runtime::codegen::optional("field_876", &self.field_876),
-                ::mcp_runtime::codegen::optional("field_877", &self.field_877),
-                ::mcp_runtime::codegen::optional("field_878", &self.field_878),
-                ::mcp_runtime::codegen::optional("field_879", &self.field_879),
-                ::mcp_runtime::codegen::optional("field_88", &self.field_88),
-                ::mcp_runtime::codegen::optional("field_880", &self.field_880),
-                ::mcp_runtime::codegen::optional("field_881", &self.field_881),
-                ::mcp_runtime::codegen::optional("field_882", &self.field_882),
-                ::mcp_runtime::codegen::optional("field_883", &self.field_883),
-                ::mcp_runtime::codegen::optional("field_884", &self.field_884),
-                ::mcp_runtime::codegen::optional("field_885", &self.field_885),
-                ::mcp_runtime::codegen::optional("field_886", &self.field_886),
-                ::mcp_runtime::codegen::optional("field_887", &self.field_887),
-                ::mcp_runtime::codegen::optional("field_888", &self.field_888),
-                ::mcp_runtime::codegen::optional("field_889", &self.field_889),
-                ::mcp_runtime::codegen::optional("field_89", &self.field_89),
-                ::mcp_runtime::codegen::optional("field_890", &self.field_890),
-                ::mcp_runtime::codegen::optional("field_891", &self.field_891),
-                ::mcp_runtime::codegen::optional("field_892", &self.field_892),
-                ::mcp_runtime::codegen::optional("field_893", &self.field_893),
-                ::mcp_runtime::codegen::optional("field_894", &self.field_894),
-                ::mcp_runtime::codegen::optional("field_895", &self.field_895),
-                ::mcp_runtime::codegen::optional("field_896", &self.field_896),
-                ::mcp_runtime::codegen::optional("field_897", &self.field_897),
-                ::mcp_runtime::codegen::optional("field_898", &self.field_898),
-                ::mcp_runtime::codegen::optional("field_899", &self.field_899),
-                ::mcp_runtime::codegen::optional("field_9", &self.field_9),
-                ::mcp_runtime::codegen::optional("field_90", &self.field_90),
-                ::mcp_runtime::codegen::optional("field_900", &self.field_900),
-                ::mcp_runtime::codegen::optional("field_901", &self.field_901),
-                ::mcp_runtime::codegen::optional("field_902", &self.field_902),
-                ::mcp_runtime::codegen::optional("field_903", &self.field_903),
-                ::mcp_runtime::codegen::optional("field_904", &self.field_904),
-                ::mcp_runtime::codegen::optional("field_905", &self.field_905),
-                ::mcp_runtime::codegen::optional("field_906", &self.field_906),
-                ::mcp_runtime::codegen::optional("field_907", &self.field_907),
-                ::mcp_runtime::codegen::optional("field_908", &self.field_908),
-                ::mcp_runtime::codegen::optional("field_909", &self.field_909),
-                ::mcp_runtime::codegen::optional("field_91", &self.field_91),
-                ::mcp_runtime::codegen::optional("field_910", &self.field_910),
-                ::mcp_runtime::codegen::optional("field_911", &self.field_911),
-                ::mcp_runtime::codegen::optional("field_912", &self.field_912),
-                ::mcp_runtime::codegen::optional("field_913", &self.field_913),
-                ::mcp_runtime::codegen::optional("field_914", &self.field_914),
-                ::mcp_runtime::codegen::optional("field_915", &self.field_915),
-                ::mcp_runtime::codegen::optional("field_916", &self.field_916),
-                ::mcp_runtime::codegen::optional("field_917", &self.field_917),
-                ::mcp_runtime::codegen::optional("field_918", &self.field_918),
-                ::mcp_runtime::codegen::optional("field_919", &self.field_919),
-                ::mcp_runtime::codegen::optional("field_92", &self.field_92),
-                ::mcp_runtime::codegen::optional("field_920", &self.field_920),
-                ::mcp_runtime::codegen::optional("field_921", &self.field_921),
-                ::mcp_runtime::codegen::optional("field_922", &self.field_922),
-                ::mcp_runtime::codegen::optional("field_923", &self.field_923),
-                ::mcp_runtime::codegen::optional("field_924", &self.field_924),
-                ::mcp_runtime::codegen::optional("field_925", &self.field_925),
-                ::mcp_runtime::codegen::optional("field_926", &self.field_926),
-                ::mcp_runtime::codegen::optional("field_927", &self.field_927),
-                ::mcp_runtime::codegen::optional("field_928", &self.field_928),
-                ::mcp_runtime::codegen::optional("field_929", &self.field_929),
-                ::mcp_runtime::codegen::optional("field_93", &self.field_93),
-                ::mcp_runtime::codegen::optional("field_930", &self.field_930),
-                ::mcp_runtime::codegen::optional("field_931", &self.field_931),
-                ::mcp_runtime::codegen::optional("field_932", &self.field_932),
-                ::mcp_runtime::codegen::optional("field_933", &self.field_933),
-                ::mcp_runtime::codegen::optional("field_934", &self.field_934),
-                ::mcp_runtime::codegen::optional("field_935", &self.field_935),
-                ::mcp_runtime::codegen::optional("field_936", &self.field_936),
-                ::mcp_runtime::codegen::optional("field_937", &self.field_937),
-                ::mcp_runtime::codegen::optional("field_938", &self.field_938),
-                ::mcp_runtime::codegen::optional("field_939", &self.field_939),
-                ::mcp_runtime::codegen::optional("field_94", &self.field_94),
-                ::mcp_runtime::codegen::optional("field_940", &self.field_940),
-                ::mcp_runtime::codegen::optional("field_941", &self.field_941),
-                ::mcp_runtime::codegen::optional("field_942", &self.field_942),
-                ::mcp_runtime::codegen::optional("field_943", &self.field_943),
-                ::mcp_runtime::codegen::optional("field_944", &self.field_944),
-                ::mcp_runtime::codegen::optional("field_945", &self.field_945),
-                ::mcp_runtime::codegen::optional("field_946", &self.field_946),
-                ::mcp_runtime::codegen::optional("field_947", &self.field_947),
-                ::mcp_runtime::codegen::optional("field_948", &self.field_948),
-                ::mcp_runtime::codegen::optional("field_949", &self.field_949),
-                ::mcp_runtime::codegen::optional("field_95", &self.field_95),
-                ::mcp_runtime::codegen::optional("field_950", &self.field_950),
-                ::mcp_runtime::codegen::optional("field_951", &self.field_951),
-                ::mcp_runtime::codegen::optional("field_952", &self.field_952),
-                ::mcp_runtime::codegen::optional("field_953", &self.field_953),
-                ::mcp_runtime::codegen::optional("field_954", &self.field_954),
-                ::mcp_runtime::codegen::optional("field_955", &self.field_955),
-                ::mcp_runtime::codegen::optional("field_956", &self.field_956),
-                ::mcp_runtime::codegen::optional("field_957", &self.field_957),
-                ::mcp_runtime::codegen::optional("field_958", &self.field_958),
-                ::mcp_runtime::codegen::optional("field_959", &self.field_959),
-                ::mcp_runtime::codegen::optional("field_96", &self.field_96),
-                ::mcp_runtime::codegen::optional("field_960", &self.field_960),
-                ::mcp_runtime::codegen::optional("field_961", &self.field_961),
-                ::mcp_runtime::codegen::optional("field_962", &self.field_962),
-                ::mcp_runtime::codegen::optional("field_963", &self.field_963),
-                ::mcp_runtime::codegen::optional("field_964", &self.field_964),
-                ::mcp_runtime::codegen::optional("field_965", &self.field_965),
-                ::mcp_runtime::codegen::optional("field_966", &self.field_966),
-                ::mcp_runtime::codegen::optional("field_967", &self.field_967),
-                ::mcp_runtime::codegen::optional("field_968", &self.field_968),
-                ::mcp_runtime::codegen::optional("field_969", &self.field_969),
-                ::mcp_runtime::codegen::optional("field_97", &self.field_97),
-                ::mcp_runtime::codegen::optional("field_970", &self.field_970),
-                ::mcp_runtime::codegen::optional("field_971", &self.field_971),
-                ::mcp_runtime::codegen::optional("field_972", &self.field_972),
-                ::mcp_runtime::codegen::optional("field_973", &self.field_973),
-                ::mcp_runtime::codegen::optional("field_974", &self.field_974),
-                ::mcp_runtime::codegen::optional("field_975", &self.field_975),
-                ::mcp_runtime::codegen::optional("field_976", &self.field_976),
-                ::mcp_runtime::codegen::optional("field_977", &self.field_977),
-                ::mcp_runtime::codegen::optional("field_978", &self.field_978),
-                ::mcp_runtime::codegen::optional("field_979", &self.field_979),
-                ::mcp_runtime::codegen::optional("field_98", &self.field_98),
-                ::mcp_runtime::codegen::optional("field_980", &self.field_980),
-                ::mcp_runtime::codegen::optional("field_981", &self.field_981),
-                ::mcp_runtime::codegen::optional("field_982", &self.field_982),
-                ::mcp_runtime::codegen::optional("field_983", &self.field_983),
-                ::mcp_runtime::codegen::optional("field_984", &self.field_984),
-                ::mcp_runtime::codegen::optional("field_985", &self.field_985),
-                ::mcp_runtime::codegen::optional("field_986", &self.field_986),
-                ::mcp_runtime::codegen::optional("field_987", &self.field_987),
-                ::mcp_runtime::codegen::optional("field_988", &self.field_988),
-                ::mcp_runtime::codegen::optional("field_989", &self.field_989),
-                ::mcp_runtime::codegen::optional("field_99", &self.field_99),
-                ::mcp_runtime::codegen::optional("field_990", &self.field_990),
-                ::mcp_runtime::codegen::optional("field_991", &self.field_991),
-                ::mcp_runtime::codegen::optional("field_992", &self.field_992),
-                ::mcp_runtime::codegen::optional("field_993", &self.field_993),
-                ::mcp_runtime::codegen::optional("field_994", &self.field_994),
-                ::mcp_runtime::codegen::optional("field_995", &self.field_995),
-                ::mcp_runtime::codegen::optional("field_996", &self.field_996),
-                ::mcp_runtime::codegen::optional("field_997", &self.field_997),
-                ::mcp_runtime::codegen::optional("field_998", &self.field_998),
-                ::mcp_runtime::codegen::optional("field_999", &self.field_999),
+                Optional("field_0", &self.field_0),
+                Optional("field_1", &self.field_1),
+                Optional("field_10", &self.field_10),
+                Optional("field_100", &self.field_100),
+                Optional("field_101", &self.field_101),
+                Optional("field_102", &self.field_102),
+                Optional("field_103", &self.field_103),
+                Optional("field_104", &self.field_104),
+                Optional("field_105", &self.field_105),
+                Optional("field_106", &self.field_106),
+                Optional("field_107", &self.field_107),
+                Optional("field_108", &self.field_108),
+                Optional("field_109", &self.field_109),
+                Optional("field_11", &self.field_11),
+                Optional("field_110", &self.field_110),
+                Optional("field_111", &self.field_111),
+                Optional("field_112", &self.field_112),
+                Optional("field_113", &self.field_113),
+                Optional("field_114", &self.field_114),
+                Optional("field_115", &self.field_115),
+                Optional("field_116", &self.field_116),
+                Optional("field_117", &self.field_117),
+                Optional("field_118", &self.field_118),
+                Optional("field_119", &self.field_119),
+                Optional("field_12", &self.field_12),
+                Optional("field_120", &self.field_120),
+                Optional("field_121", &self.field_121),
+                Optional("field_122", &self.field_122),
+                Optional("field_123", &self.field_123),
+                Optional("field_124", &self.field_124),
+                Optional("field_125", &self.field_125),
+                Optional("field_126", &self.field_126),
+                Optional("field_127", &self.field_127),
+                Optional("field_128", &self.field_128),
+                Optional("field_129", &self.field_129),
+                Optional("field_13", &self.field_13),
+                Optional("field_130", &self.field_130),
+                Optional("field_131", &self.field_131),
+                Optional("field_132", &self.field_132),
+                Optional("field_133", &self.field_133),
+                Optional("field_134", &self.field_134),
+                Optional("field_135", &self.field_135),
+                Optional("field_136", &self.field_136),
+                Optional("field_137", &self.field_137),
+                Optional("field_138", &self.field_138),
+                Optional("field_139", &self.field_139),
+                Optional("field_14", &self.field_14),
+                Optional("field_140", &self.field_140),
+                Optional("field_141", &self.field_141),
+                Optional("field_142", &self.field_142),
+                Optional("field_143", &self.field_143),
+                Optional("field_144", &self.field_144),
+                Optional("field_145", &self.field_145),
+                Optional("field_146", &self.field_146),
+                Optional("field_147", &self.field_147),
+                Optional("field_148", &self.field_148),
+                Optional("field_149", &self.field_149),
+                Optional("field_15", &self.field_15),
+                Optional("field_150", &self.field_150),
+                Optional("field_151", &self.field_151),
+                Optional("field_152", &self.field_152),
+                Optional("field_153", &self.field_153),
+                Optional("field_154", &self.field_154),
+                Optional("field_155", &self.field_155),
+                Optional("field_156", &self.field_156),
+                Optional("field_157", &self.field_157),
+                Optional("field_158", &self.field_158),
+                Optional("field_159", &self.field_159),
+                Optional("field_16", &self.field_16),
+                Optional("field_160", &self.field_160),
+                Optional("field_161", &self.field_161),
+                Optional("field_162", &self.field_162),
+                Optional("field_163", &self.field_163),
+                Optional("field_164", &self.field_164),
+                Optional("field_165", &self.field_165),
+                Optional("field_166", &self.field_166),
+                Optional("field_167", &self.field_167),
+                Optional("field_168", &self.field_168),
+                Optional("field_169", &self.field_169),
+                Optional("field_17", &self.field_17),
+                Optional("field_170", &self.field_170),
+                Optional("field_171", &self.field_171),
+                Optional("field_172", &self.field_172),
+                Optional("field_173", &self.field_173),
+                Optional("field_174", &self.field_174),
+                Optional("field_175", &self.field_175),
+                Optional("field_176", &self.field_176),
+                Optional("field_177", &self.field_177),
+                Optional("field_178", &self.field_178),
+                Optional("field_179", &self.field_179),
+                Optional("field_18", &self.field_18),
+                Optional("field_180", &self.field_180),
+                Optional("field_181", &self.field_181),
+                Optional("field_182", &self.field_182),
+                Optional("field_183", &self.field_183),
+                Optional("field_184", &self.field_184),
+                Optional("field_185", &self.field_185),
+                Optional("field_186", &self.field_186),
+                Optional("field_187", &self.field_187),
+                Optional("field_188", &self.field_188),
+                Optional("field_189", &self.field_189),
+                Optional("field_19", &self.field_19),
+                Optional("field_190", &self.field_190),
+                Optional("field_191", &self.field_191),
+                Optional("field_192", &self.field_192),
+                Optional("field_193", &self.field_193),
+                Optional("field_194", &self.field_194),
+                Optional("field_195", &self.field_195),
+                Optional("field_196", &self.field_196),
+                Optional("field_197", &self.field_197),
+                Optional("field_198", &self.field_198),
+                Optional("field_199", &self.field_199),
+                Optional("field_2", &self.field_2),
+                Optional("field_20", &self.field_20),
+                Optional("field_200", &self.field_200),
+                Optional("field_201", &self.field_201),
+                Optional("field_202", &self.field_202),
+                Optional("field_203", &self.field_203),
+                Optional("field_204", &self.field_204),
+                Optional("field_205", &self.field_205),
+                Optional("field_206", &self.field_206),
+                Optional("field_207", &self.field_207),
+                Optional("field_208", &self.field_208),
+                Optional("field_209", &self.field_209),
+                Optional("field_21", &self.field_21),
+                Optional("field_210", &self.field_210),
+                Optional("field_211", &self.field_211),
+                Optional("field_212", &self.field_212),
+                Optional("field_213", &self.field_213),
+                Optional("field_214", &self.field_214),
+                Optional("field_215", &self.field_215),
+                Optional("field_216", &self.field_216),
+                Optional("field_217", &self.field_217),
+                Optional("field_218", &self.field_218),
+                Optional("field_219", &self.field_219),
+                Optional("field_22", &self.field_22),
+                Optional("field_220", &self.field_220),
+                Optional("field_221", &self.field_221),
+                Optional("field_222", &self.field_222),
+                Optional("field_223", &self.field_223),
+                Optional("field_224", &self.field_224),
+                Optional("field_225", &self.field_225),
+                Optional("field_226", &self.field_226),
+                Optional("field_227", &self.field_227),
+                Optional("field_228", &self.field_228),
+                Optional("field_229", &self.field_229),
+                Optional("field_23", &self.field_23),
+                Optional("field_230", &self.field_230),
+                Optional("field_231", &self.field_231),
+                Optional("field_232", &self.field_232),
+                Optional("field_233", &self.field_233),
+                Optional("field_234", &self.field_234),
+                Optional("field_235", &self.field_235),
+                Optional("field_236", &self.field_236),
+                Optional("field_237", &self.field_237),
+                Optional("field_238", &self.field_238),
+                Optional("field_239", &self.field_239),
+                Optional("field_24", &self.field_24),
+                Optional("field_240", &self.field_240),
+                Optional("field_241", &self.field_241),
+                Optional("field_242", &self.field_242),
+                Optional("field_243", &self.field_243),
+                Optional("field_244", &self.field_244),
+                Optional("field_245", &self.field_245),
+                Optional("field_246", &self.field_246),
+                Optional("field_247", &self.field_247),
+                Optional("field_248", &self.field_248),
+                Optional("field_249", &self.field_249),
+                Optional("field_25", &self.field_25),
+                Optional("field_250", &self.field_250),
+                Optional("field_251", &self.field_251),
+                Optional("field_252", &self.field_252),
+                Optional("field_253", &self.field_253),
+                Optional("field_254", &self.field_254),
+                Optional("field_255", &self.field_255),
+                Optional("field_256", &self.field_256),
+                Optional("field_257", &self.field_257),
+                Optional("field_258", &self.field_258),
+                Optional("field_259", &self.field_259),
+                Optional("field_26", &self.field_26),
+                Optional("field_260", &self.field_260),
+                Optional("field_261", &self.field_261),
+                Optional("field_262", &self.field_262),
+                Optional("field_263", &self.field_263),
+                Optional("field_264", &self.field_264),
+                Optional("field_265", &self.field_265),
+                Optional("field_266", &self.field_266),
+                Optional("field_267", &self.field_267),
+                Optional("field_268", &self.field_268),
+                Optional("field_269", &self.field_269),
+                Optional("field_27", &self.field_27),
+                Optional("field_270", &self.field_270),
+                Optional("field_271", &self.field_271),
+                Optional("field_272", &self.field_272),
+                Optional("field_273", &self.field_273),
+                Optional("field_274", &self.field_274),
+                Optional("field_275", &self.field_275),
+                Optional("field_276", &self.field_276),
+                Optional("field_277", &self.field_277),
+                Optional("field_278", &self.field_278),
+                Optional("field_279", &self.field_279),
+                Optional("field_28", &self.field_28),
+                Optional("field_280", &self.field_280),
+                Optional("field_281", &self.field_281),
+                Optional("field_282", &self.field_282),
+                Optional("field_283", &self.field_283),
+                Optional("field_284", &self.field_284),
+                Optional("field_285", &self.field_285),
+                Optional("field_286", &self.field_286),
+                Optional("field_287", &self.field_287),
+                Optional("field_288", &self.field_288),
+                Optional("field_289", &self.field_289),
+                Optional("field_29", &self.field_29),
+                Optional("field_290", &self.field_290),
+                Optional("field_291", &self.field_291),
+                Optional("field_292", &self.field_292),
+                Optional("field_293", &self.field_293),
+                Optional("field_294", &self.field_294),
+                Optional("field_295", &self.field_295),
+                Optional("field_296", &self.field_296),
+                Optional("field_297", &self.field_297),
+                Optional("field_298", &self.field_298),
+                Optional("field_299", &self.field_299),
+                Optional("field_3", &self.field_3),
+                Optional("field_30", &self.field_30),
+                Optional("field_300", &self.field_300),
+                Optional("field_301", &self.field_301),
+                Optional("field_302", &self.field_302),
+                Optional("field_303", &self.field_303),
+                Optional("field_304", &self.field_304),
+                Optional("field_305", &self.field_305),
+                Optional("field_306", &self.field_306),
+                Optional("field_307", &self.field_307),
+                Optional("field_308", &self.field_308),
+                Optional("field_309", &self.field_309),
+                Optional("field_31", &self.field_31),
+                Optional("field_310", &self.field_310),
+                Optional("field_311", &self.field_311),
+                Optional("field_312", &self.field_312),
+                Optional("field_313", &self.field_313),
+                Optional("field_314", &self.field_314),
+                Optional("field_315", &self.field_315),
+                Optional("field_316", &self.field_316),
+                Optional("field_317", &self.field_317),
+                Optional("field_318", &self.field_318),
+                Optional("field_319", &self.field_319),
+                Optional("field_32", &self.field_32),
+                Optional("field_320", &self.field_320),
+                Optional("field_321", &self.field_321),
+                Optional("field_322", &self.field_322),
+                Optional("field_323", &self.field_323),
+                Optional("field_324", &self.field_324),
+                Optional("field_325", &self.field_325),
+                Optional("field_326", &self.field_326),
+                Optional("field_327", &self.field_327),
+                Optional("field_328", &self.field_328),
+                Optional("field_329", &self.field_329),
+                Optional("field_33", &self.field_33),
+                Optional("field_330", &self.field_330),
+                Optional("field_331", &self.field_331),
+                Optional("field_332", &self.field_332),
+                Optional("field_333", &self.field_333),
+                Optional("field_334", &self.field_334),
+                Optional("field_335", &self.field_335),
+                Optional("field_336", &self.field_336),
+                Optional("field_337", &self.field_337),
+                Optional("field_338", &self.field_338),
+                Optional("field_339", &self.field_339),
+                Optional("field_34", &self.field_34),
+                Optional("field_340", &self.field_340),
+                Optional("field_341", &self.field_341),
+                Optional("field_342", &self.field_342),
+                Optional("field_343", &self.field_343),
+                Optional("field_344", &self.field_344),
+                Optional("field_345", &self.field_345),
+                Optional("field_346", &self.field_346),
+                Optional("field_347", &self.field_347),
+                Optional("field_348", &self.field_348),
+                Optional("field_349", &self.field_349),
+                Optional("field_35", &self.field_35),
+                Optional("field_350", &self.field_350),
+                Optional("field_351", &self.field_351),
+                Optional("field_352", &self.field_352),
+                Optional("field_353", &self.field_353),
+                Optional("field_354", &self.field_354),
+                Optional("field_355", &self.field_355),
+                Optional("field_356", &self.field_356),
+                Optional("field_357", &self.field_357),
+                Optional("field_358", &self.field_358),
+                Optional("field_359", &self.field_359),
+                Optional("field_36", &self.field_36),
+                Optional("field_360", &self.field_360),
+                Optional("field_361", &self.field_361),
+                Optional("field_362", &self.field_362),
+                Optional("field_363", &self.field_363),
+                Optional("field_364", &self.field_364),
+                Optional("field_365", &self.field_365),
+                Optional("field_366", &self.field_366),
+                Optional("field_367", &self.field_367),
+                Optional("field_368", &self.field_368),
+                Optional("field_369", &self.field_369),
+                Optional("field_37", &self.field_37),
+                Optional("field_370", &self.field_370),
+                Optional("field_371", &self.field_371),
+                Optional("field_372", &self.field_372),
+                Optional("field_373", &self.field_373),
+                Optional("field_374", &self.field_374),
+                Optional("field_375", &self.field_375),
+                Optional("field_376", &self.field_376),
+                Optional("field_377", &self.field_377),
+                Optional("field_378", &self.field_378),
+                Optional("field_379", &self.field_379),
+                Optional("field_38", &self.field_38),
+                Optional("field_380", &self.field_380),
+                Optional("field_381", &self.field_381),
+                Optional("field_382", &self.field_382),
+                Optional("field_383", &self.field_383),
+                Optional("field_384", &self.field_384),
+                Optional("field_385", &self.field_385),
+                Optional("field_386", &self.field_386),
+                Optional("field_387", &self.field_387),
+                Optional("field_388", &self.field_388),
+                Optional("field_389", &self.field_389),
+                Optional("field_39", &self.field_39),
+                Optional("field_390", &self.field_390),
+                Optional("field_391", &self.field_391),
+                Optional("field_392", &self.field_392),
+                Optional("field_393", &self.field_393),
+                Optional("field_394", &self.field_394),
+                Optional("field_395", &self.field_395),
+                Optional("field_396", &self.field_396),
+                Optional("field_397", &self.field_397),
+                Optional("field_398", &self.field_398),
+                Optional("field_399", &self.field_399),
+                Optional("field_4", &self.field_4),
+                Optional("field_40", &self.field_40),
+                Optional("field_400", &self.field_400),
+                Optional("field_401", &self.field_401),
+                Optional("field_402", &self.field_402),
+                Optional("field_403", &self.field_403),
+                Optional("field_404", &self.field_404),
+                Optional("field_405", &self.field_405),
+                Optional("field_406", &self.field_406),
+                Optional("field_407", &self.field_407),
+                Optional("field_408", &self.field_408),
+                Optional("field_409", &self.field_409),
+                Optional("field_41", &self.field_41),
+                Optional("field_410", &self.field_410),
+                Optional("field_411", &self.field_411),
+                Optional("field_412", &self.field_412),
+                Optional("field_413", &self.field_413),
+                Optional("field_414", &self.field_414),
+                Optional("field_415", &self.field_415),
+                Optional("field_416", &self.field_416),
+                Optional("field_417", &self.field_417),
+                Optional("field_418", &self.field_418),
+                Optional("field_419", &self.field_419),
+                Optional("field_42", &self.field_42),
+                Optional("field_420", &self.field_420),
+                Optional("field_421", &self.field_421),
+                Optional("field_422", &self.field_422),
+                Optional("field_423", &self.field_423),
+                Optional("field_424", &self.field_424),
+                Optional("field_425", &self.field_425),
+                Optional("field_426", &self.field_426),
+                Optional("field_427", &self.field_427),
+                Optional("field_428", &self.field_428),
+                Optional("field_429", &self.field_429),
+                Optional("field_43", &self.field_43),
+                Optional("field_430", &self.field_430),
+                Optional("field_431", &self.field_431),
+                Optional("field_432", &self.field_432),
+                Optional("field_433", &self.field_433),
+                Optional("field_434", &self.field_434),
+                Optional("field_435", &self.field_435),
+                Optional("field_436", &self.field_436),
+                Optional("field_437", &self.field_437),
+                Optional("field_438", &self.field_438),
+                Optional("field_439", &self.field_439),
+                Optional("field_44", &self.field_44),
+                Optional("field_440", &self.field_440),
+                Optional("field_441", &self.field_441),
+                Optional("field_442", &self.field_442),
+                Optional("field_443", &self.field_443),
+                Optional("field_444", &self.field_444),
+                Optional("field_445", &self.field_445),
+                Optional("field_446", &self.field_446),
+                Optional("field_447", &self.field_447),
+                Optional("field_448", &self.field_448),
+                Optional("field_449", &self.field_449),
+                Optional("field_45", &self.field_45),
+                Optional("field_450", &self.field_450),
+                Optional("field_451", &self.field_451),
+                Optional("field_452", &self.field_452),
+                Optional("field_453", &self.field_453),
+                Optional("field_454", &self.field_454),
+                Optional("field_455", &self.field_455),
+                Optional("field_456", &self.field_456),
+                Optional("field_457", &self.field_457),
+                Optional("field_458", &self.field_458),
+                Optional("field_459", &self.field_459),
+                Optional("field_46", &self.field_46),
+                Optional("field_460", &self.field_460),
+                Optional("field_461", &self.field_461),
+                Optional("field_462", &self.field_462),
+                Optional("field_463", &self.field_463),
+                Optional("field_464", &self.field_464),
+                Optional("field_465", &self.field_465),
+                Optional("field_466", &self.field_466),
+                Optional("field_467", &self.field_467),
+                Optional("field_468", &self.field_468),
+                Optional("field_469", &self.field_469),
+                Optional("field_47", &self.field_47),
+                Optional("field_470", &self.field_470),
+                Optional("field_471", &self.field_471),
+                Optional("field_472", &self.field_472),
+                Optional("field_473", &self.field_473),
+                Optional("field_474", &self.field_474),
+                Optional("field_475", &self.field_475),
+                Optional("field_476", &self.field_476),
+                Optional("field_477", &self.field_477),
+                Optional("field_478", &self.field_478),
+                Optional("field_479", &self.field_479),
+                Optional("field_48", &self.field_48),
+                Optional("field_480", &self.field_480),
+                Optional("field_481", &self.field_481),
+                Optional("field_482", &self.field_482),
+                Optional("field_483", &self.field_483),
+                Optional("field_484", &self.field_484),
+                Optional("field_485", &self.field_485),
+                Optional("field_486", &self.field_486),
+                Optional("field_487", &self.field_487),
+                Optional("field_488", &self.field_488),
+                Optional("field_489", &self.field_489),
+                Optional("field_49", &self.field_49),
+                Optional("field_490", &self.field_490),
+                Optional("field_491", &self.field_491),
+                Optional("field_492", &self.field_492),
+                Optional("field_493", &self.field_493),
+                Optional("field_494", &self.field_494),
+                Optional("field_495", &self.field_495),
+                Optional("field_496", &self.field_496),
+                Optional("field_497", &self.field_497),
+                Optional("field_498", &self.field_498),
+                Optional("field_499", &self.field_499),
+                Optional("field_5", &self.field_5),
+                Optional("field_50", &self.field_50),
+                Optional("field_500", &self.field_500),
+                Optional("field_501", &self.field_501),
+                Optional("field_502", &self.field_502),
+                Optional("field_503", &self.field_503),
+                Optional("field_504", &self.field_504),
+                Optional("field_505", &self.field_505),
+                Optional("field_506", &self.field_506),
+                Optional("field_507", &self.field_507),
+                Optional("field_508", &self.field_508),
+                Optional("field_509", &self.field_509),
+                Optional("field_51", &self.field_51),
+                Optional("field_510", &self.field_510),
+                Optional("field_511", &self.field_511),
+                Optional("field_512", &self.field_512),
+                Optional("field_513", &self.field_513),
+                Optional("field_514", &self.field_514),
+                Optional("field_515", &self.field_515),
+                Optional("field_516", &self.field_516),
+                Optional("field_517", &self.field_517),
+                Optional("field_518", &self.field_518),
+                Optional("field_519", &self.field_519),
+                Optional("field_52", &self.field_52),
+                Optional("field_520", &self.field_520),
+                Optional("field_521", &self.field_521),
+                Optional("field_522", &self.field_522),
+                Optional("field_523", &self.field_523),
+                Optional("field_524", &self.field_524),
+                Optional("field_525", &self.field_525),
+                Optional("field_526", &self.field_526),
+                Optional("field_527", &self.field_527),
+                Optional("field_528", &self.field_528),
+                Optional("field_529", &self.field_529),
+                Optional("field_53", &self.field_53),
+                Optional("field_530", &self.field_530),
+                Optional("field_531", &self.field_531),
+                Optional("field_532", &self.field_532),
+                Optional("field_533", &self.field_533),
+                Optional("field_534", &self.field_534),
+                Optional("field_535", &self.field_535),
+                Optional("field_536", &self.field_536),
+                Optional("field_537", &self.field_537),
+                Optional("field_538", &self.field_538),
+                Optional("field_539", &self.field_539),
+                Optional("field_54", &self.field_54),
+                Optional("field_540", &self.field_540),
+                Optional("field_541", &self.field_541),
+                Optional("field_542", &self.field_542),
+                Optional("field_543", &self.field_543),
+                Optional("field_544", &self.field_544),
+                Optional("field_545", &self.field_545),
+                Optional("field_546", &self.field_546),
+                Optional("field_547", &self.field_547),
+                Optional("field_548", &self.field_548),
+                Optional("field_549", &self.field_549),
+                Optional("field_55", &self.field_55),
+                Optional("field_550", &self.field_550),
+                Optional("field_551", &self.field_551),
+                Optional("field_552", &self.field_552),
+                Optional("field_553", &self.field_553),
+                Optional("field_554", &self.field_554),
+                Optional("field_555", &self.field_555),
+                Optional("field_556", &self.field_556),
+                Optional("field_557", &self.field_557),
+                Optional("field_558", &self.field_558),
+                Optional("field_559", &self.field_559),
+                Optional("field_56", &self.field_56),
+                Optional("field_560", &self.field_560),
+                Optional("field_561", &self.field_561),
+                Optional("field_562", &self.field_562),
+                Optional("field_563", &self.field_563),
+                Optional("field_564", &self.field_564),
+                Optional("field_565", &self.field_565),
+                Optional("field_566", &self.field_566),
+                Optional("field_567", &self.field_567),
+                Optional("field_568", &self.field_568),
+                Optional("field_569", &self.field_569),
+                Optional("field_57", &self.field_57),
+                Optional("field_570", &self.field_570),
+                Optional("field_571", &self.field_571),
+                Optional("field_572", &self.field_572),
+                Optional("field_573", &self.field_573),
+                Optional("field_574", &self.field_574),
+                Optional("field_575", &self.field_575),
+                Optional("field_576", &self.field_576),
+                Optional("field_577", &self.field_577),
+                Optional("field_578", &self.field_578),
+                Optional("field_579", &self.field_579),
+                Optional("field_58", &self.field_58),
+                Optional("field_580", &self.field_580),
+                Optional("field_581", &self.field_581),
+                Optional("field_582", &self.field_582),
+                Optional("field_583", &self.field_583),
+                Optional("field_584", &self.field_584),
+                Optional("field_585", &self.field_585),
+                Optional("field_586", &self.field_586),
+                Optional("field_587", &self.field_587),
+                Optional("field_588", &self.field_588),
+                Optional("field_589", &self.field_589),
+                Optional("field_59", &self.field_59),
+                Optional("field_590", &self.field_590),
+                Optional("field_591", &self.field_591),
+                Optional("field_592", &self.field_592),
+                Optional("field_593", &self.field_593),
+                Optional("field_594", &self.field_594),
+                Optional("field_595", &self.field_595),
+                Optional("field_596", &self.field_596),
+                Optional("field_597", &self.field_597),
+                Optional("field_598", &self.field_598),
+                Optional("field_599", &self.field_599),
+                Optional("field_6", &self.field_6),
+                Optional("field_60", &self.field_60),
+                Optional("field_600", &self.field_600),
+                Optional("field_601", &self.field_601),
+                Optional("field_602", &self.field_602),
+                Optional("field_603", &self.field_603),
+                Optional("field_604", &self.field_604),
+                Optional("field_605", &self.field_605),
+                Optional("field_606", &self.field_606),
+                Optional("field_607", &self.field_607),
+                Optional("field_608", &self.field_608),
+                Optional("field_609", &self.field_609),
+                Optional("field_61", &self.field_61),
+                Optional("field_610", &self.field_610),
+                Optional("field_611", &self.field_611),
+                Optional("field_612", &self.field_612),
+                Optional("field_613", &self.field_613),
+                Optional("field_614", &self.field_614),
+                Optional("field_615", &self.field_615),
+                Optional("field_616", &self.field_616),
+                Optional("field_617", &self.field_617),
+                Optional("field_618", &self.field_618),
+                Optional("field_619", &self.field_619),
+                Optional("field_62", &self.field_62),
+                Optional("field_620", &self.field_620),
+                Optional("field_621", &self.field_621),
+                Optional("field_622", &self.field_622),
+                Optional("field_623", &self.field_623),
+                Optional("field_624", &self.field_624),
+                Optional("field_625", &self.field_625),
+                Optional("field_626", &self.field_626),
+                Optional("field_627", &self.field_627),
+                Optional("field_628", &self.field_628),
+                Optional("field_629", &self.field_629),
+                Optional("field_63", &self.field_63),
+                Optional("field_630", &self.field_630),
+                Optional("field_631", &self.field_631),
+                Optional("field_632", &self.field_632),
+                Optional("field_633", &self.field_633),
+                Optional("field_634", &self.field_634),
+                Optional("field_635", &self.field_635),
+                Optional("field_636", &self.field_636),
+                Optional("field_637", &self.field_637),
+                Optional("field_638", &self.field_638),
+                Optional("field_639", &self.field_639),
+                Optional("field_64", &self.field_64),
+                Optional("field_640", &self.field_640),
+                Optional("field_641", &self.field_641),
+                Optional("field_642", &self.field_642),
+                Optional("field_643", &self.field_643),
+                Optional("field_644", &self.field_644),
+                Optional("field_645", &self.field_645),
+                Optional("field_646", &self.field_646),
+                Optional("field_647", &self.field_647),
+                Optional("field_648", &self.field_648),
+                Optional("field_649", &self.field_649),
+                Optional("field_65", &self.field_65),
+                Optional("field_650", &self.field_650),
+                Optional("field_651", &self.field_651),
+                Optional("field_652", &self.field_652),
+                Optional("field_653", &self.field_653),
+                Optional("field_654", &self.field_654),
+                Optional("field_655", &self.field_655),
+                Optional("field_656", &self.field_656),
+                Optional("field_657", &self.field_657),
+                Optional("field_658", &self.field_658),
+                Optional("field_659", &self.field_659),
+                Optional("field_66", &self.field_66),
+                Optional("field_660", &self.field_660),
+                Optional("field_661", &self.field_661),
+                Optional("field_662", &self.field_662),
+                Optional("field_663", &self.field_663),
+                Optional("field_664", &self.field_664),
+                Optional("field_665", &self.field_665),
+                Optional("field_666", &self.field_666),
+                Optional("field_667", &self.field_667),
+                Optional("field_668", &self.field_668),
+                Optional("field_669", &self.field_669),
+                Optional("field_67", &self.field_67),
+                Optional("field_670", &self.field_670),
+                Optional("field_671", &self.field_671),
+                Optional("field_672", &self.field_672),
+                Optional("field_673", &self.field_673),
+                Optional("field_674", &self.field_674),
+                Optional("field_675", &self.field_675),
+                Optional("field_676", &self.field_676),
+                Optional("field_677", &self.field_677),
+                Optional("field_678", &self.field_678),
+                Optional("field_679", &self.field_679),
+                Optional("field_68", &self.field_68),
+                Optional("field_680", &self.field_680),
+                Optional("field_681", &self.field_681),
+                Optional("field_682", &self.field_682),
+                Optional("field_683", &self.field_683),
+                Optional("field_684", &self.field_684),
+                Optional("field_685", &self.field_685),
+                Optional("field_686", &self.field_686),
+                Optional("field_687", &self.field_687),
+                Optional("field_688", &self.field_688),
+                Optional("field_689", &self.field_689),
+                Optional("field_69", &self.field_69),
+                Optional("field_690", &self.field_690),
+                Optional("field_691", &self.field_691),
+                Optional("field_692", &self.field_692),
+                Optional("field_693", &self.field_693),
+                Optional("field_694", &self.field_694),
+                Optional("field_695", &self.field_695),
+                Optional("field_696", &self.field_696),
+                Optional("field_697", &self.field_697),
+                Optional("field_698", &self.field_698),
+                Optional("field_699", &self.field_699),
+                Optional("field_7", &self.field_7),
+                Optional("field_70", &self.field_70),
+                Optional("field_700", &self.field_700),
+                Optional("field_701", &self.field_701),
+                Optional("field_702", &self.field_702),
+                Optional("field_703", &self.field_703),
+                Optional("field_704", &self.field_704),
+                Optional("field_705", &self.field_705),
+                Optional("field_706", &self.field_706),
+                Optional("field_707", &self.field_707),
+                Optional("field_708", &self.field_708),
+                Optional("field_709", &self.field_709),
+                Optional("field_71", &self.field_71),
+                Optional("field_710", &self.field_710),
+                Optional("field_711", &self.field_711),
+                Optional("field_712", &self.field_712),
+                Optional("field_713", &self.field_713),
+                Optional("field_714", &self.field_714),
+                Optional("field_715", &self.field_715),
+                Optional("field_716", &self.field_716),
+                Optional("field_717", &self.field_717),
+                Optional("field_718", &self.field_718),
+                Optional("field_719", &self.field_719),
+                Optional("field_72", &self.field_72),
+                Optional("field_720", &self.field_720),
+                Optional("field_721", &self.field_721),
+                Optional("field_722", &self.field_722),
+                Optional("field_723", &self.field_723),
+                Optional("field_724", &self.field_724),
+                Optional("field_725", &self.field_725),
+                Optional("field_726", &self.field_726),
+                Optional("field_727", &self.field_727),
+                Optional("field_728", &self.field_728),
+                Optional("field_729", &self.field_729),
+                Optional("field_73", &self.field_73),
+                Optional("field_730", &self.field_730),
+                Optional("field_731", &self.field_731),
+                Optional("field_732", &self.field_732),
+                Optional("field_733", &self.field_733),
+                Optional("field_734", &self.field_734),
+                Optional("field_735", &self.field_735),
+                Optional("field_736", &self.field_736),
+                Optional("field_737", &self.field_737),
+                Optional("field_738", &self.field_738),
+                Optional("field_739", &self.field_739),
+                Optional("field_74", &self.field_74),
+                Optional("field_740", &self.field_740),
+                Optional("field_741", &self.field_741),
+                Optional("field_742", &self.field_742),
+                Optional("field_743", &self.field_743),
+                Optional("field_744", &self.field_744),
+                Optional("field_745", &self.field_745),
+                Optional("field_746", &self.field_746),
+                Optional("field_747", &self.field_747),
+                Optional("field_748", &self.field_748),
+                Optional("field_749", &self.field_749),
+                Optional("field_75", &self.field_75),
+                Optional("field_750", &self.field_750),
+                Optional("field_751", &self.field_751),
+                Optional("field_752", &self.field_752),
+                Optional("field_753", &self.field_753),
+                Optional("field_754", &self.field_754),
+                Optional("field_755", &self.field_755),
+                Optional("field_756", &self.field_756),
+                Optional("field_757", &self.field_757),
+                Optional("field_758", &self.field_758),
+                Optional("field_759", &self.field_759),
+                Optional("field_76", &self.field_76),
+                Optional("field_760", &self.field_760),
+                Optional("field_761", &self.field_761),
+                Optional("field_762", &self.field_762),
+                Optional("field_763", &self.field_763),
+                Optional("field_764", &self.field_764),
+                Optional("field_765", &self.field_765),
+                Optional("field_766", &self.field_766),
+                Optional("field_767", &self.field_767),
+                Optional("field_768", &self.field_768),
+                Optional("field_769", &self.field_769),
+                Optional("field_77", &self.field_77),
+                Optional("field_770", &self.field_770),
+                Optional("field_771", &self.field_771),
+                Optional("field_772", &self.field_772),
+                Optional("field_773", &self.field_773),
+                Optional("field_774", &self.field_774),
+                Optional("field_775", &self.field_775),
+                Optional("field_776", &self.field_776),
+                Optional("field_777", &self.field_777),
+                Optional("field_778", &self.field_778),
+                Optional("field_779", &self.field_779),
+                Optional("field_78", &self.field_78),
+                Optional("field_780", &self.field_780),
+                Optional("field_781", &self.field_781),
+                Optional("field_782", &self.field_782),
+                Optional("field_783", &self.field_783),
+                Optional("field_784", &self.field_784),
+                Optional("field_785", &self.field_785),
+                Optional("field_786", &self.field_786),
+                Optional("field_787", &self.field_787),
+                Optional("field_788", &self.field_788),
+                Optional("field_789", &self.field_789),
+                Optional("field_79", &self.field_79),
+                Optional("field_790", &self.field_790),
+                Optional("field_791", &self.field_791),
+                Optional("field_792", &self.field_792),
+                Optional("field_793", &self.field_793),
+                Optional("field_794", &self.field_794),
+                Optional("field_795", &self.field_795),
+                Optional("field_796", &self.field_796),
+                Optional("field_797", &self.field_797),
+                Optional("field_798", &self.field_798),
+                Optional("field_799", &self.field_799),
+                Optional("field_8", &self.field_8),
+                Optional("field_80", &self.field_80),
+                Optional("field_800", &self.field_800),
+                Optional("field_801", &self.field_801),
+                Optional("field_802", &self.field_802),
+                Optional("field_803", &self.field_803),
+                Optional("field_804", &self.field_804),
+                Optional("field_805", &self.field_805),
+                Optional("field_806", &self.field_806),
+                Optional("field_807", &self.field_807),
+                Optional("field_808", &self.field_808),
+                Optional("field_809", &self.field_809),
+                Optional("field_81", &self.field_81),
+                Optional("field_810", &self.field_810),
+                Optional("field_811", &self.field_811),
+                Optional("field_812", &self.field_812),
+                Optional("field_813", &self.field_813),
+                Optional("field_814", &self.field_814),
+                Optional("field_815", &self.field_815),
+                Optional("field_816", &self.field_816),
+                Optional("field_817", &self.field_817),
+                Optional("field_818", &self.field_818),
+                Optional("field_819", &self.field_819),
+                Optional("field_82", &self.field_82),
+                Optional("field_820", &self.field_820),
+                Optional("field_821", &self.field_821),
+                Optional("field_822", &self.field_822),
+                Optional("field_823", &self.field_823),
+                Optional("field_824", &self.field_824),
+                Optional("field_825", &self.field_825),
+                Optional("field_826", &self.field_826),
+                Optional("field_827", &self.field_827),
+                Optional("field_828", &self.field_828),
+                Optional("field_829", &self.field_829),
+                Optional("field_83", &self.field_83),
+                Optional("field_830", &self.field_830),
+                Optional("field_831", &self.field_831),
+                Optional("field_832", &self.field_832),
+                Optional("field_833", &self.field_833),
+                Optional("field_834", &self.field_834),
+                Optional("field_835", &self.field_835),
+                Optional("field_836", &self.field_836),
+                Optional("field_837", &self.field_837),
+                Optional("field_838", &self.field_838),
+                Optional("field_839", &self.field_839),
+                Optional("field_84", &self.field_84),
+                Optional("field_840", &self.field_840),
+                Optional("field_841", &self.field_841),
+                Optional("field_842", &self.field_842),
+                Optional("field_843", &self.field_843),
+                Optional("field_844", &self.field_844),
+                Optional("field_845", &self.field_845),
+                Optional("field_846", &self.field_846),
+                Optional("field_847", &self.field_847),
+                Optional("field_848", &self.field_848),
+                Optional("field_849", &self.field_849),
+                Optional("field_85", &self.field_85),
+                Optional("field_850", &self.field_850),
+                Optional("field_851", &self.field_851),
+                Optional("field_852", &self.field_852),
+                Optional("field_853", &self.field_853),
+                Optional("field_854", &self.field_854),
+                Optional("field_855", &self.field_855),
+                Optional("field_856", &self.field_856),
+                Optional("field_857", &self.field_857),
+                Optional("field_858", &self.field_858),
+                Optional("field_859", &self.field_859),
+                Optional("field_86", &self.field_86),
+                Optional("field_860", &self.field_860),
+                Optional("field_861", &self.field_861),
+                Optional("field_862", &self.field_862),
+                Optional("field_863", &self.field_863),
+                Optional("field_864", &self.field_864),
+                Optional("field_865", &self.field_865),
+                Optional("field_866", &self.field_866),
+                Optional("field_867", &self.field_867),
+                Optional("field_868", &self.field_868),
+                Optional("field_869", &self.field_869),
+                Optional("field_87", &self.field_87),
+                Optional("field_870", &self.field_870),
+                Optional("field_871", &self.field_871),
+                Optional("field_872", &self.field_872),
+                Optional("field_873", &self.field_873),
+                Optional("field_874", &self.field_874),
+                Optional("field_875", &self.field_875),
+                Optional("field_876", &self.field_876),
+                Optional("field_877", &self.field_877),
+                Optional("field_878", &self.field_878),
+                Optional("field_879", &self.field_879),
+                Optional("field_88", &self.field_88),
+                Optional("field_880", &self.field_880),
+                Optional("field_881", &self.field_881),
+                Optional("field_882", &self.field_882),
+                Optional("field_883", &self.field_883),
+                Optional("field_884", &self.field_884),
+                Optional("field_885", &self.field_885),
+                Optional("field_886", &self.field_886),
+                Optional("field_887", &self.field_887),
+                Optional("field_888", &self.field_888),
+                Optional("field_889", &self.field_889),
+                Optional("field_89", &self.field_89),
+                Optional("field_890", &self.field_890),
+                Optional("field_891", &self.field_891),
+                Optional("field_892", &self.field_892),
+                Optional("field_893", &self.field_893),
+                Optional("field_894", &self.field_894),
+                Optional("field_895", &self.field_895),
+                Optional("field_896", &self.field_896),
+                Optional("field_897", &self.field_897),
+                Optional("field_898", &self.field_898),
+                Optional("field_899", &self.field_899),
+                Optional("field_9", &self.field_9),
+                Optional("field_90", &self.field_90),
+                Optional("field_900", &self.field_900),
+                Optional("field_901", &self.field_901),
+                Optional("field_902", &self.field_902),
+                Optional("field_903", &self.field_903),
+                Optional("field_904", &self.field_904),
+                Optional("field_905", &self.field_905),
+                Optional("field_906", &self.field_906),
+                Optional("field_907", &self.field_907),
+                Optional("field_908", &self.field_908),
+                Optional("field_909", &self.field_909),
+                Optional("field_91", &self.field_91),
+                Optional("field_910", &self.field_910),
+                Optional("field_911", &self.field_911),
+                Optional("field_912", &self.field_912),
+                Optional("field_913", &self.field_913),
+                Optional("field_914", &self.field_914),
+                Optional("field_915", &self.field_915),
+                Optional("field_916", &self.field_916),
+                Optional("field_917", &self.field_917),
+                Optional("field_918", &self.field_918),
+                Optional("field_919", &self.field_919),
+                Optional("field_92", &self.field_92),
+                Optional("field_920", &self.field_920),
+                Optional("field_921", &self.field_921),
+                Optional("field_922", &self.field_922),
+                Optional("field_923", &self.field_923),
+                Optional("field_924", &self.field_924),
+                Optional("field_925", &self.field_925),
+                Optional("field_926", &self.field_926),
+                Optional("field_927", &self.field_927),
+                Optional("field_928", &self.field_928),
+                Optional("field_929", &self.field_929),
+                Optional("field_93", &self.field_93),
+                Optional("field_930", &self.field_930),
+                Optional("field_931", &self.field_931),
+                Optional("field_932", &self.field_932),
+                Optional("field_933", &self.field_933),
+                Optional("field_934", &self.field_934),
+                Optional("field_935", &self.field_935),
+                Optional("field_936", &self.field_936),
+                Optional("field_937", &self.field_937),
+                Optional("field_938", &self.field_938),
+                Optional("field_939", &self.field_939),
+                Optional("field_94", &self.field_94),
+                Optional("field_940", &self.field_940),
+                Optional("field_941", &self.field_941),
+                Optional("field_942", &self.field_942),
+                Optional("field_943", &self.field_943),
+                Optional("field_944", &self.field_944),
+                Optional("field_945", &self.field_945),
+                Optional("field_946", &self.field_946),
+                Optional("field_947", &self.field_947),
+                Optional("field_948", &self.field_948),
+                Optional("field_949", &self.field_949),
+                Optional("field_95", &self.field_95),
+                Optional("field_950", &self.field_950),
+                Optional("field_951", &self.field_951),
+                Optional("field_952", &self.field_952),
+                Optional("field_953", &self.field_953),
+                Optional("field_954", &self.field_954),
+                Optional("field_955", &self.field_955),
+                Optional("field_956", &self.field_956),
+                Optional("field_957", &self.field_957),
+                Optional("field_958", &self.field_958),
+                Optional("field_959", &self.field_959),
+                Optional("field_96", &self.field_96),
+                Optional("field_960", &self.field_960),
+                Optional("field_961", &self.field_961),
+                Optional("field_962", &self.field_962),
+                Optional("field_963", &self.field_963),
+                Optional("field_964", &self.field_964),
+                Optional("field_965", &self.field_965),
+                Optional("field_966", &self.field_966),
+                Optional("field_967", &self.field_967),
+                Optional("field_968", &self.field_968),
+                Optional("field_969", &self.field_969),
+                Optional("field_97", &self.field_97),
+                Optional("field_970", &self.field_970),
+                Optional("field_971", &self.field_971),
+                Optional("field_972", &self.field_972),
+                Optional("field_973", &self.field_973),
+                Optional("field_974", &self.field_974),
+                Optional("field_975", &self.field_975),
+                Optional("field_976", &self.field_976),
+                Optional("field_977", &self.field_977),
+                Optional("field_978", &self.field_978),
+                Optional("field_979", &self.field_979),
+                Optional("field_98", &self.field_98),
+                Optional("field_980", &self.field_980),
+                Optional("field_981", &self.field_981),
+                Optional("field_982", &self.field_982),
+                Optional("field_983", &self.field_983),
+                Optional("field_984", &self.field_984),
+                Optional("field_985", &self.field_985),
+                Optional("field_986", &self.field_986),
+                Optional("field_987", &self.field_987),
+                Optional("field_988", &self.field_988),
+                Optional("field_989", &self.field_989),
+                Optional("field_99", &self.field_99),
+                Optional("field_990", &self.field_990),
+                Optional("field_991", &self.field_991),
+                Optional("field_992", &self.field_992),
+                Optional("field_993", &self.field_993),
+                Optional("field_994", &self.field_994),
+                Optional("field_995", &self.field_995),
+                Optional("field_996", &self.field_996),
+                Optional("field_997", &self.field_997),
+                Optional("field_998", &self.field_998),
+                Optional("field_999", &self.field_999),
             ],
         )
     }
@@ -5649,10 +5751,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideEnumArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "WideEnumArgs",
-            &[::mcp_runtime::codegen::optional("value", &self.value)],
+            &[Optional("value", &self.value)],
         )
     }
 }
@@ -7679,10 +7782,11 @@ impl ::mcp_runtime::reexports::serde::Serialize for TooWideArgs {
     where
         S: ::mcp_runtime::reexports::serde::Serializer,
     {
+        use ::mcp_runtime::codegen::Property::Optional;
         ::mcp_runtime::codegen::serialize_struct(
             serializer,
             "TooWideArgs",
-            &[::mcp_runtime::codegen::optional("value", &self.value)],
+            &[Optional("value", &self.value)],
         )
     }
 }

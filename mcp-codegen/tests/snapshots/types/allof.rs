@@ -24,15 +24,16 @@ impl crate::rt::reexports::serde::Serialize for RegisterArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "RegisterArgs",
             &[
-                crate::rt::codegen::optional("bounded", &self.bounded),
-                crate::rt::codegen::optional("extended", &self.extended),
-                crate::rt::codegen::optional("owner", &self.owner),
-                crate::rt::codegen::required("pet", &self.pet),
-                crate::rt::codegen::optional("wrapped", &self.wrapped),
+                Optional("bounded", &self.bounded),
+                Optional("extended", &self.extended),
+                Optional("owner", &self.owner),
+                Required("pet", &self.pet),
+                Optional("wrapped", &self.wrapped),
             ],
         )
     }
@@ -55,13 +56,14 @@ impl crate::rt::reexports::serde::Serialize for RegisterArgsExtended {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "RegisterArgsExtended",
             &[
-                crate::rt::codegen::required("extra", &self.extra),
-                crate::rt::codegen::required("id", &self.id),
-                crate::rt::codegen::optional("name", &self.name),
+                Required("extra", &self.extra),
+                Required("id", &self.id),
+                Optional("name", &self.name),
             ],
         )
     }
@@ -83,13 +85,11 @@ impl crate::rt::reexports::serde::Serialize for Base {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Base",
-            &[
-                crate::rt::codegen::required("id", &self.id),
-                crate::rt::codegen::optional("name", &self.name),
-            ],
+            &[Required("id", &self.id), Optional("name", &self.name)],
         )
     }
 }
@@ -111,13 +111,14 @@ impl crate::rt::reexports::serde::Serialize for RegisterArgsPet {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "RegisterArgsPet",
             &[
-                crate::rt::codegen::required("breed", &self.breed),
-                crate::rt::codegen::required("id", &self.id),
-                crate::rt::codegen::optional("name", &self.name),
+                Required("breed", &self.breed),
+                Required("id", &self.id),
+                Optional("name", &self.name),
             ],
         )
     }

@@ -14,10 +14,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgs",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -36,10 +37,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -58,10 +60,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -80,10 +83,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -102,10 +106,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -124,10 +129,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -146,10 +152,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -168,10 +175,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -190,10 +198,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -212,10 +221,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -234,10 +244,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -256,10 +267,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -278,10 +290,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -300,10 +313,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -322,10 +336,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -344,10 +359,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -366,10 +382,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXx 
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -388,10 +405,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -410,10 +428,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -432,10 +451,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -454,10 +474,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -476,10 +497,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -498,10 +520,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -520,10 +543,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -542,10 +566,11 @@ impl crate::rt::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -565,10 +590,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -588,10 +614,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -611,10 +638,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -634,10 +662,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -657,10 +686,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -680,10 +710,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -703,10 +734,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -726,10 +758,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -749,10 +782,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -772,10 +806,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -795,10 +830,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -818,10 +854,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -841,10 +878,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -864,10 +902,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -887,10 +926,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -910,10 +950,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -933,10 +974,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -956,10 +998,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -979,10 +1022,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1002,10 +1046,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1025,10 +1070,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1048,10 +1094,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1071,10 +1118,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1095,10 +1143,11 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1119,10 +1168,11 @@ impl crate::rt::reexports::serde::Serialize for DeepRefsArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DeepRefsArgs",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1143,10 +1193,11 @@ impl crate::rt::reexports::serde::Serialize for Level0 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level0",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1167,10 +1218,11 @@ impl crate::rt::reexports::serde::Serialize for Level1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level1",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1191,10 +1243,11 @@ impl crate::rt::reexports::serde::Serialize for Level2 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level2",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1215,10 +1268,11 @@ impl crate::rt::reexports::serde::Serialize for Level3 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level3",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1239,10 +1293,11 @@ impl crate::rt::reexports::serde::Serialize for Level4 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level4",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1263,10 +1318,11 @@ impl crate::rt::reexports::serde::Serialize for Level5 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level5",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1287,10 +1343,11 @@ impl crate::rt::reexports::serde::Serialize for Level6 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level6",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1311,10 +1368,11 @@ impl crate::rt::reexports::serde::Serialize for Level7 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level7",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1335,10 +1393,11 @@ impl crate::rt::reexports::serde::Serialize for Level8 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level8",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1359,10 +1418,11 @@ impl crate::rt::reexports::serde::Serialize for Level9 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level9",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1383,10 +1443,11 @@ impl crate::rt::reexports::serde::Serialize for Level10 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level10",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1407,10 +1468,11 @@ impl crate::rt::reexports::serde::Serialize for Level11 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level11",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1431,10 +1493,11 @@ impl crate::rt::reexports::serde::Serialize for Level12 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level12",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1455,10 +1518,11 @@ impl crate::rt::reexports::serde::Serialize for Level13 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level13",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1479,10 +1543,11 @@ impl crate::rt::reexports::serde::Serialize for Level14 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level14",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1503,10 +1568,11 @@ impl crate::rt::reexports::serde::Serialize for Level15 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level15",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1527,10 +1593,11 @@ impl crate::rt::reexports::serde::Serialize for Level16 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level16",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1551,10 +1618,11 @@ impl crate::rt::reexports::serde::Serialize for Level17 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level17",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1575,10 +1643,11 @@ impl crate::rt::reexports::serde::Serialize for Level18 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level18",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1599,10 +1668,11 @@ impl crate::rt::reexports::serde::Serialize for Level19 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level19",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1623,10 +1693,11 @@ impl crate::rt::reexports::serde::Serialize for Level20 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level20",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1647,10 +1718,11 @@ impl crate::rt::reexports::serde::Serialize for Level21 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level21",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1671,10 +1743,11 @@ impl crate::rt::reexports::serde::Serialize for Level22 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level22",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }
@@ -1696,10 +1769,11 @@ impl crate::rt::reexports::serde::Serialize for Level23 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Level23",
-            &[crate::rt::codegen::optional("next", &self.next)],
+            &[Optional("next", &self.next)],
         )
     }
 }

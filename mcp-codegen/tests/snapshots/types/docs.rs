@@ -41,13 +41,14 @@ impl crate::rt::reexports::serde::Serialize for DocumentedArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DocumentedArgs",
             &[
-                crate::rt::codegen::optional("mode", &self.mode),
-                crate::rt::codegen::optional("retries", &self.retries),
-                crate::rt::codegen::optional("script", &self.script),
+                Optional("mode", &self.mode),
+                Optional("retries", &self.retries),
+                Optional("script", &self.script),
             ],
         )
     }
@@ -99,10 +100,11 @@ impl crate::rt::reexports::serde::Serialize for ProseArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "ProseArgs",
-            &[crate::rt::codegen::optional("query", &self.query)],
+            &[Optional("query", &self.query)],
         )
     }
 }
@@ -125,10 +127,11 @@ impl crate::rt::reexports::serde::Serialize for ProseOutput {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "ProseOutput",
-            &[crate::rt::codegen::optional("hits", &self.hits)],
+            &[Optional("hits", &self.hits)],
         )
     }
 }

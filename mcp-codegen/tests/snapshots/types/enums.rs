@@ -30,18 +30,19 @@ impl crate::rt::reexports::serde::Serialize for SetModeArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "SetModeArgs",
             &[
-                crate::rt::codegen::optional("color", &self.color),
-                crate::rt::codegen::optional("enabled", &self.enabled),
-                crate::rt::codegen::optional("flags", &self.flags),
-                crate::rt::codegen::required("kind", &self.kind),
-                crate::rt::codegen::required("mode", &self.mode),
-                crate::rt::codegen::optional("nothing", &self.nothing),
-                crate::rt::codegen::required("priority", &self.priority),
-                crate::rt::codegen::optional("version", &self.version),
+                Optional("color", &self.color),
+                Optional("enabled", &self.enabled),
+                Optional("flags", &self.flags),
+                Required("kind", &self.kind),
+                Required("mode", &self.mode),
+                Optional("nothing", &self.nothing),
+                Required("priority", &self.priority),
+                Optional("version", &self.version),
             ],
         )
     }

@@ -40,18 +40,19 @@ impl crate::rt::reexports::serde::Serialize for OddArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "OddArgs",
             &[
-                crate::rt::codegen::optional("anything", &self.anything),
-                crate::rt::codegen::optional("conditional", &self.conditional),
-                crate::rt::codegen::optional("fixed_object", &self.fixed_object),
-                crate::rt::codegen::optional("mixed", &self.mixed),
-                crate::rt::codegen::optional("negated", &self.negated),
-                crate::rt::codegen::optional("nothing_valid", &self.nothing_valid),
-                crate::rt::codegen::optional("patterns", &self.patterns),
-                crate::rt::codegen::optional("unconstrained", &self.unconstrained),
+                Optional("anything", &self.anything),
+                Optional("conditional", &self.conditional),
+                Optional("fixed_object", &self.fixed_object),
+                Optional("mixed", &self.mixed),
+                Optional("negated", &self.negated),
+                Optional("nothing_valid", &self.nothing_valid),
+                Optional("patterns", &self.patterns),
+                Optional("unconstrained", &self.unconstrained),
             ],
         )
     }
@@ -74,10 +75,11 @@ impl crate::rt::reexports::serde::Serialize for OddArgsConditional {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "OddArgsConditional",
-            &[crate::rt::codegen::optional("country", &self.country)],
+            &[Optional("country", &self.country)],
         )
     }
 }

@@ -16,10 +16,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz2Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz2Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -77,10 +78,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz4Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz4Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -118,13 +120,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsX",
             &[
-                crate::rt::codegen::required("1", &self.field_1),
-                crate::rt::codegen::required("a-b", &self.a_b),
-                crate::rt::codegen::optional("type", &self.r#type),
+                Required("1", &self.field_1),
+                Required("a-b", &self.a_b),
+                Optional("type", &self.r#type),
             ],
         )
     }
@@ -169,12 +172,13 @@ impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsXField1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::optional("", &self.field),
-                crate::rt::codegen::required("a-b", &self.a_b),
-                crate::rt::codegen::optional("fooBar", &self.foo_bar),
+                Optional("", &self.field),
+                Required("a-b", &self.a_b),
+                Optional("fooBar", &self.foo_bar),
             ],
             &self.additional_properties,
         )
@@ -238,10 +242,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsXField1Ab {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsXField1Ab",
-            &[crate::rt::codegen::optional("foo_bar", &self.foo_bar)],
+            &[Optional("foo_bar", &self.foo_bar)],
         )
     }
 }
@@ -261,10 +266,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz4ArgsXField1Value {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsXField1Value",
-            &[crate::rt::codegen::required("_", &self.field)],
+            &[Required("_", &self.field)],
         )
     }
 }
@@ -327,13 +333,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz6Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz6Args",
             &[
-                crate::rt::codegen::optional("", &self.field),
-                crate::rt::codegen::required("Self", &self.self_),
-                crate::rt::codegen::optional("x", &self.x),
+                Optional("", &self.field),
+                Required("Self", &self.self_),
+                Optional("x", &self.x),
             ],
         )
     }
@@ -388,10 +395,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz6ArgsSelf {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz6ArgsSelf",
-            &[crate::rt::codegen::optional("foo_bar", &self.foo_bar)],
+            &[Optional("foo_bar", &self.foo_bar)],
         )
     }
 }
@@ -418,10 +426,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz7Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz7Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -467,10 +476,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz9Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz9Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -497,10 +507,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz10Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz10Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -521,10 +532,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz11Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz11Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -550,12 +562,10 @@ impl crate::rt::reexports::serde::Serialize for Fuzz11ArgsX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                crate::rt::codegen::required("x", &self.x),
-                crate::rt::codegen::required("名", &self.u540d),
-            ],
+            &[Required("x", &self.x), Required("名", &self.u540d)],
             &self.additional_properties,
         )
     }
@@ -617,10 +627,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz16Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz16Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -646,10 +657,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz16ArgsX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz16ArgsX",
-            &[crate::rt::codegen::required("type", &self.r#type)],
+            &[Required("type", &self.r#type)],
         )
     }
 }
@@ -688,10 +700,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz18Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz18Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -718,10 +731,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz19Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz19Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -750,10 +764,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz20Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz20Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -781,13 +796,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz23Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz23Args",
-            &[
-                crate::rt::codegen::required("a-b", &self.a_b),
-                crate::rt::codegen::required("x", &self.x),
-            ],
+            &[Required("a-b", &self.a_b), Required("x", &self.x)],
         )
     }
 }
@@ -830,12 +843,13 @@ impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAb {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::optional("A", &self.a),
-                crate::rt::codegen::optional("a-b", &self.a_b),
-                crate::rt::codegen::optional("r#x", &self.r_x),
+                Optional("A", &self.a),
+                Optional("a-b", &self.a_b),
+                Optional("r#x", &self.r_x),
             ],
             &self.additional_properties,
         )
@@ -866,10 +880,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAbAb {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz23ArgsAbAb",
-            &[crate::rt::codegen::optional("r#x", &self.r_x)],
+            &[Optional("r#x", &self.r_x)],
         )
     }
 }
@@ -902,10 +917,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz23ArgsAbRxVariant1",
-            &[crate::rt::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
         )
     }
 }
@@ -957,10 +973,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz24Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz24Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1012,10 +1029,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz25Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz25Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1046,13 +1064,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz26Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz26Args",
-            &[
-                crate::rt::codegen::optional("Self", &self.self_),
-                crate::rt::codegen::required("fooBar", &self.foo_bar),
-            ],
+            &[Optional("Self", &self.self_), Required("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -1089,10 +1105,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz28Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz28Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1137,10 +1154,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz29Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz29Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1180,13 +1198,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz30Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz30Args",
             &[
-                crate::rt::codegen::optional("1", &self.field_1),
-                crate::rt::codegen::optional("a-b", &self.a_b),
-                crate::rt::codegen::optional("名", &self.u540d),
+                Optional("1", &self.field_1),
+                Optional("a-b", &self.a_b),
+                Optional("名", &self.u540d),
             ],
         )
     }
@@ -1265,10 +1284,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz33Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz33Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1290,10 +1310,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz34Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz34Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1314,10 +1335,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz35Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz35Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1368,10 +1390,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz36Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz36Args",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -1421,12 +1444,13 @@ impl crate::rt::reexports::serde::Serialize for Fuzz36ArgsX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::optional("foo_bar", &self.foo_bar),
-                crate::rt::codegen::optional("self", &self.self_),
-                crate::rt::codegen::optional("x", &self.x),
+                Optional("foo_bar", &self.foo_bar),
+                Optional("self", &self.self_),
+                Optional("x", &self.x),
             ],
             &self.additional_properties,
         )
@@ -1536,10 +1560,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz37Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz37Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1566,10 +1591,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz38Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz38Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1612,10 +1638,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz41Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz41Args",
-            &[crate::rt::codegen::required("", &self.field)],
+            &[Required("", &self.field)],
         )
     }
 }
@@ -1640,13 +1667,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz41ArgsField {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsField",
-            &[
-                crate::rt::codegen::optional("", &self.field),
-                crate::rt::codegen::optional("fooBar", &self.foo_bar),
-            ],
+            &[Optional("", &self.field), Optional("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -1670,13 +1695,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz41ArgsFieldField {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsFieldField",
-            &[
-                crate::rt::codegen::required("A", &self.a),
-                crate::rt::codegen::required("a-b", &self.a_b),
-            ],
+            &[Required("A", &self.a), Required("a-b", &self.a_b)],
         )
     }
 }
@@ -1698,10 +1721,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz41ArgsFieldFieldAb {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsFieldFieldAb",
-            &[crate::rt::codegen::optional("r#x", &self.r_x)],
+            &[Optional("r#x", &self.r_x)],
         )
     }
 }
@@ -1756,10 +1780,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz44Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz44Args",
-            &[crate::rt::codegen::required("self", &self.self_)],
+            &[Required("self", &self.self_)],
         )
     }
 }
@@ -1812,10 +1837,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz49Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz49Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1836,10 +1862,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz50Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz50Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1860,10 +1887,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz52Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz52Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -1902,10 +1930,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz52ArgsXVariant1Item {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz52ArgsXVariant1Item",
-            &[crate::rt::codegen::required("fooBar", &self.foo_bar)],
+            &[Required("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -1965,10 +1994,11 @@ impl crate::rt::reexports::serde::Serialize for X2Variant1Item {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "X2Variant1Item",
-            &[crate::rt::codegen::required("fooBar", &self.foo_bar)],
+            &[Required("fooBar", &self.foo_bar)],
         )
     }
 }
@@ -2077,13 +2107,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz54Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::optional("a-b", &self.a_b),
-                crate::rt::codegen::required("fooBar", &self.foo_bar),
-                crate::rt::codegen::optional("self", &self.self_),
-                crate::rt::codegen::optional("x", &self.x),
+                Optional("a-b", &self.a_b),
+                Required("fooBar", &self.foo_bar),
+                Optional("self", &self.self_),
+                Optional("x", &self.x),
             ],
             &self.additional_properties,
         )
@@ -2144,10 +2175,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsFooBar {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz54ArgsFooBar",
-            &[crate::rt::codegen::required("x", &self.x)],
+            &[Required("x", &self.x)],
         )
     }
 }
@@ -2174,12 +2206,10 @@ impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsSelf {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                crate::rt::codegen::required("", &self.field),
-                crate::rt::codegen::required("type", &self.r#type),
-            ],
+            &[Required("", &self.field), Required("type", &self.r#type)],
             &self.additional_properties,
         )
     }
@@ -2214,12 +2244,13 @@ impl crate::rt::reexports::serde::Serialize for Fuzz54ArgsSelfField {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::optional("A", &self.a),
-                crate::rt::codegen::required("fooBar", &self.foo_bar),
-                crate::rt::codegen::optional("foo_bar", &self.foo_bar_2),
+                Optional("A", &self.a),
+                Required("fooBar", &self.foo_bar),
+                Optional("foo_bar", &self.foo_bar_2),
             ],
             &self.additional_properties,
         )
@@ -2284,12 +2315,10 @@ impl crate::rt::reexports::serde::Serialize for Fuzz55Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                crate::rt::codegen::required("A", &self.a),
-                crate::rt::codegen::optional("x", &self.x),
-            ],
+            &[Required("A", &self.a), Optional("x", &self.x)],
             &self.additional_properties,
         )
     }
@@ -2319,13 +2348,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz55ArgsX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz55ArgsX",
-            &[
-                crate::rt::codegen::required("A", &self.a),
-                crate::rt::codegen::required("Self", &self.self_),
-            ],
+            &[Required("A", &self.a), Required("Self", &self.self_)],
         )
     }
 }
@@ -2368,13 +2395,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz55ArgsXa {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz55ArgsXa",
             &[
-                crate::rt::codegen::optional("1", &self.field_1),
-                crate::rt::codegen::optional("fooBar", &self.foo_bar),
-                crate::rt::codegen::optional("名", &self.u540d),
+                Optional("1", &self.field_1),
+                Optional("fooBar", &self.foo_bar),
+                Optional("名", &self.u540d),
             ],
         )
     }
@@ -2448,14 +2476,15 @@ impl crate::rt::reexports::serde::Serialize for Fuzz56ArgsVariant2 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz56ArgsVariant2",
             &[
-                crate::rt::codegen::required("A", &self.a),
-                crate::rt::codegen::optional("foo_bar", &self.foo_bar),
-                crate::rt::codegen::required("self", &self.self_),
-                crate::rt::codegen::optional("x", &self.x),
+                Required("A", &self.a),
+                Optional("foo_bar", &self.foo_bar),
+                Required("self", &self.self_),
+                Optional("x", &self.x),
             ],
         )
     }
@@ -2510,10 +2539,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz56ArgsVariant2FooBar {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz56ArgsVariant2FooBar",
-            &[crate::rt::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
         )
     }
 }
@@ -2547,10 +2577,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz57Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz57Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2586,13 +2617,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz58Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz58Args",
-            &[
-                crate::rt::codegen::optional("self", &self.self_),
-                crate::rt::codegen::required("名", &self.u540d),
-            ],
+            &[Optional("self", &self.self_), Required("名", &self.u540d)],
         )
     }
 }
@@ -2659,12 +2688,10 @@ impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540dValue {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
-            &[
-                crate::rt::codegen::optional("1", &self.field_1),
-                crate::rt::codegen::optional("type", &self.r#type),
-            ],
+            &[Optional("1", &self.field_1), Optional("type", &self.r#type)],
             &self.additional_properties,
         )
     }
@@ -2688,10 +2715,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz58ArgsU540dValueField1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz58ArgsU540dValueField1",
-            &[crate::rt::codegen::optional("1", &self.field_1)],
+            &[Optional("1", &self.field_1)],
         )
     }
 }
@@ -2811,10 +2839,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz62Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz62Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2850,10 +2879,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz65Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz65Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -2892,13 +2922,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz67Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz67Args",
             &[
-                crate::rt::codegen::optional("1", &self.field_1),
-                crate::rt::codegen::required("self", &self.self_),
-                crate::rt::codegen::optional("x", &self.x),
+                Optional("1", &self.field_1),
+                Required("self", &self.self_),
+                Optional("x", &self.x),
             ],
         )
     }
@@ -2971,13 +3002,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz69Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz69Args",
-            &[
-                crate::rt::codegen::required("", &self.field),
-                crate::rt::codegen::required("r#x", &self.r_x),
-            ],
+            &[Required("", &self.field), Required("r#x", &self.r_x)],
         )
     }
 }
@@ -2997,10 +3026,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz69ArgsField {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz69ArgsField",
-            &[crate::rt::codegen::required("r#x", &self.r_x)],
+            &[Required("r#x", &self.r_x)],
         )
     }
 }
@@ -3036,13 +3066,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz70Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz70Args",
             &[
-                crate::rt::codegen::required("Self", &self.self_),
-                crate::rt::codegen::required("type", &self.r#type),
-                crate::rt::codegen::required("x", &self.x),
+                Required("Self", &self.self_),
+                Required("type", &self.r#type),
+                Required("x", &self.x),
             ],
         )
     }
@@ -3066,10 +3097,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz71Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz71Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -3157,10 +3189,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz75Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz75Args",
-            &[crate::rt::codegen::required("r#x", &self.r_x)],
+            &[Required("r#x", &self.r_x)],
         )
     }
 }
@@ -3182,10 +3215,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz76Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz76Args",
-            &[crate::rt::codegen::optional("x", &self.x)],
+            &[Optional("x", &self.x)],
         )
     }
 }
@@ -3222,13 +3256,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78Args {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78Args",
             &[
-                crate::rt::codegen::optional("fooBar", &self.foo_bar),
-                crate::rt::codegen::optional("r#x", &self.r_x),
-                crate::rt::codegen::required("名", &self.u540d),
+                Optional("fooBar", &self.foo_bar),
+                Optional("r#x", &self.r_x),
+                Required("名", &self.u540d),
             ],
         )
     }
@@ -3349,13 +3384,14 @@ impl crate::rt::reexports::serde::Serialize for BVariant1ValueVariant1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "BVariant1ValueVariant1",
             &[
-                crate::rt::codegen::required("Self", &self.self_),
-                crate::rt::codegen::required("_", &self.field),
-                crate::rt::codegen::required("self", &self.self_2),
+                Required("Self", &self.self_),
+                Required("_", &self.field),
+                Required("self", &self.self_2),
             ],
         )
     }
@@ -3422,13 +3458,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRx {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRx",
             &[
-                crate::rt::codegen::optional("", &self.field),
-                crate::rt::codegen::required("1", &self.field_1),
-                crate::rt::codegen::optional("_", &self.field_2),
+                Optional("", &self.field),
+                Required("1", &self.field_1),
+                Optional("_", &self.field_2),
             ],
         )
     }
@@ -3448,10 +3485,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField",
-            &[crate::rt::codegen::required("type", &self.r#type)],
+            &[Required("type", &self.r#type)],
         )
     }
 }
@@ -3492,13 +3530,14 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxFieldType {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxFieldType",
             &[
-                crate::rt::codegen::required("fooBar", &self.foo_bar),
-                crate::rt::codegen::required("x", &self.x),
-                crate::rt::codegen::required("名", &self.u540d),
+                Required("fooBar", &self.foo_bar),
+                Required("x", &self.x),
+                Required("名", &self.u540d),
             ],
         )
     }
@@ -3585,12 +3624,13 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeX {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::required("A", &self.a),
-                crate::rt::codegen::optional("foo_bar", &self.foo_bar),
-                crate::rt::codegen::optional("x", &self.x),
+                Required("A", &self.a),
+                Optional("foo_bar", &self.foo_bar),
+                Optional("x", &self.x),
             ],
             &self.additional_properties,
         )
@@ -3624,9 +3664,10 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeU540d {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
-            &[crate::rt::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
             &self.additional_properties,
         )
     }
@@ -3649,13 +3690,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField1",
-            &[
-                crate::rt::codegen::required("Self", &self.self_),
-                crate::rt::codegen::optional("x", &self.x),
-            ],
+            &[Required("Self", &self.self_), Optional("x", &self.x)],
         )
     }
 }
@@ -3688,12 +3727,13 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1Self {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
             &[
-                crate::rt::codegen::optional("A", &self.a),
-                crate::rt::codegen::required("Self", &self.self_),
-                crate::rt::codegen::optional("type", &self.r#type),
+                Optional("A", &self.a),
+                Required("Self", &self.self_),
+                Optional("type", &self.r#type),
             ],
             &self.additional_properties,
         )
@@ -3715,10 +3755,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField1SelfA {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField1SelfA",
-            &[crate::rt::codegen::required("1", &self.field_1)],
+            &[Required("1", &self.field_1)],
         )
     }
 }
@@ -3761,13 +3802,11 @@ impl crate::rt::reexports::serde::Serialize for Fuzz78ArgsRxField2 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField2",
-            &[
-                crate::rt::codegen::required("Self", &self.self_),
-                crate::rt::codegen::optional("a-b", &self.a_b),
-            ],
+            &[Required("Self", &self.self_), Optional("a-b", &self.a_b)],
         )
     }
 }

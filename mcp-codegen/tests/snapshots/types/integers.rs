@@ -34,20 +34,21 @@ impl crate::rt::reexports::serde::Serialize for SizesArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "SizesArgs",
             &[
-                crate::rt::codegen::optional("any", &self.any),
-                crate::rt::codegen::optional("byte", &self.byte),
-                crate::rt::codegen::optional("count", &self.count),
-                crate::rt::codegen::optional("exclusive", &self.exclusive),
-                crate::rt::codegen::optional("port", &self.port),
-                crate::rt::codegen::optional("ratio", &self.ratio),
-                crate::rt::codegen::optional("short", &self.short),
-                crate::rt::codegen::optional("signed32", &self.signed32),
-                crate::rt::codegen::optional("small", &self.small),
-                crate::rt::codegen::optional("wide", &self.wide),
+                Optional("any", &self.any),
+                Optional("byte", &self.byte),
+                Optional("count", &self.count),
+                Optional("exclusive", &self.exclusive),
+                Optional("port", &self.port),
+                Optional("ratio", &self.ratio),
+                Optional("short", &self.short),
+                Optional("signed32", &self.signed32),
+                Optional("small", &self.small),
+                Optional("wide", &self.wide),
             ],
         )
     }

@@ -31,16 +31,17 @@ impl crate::rt::reexports::serde::Serialize for InvalidArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "InvalidArgs",
             &[
-                crate::rt::codegen::optional("bad_enum", &self.bad_enum),
-                crate::rt::codegen::optional("bad_items", &self.bad_items),
-                crate::rt::codegen::optional("bad_ref", &self.bad_ref),
-                crate::rt::codegen::optional("bad_required", &self.bad_required),
-                crate::rt::codegen::optional("number_schema", &self.number_schema),
-                crate::rt::codegen::required("unknown", &self.unknown),
+                Optional("bad_enum", &self.bad_enum),
+                Optional("bad_items", &self.bad_items),
+                Optional("bad_ref", &self.bad_ref),
+                Optional("bad_required", &self.bad_required),
+                Optional("number_schema", &self.number_schema),
+                Required("unknown", &self.unknown),
             ],
         )
     }
@@ -62,10 +63,11 @@ impl crate::rt::reexports::serde::Serialize for InvalidArgsBadRequired {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "InvalidArgsBadRequired",
-            &[crate::rt::codegen::optional("a", &self.a)],
+            &[Optional("a", &self.a)],
         )
     }
 }

@@ -37,16 +37,17 @@ impl crate::rt::reexports::serde::Serialize for ConfigureArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "ConfigureArgs",
             &[
-                crate::rt::codegen::optional("anything", &self.anything),
-                crate::rt::codegen::optional("env", &self.env),
-                crate::rt::codegen::optional("headers", &self.headers),
-                crate::rt::codegen::optional("limits", &self.limits),
-                crate::rt::codegen::optional("nested", &self.nested),
-                crate::rt::codegen::optional("strict", &self.strict),
+                Optional("anything", &self.anything),
+                Optional("env", &self.env),
+                Optional("headers", &self.headers),
+                Optional("limits", &self.limits),
+                Optional("nested", &self.nested),
+                Optional("strict", &self.strict),
             ],
         )
     }
@@ -72,9 +73,10 @@ impl crate::rt::reexports::serde::Serialize for ConfigureArgsHeaders {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct_and_map(
             serializer,
-            &[crate::rt::codegen::required("host", &self.host)],
+            &[Required("host", &self.host)],
             &self.additional_properties,
         )
     }
@@ -94,10 +96,11 @@ impl crate::rt::reexports::serde::Serialize for ConfigureArgsNestedValue {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "ConfigureArgsNestedValue",
-            &[crate::rt::codegen::required("on", &self.on)],
+            &[Required("on", &self.on)],
         )
     }
 }

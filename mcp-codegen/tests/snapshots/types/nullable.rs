@@ -28,17 +28,18 @@ impl crate::rt::reexports::serde::Serialize for UpdateProfileArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "UpdateProfileArgs",
             &[
-                crate::rt::codegen::optional("bio", &self.bio),
-                crate::rt::codegen::optional("either", &self.either),
-                crate::rt::codegen::required("email", &self.email),
-                crate::rt::codegen::optional("legacy", &self.legacy),
-                crate::rt::codegen::optional("level", &self.level),
-                crate::rt::codegen::optional("manager", &self.manager),
-                crate::rt::codegen::optional("nickname", &self.nickname),
+                Optional("bio", &self.bio),
+                Optional("either", &self.either),
+                Required("email", &self.email),
+                Optional("legacy", &self.legacy),
+                Optional("level", &self.level),
+                Optional("manager", &self.manager),
+                Optional("nickname", &self.nickname),
             ],
         )
     }
@@ -99,10 +100,11 @@ impl crate::rt::reexports::serde::Serialize for Person {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Person",
-            &[crate::rt::codegen::required("name", &self.name)],
+            &[Required("name", &self.name)],
         )
     }
 }

@@ -25,16 +25,17 @@ impl crate::rt::reexports::serde::Serialize for CreateUserArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "CreateUserArgs",
             &[
-                crate::rt::codegen::optional("active", &self.active),
-                crate::rt::codegen::optional("address", &self.address),
-                crate::rt::codegen::optional("age", &self.age),
-                crate::rt::codegen::required("name", &self.name),
-                crate::rt::codegen::optional("scores", &self.scores),
-                crate::rt::codegen::optional("tags", &self.tags),
+                Optional("active", &self.active),
+                Optional("address", &self.address),
+                Optional("age", &self.age),
+                Required("name", &self.name),
+                Optional("scores", &self.scores),
+                Optional("tags", &self.tags),
             ],
         )
     }
@@ -56,13 +57,11 @@ impl crate::rt::reexports::serde::Serialize for CreateUserArgsAddress {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "CreateUserArgsAddress",
-            &[
-                crate::rt::codegen::required("street", &self.street),
-                crate::rt::codegen::optional("zip", &self.zip),
-            ],
+            &[Required("street", &self.street), Optional("zip", &self.zip)],
         )
     }
 }
@@ -83,13 +82,11 @@ impl crate::rt::reexports::serde::Serialize for CreateUserArgsScoresItem {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "CreateUserArgsScoresItem",
-            &[
-                crate::rt::codegen::required("subject", &self.subject),
-                crate::rt::codegen::required("value", &self.value),
-            ],
+            &[Required("subject", &self.subject), Required("value", &self.value)],
         )
     }
 }
@@ -156,22 +153,23 @@ impl crate::rt::reexports::serde::Serialize for WeirdNamesArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "WeirdNamesArgs",
             &[
-                crate::rt::codegen::optional("", &self.field),
-                crate::rt::codegen::optional("1st", &self.field_1st),
-                crate::rt::codegen::optional("Self", &self.self_),
-                crate::rt::codegen::optional("_", &self.field_2),
-                crate::rt::codegen::optional("a-b", &self.a_b),
-                crate::rt::codegen::optional("async", &self.r#async),
-                crate::rt::codegen::required("fooBar", &self.foo_bar),
-                crate::rt::codegen::optional("foo_bar", &self.foo_bar_2),
-                crate::rt::codegen::optional("match", &self.r#match),
-                crate::rt::codegen::optional("self", &self.self_2),
-                crate::rt::codegen::required("type", &self.r#type),
-                crate::rt::codegen::optional("名前", &self.u540d_u524d),
+                Optional("", &self.field),
+                Optional("1st", &self.field_1st),
+                Optional("Self", &self.self_),
+                Optional("_", &self.field_2),
+                Optional("a-b", &self.a_b),
+                Optional("async", &self.r#async),
+                Required("fooBar", &self.foo_bar),
+                Optional("foo_bar", &self.foo_bar_2),
+                Optional("match", &self.r#match),
+                Optional("self", &self.self_2),
+                Required("type", &self.r#type),
+                Optional("名前", &self.u540d_u524d),
             ],
         )
     }
@@ -208,10 +206,11 @@ impl crate::rt::reexports::serde::Serialize for McpClientArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "McpClientArgs",
-            &[crate::rt::codegen::optional("option", &self.option)],
+            &[Optional("option", &self.option)],
         )
     }
 }
@@ -232,10 +231,11 @@ impl crate::rt::reexports::serde::Serialize for McpClientArgsOption {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "McpClientArgsOption",
-            &[crate::rt::codegen::optional("some", &self.some)],
+            &[Optional("some", &self.some)],
         )
     }
 }

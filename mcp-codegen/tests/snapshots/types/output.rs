@@ -14,10 +14,11 @@ impl crate::rt::reexports::serde::Serialize for GetWeatherArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "GetWeatherArgs",
-            &[crate::rt::codegen::required("city", &self.city)],
+            &[Required("city", &self.city)],
         )
     }
 }
@@ -39,13 +40,14 @@ impl crate::rt::reexports::serde::Serialize for GetWeatherOutput {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "GetWeatherOutput",
             &[
-                crate::rt::codegen::required("conditions", &self.conditions),
-                crate::rt::codegen::optional("humidity", &self.humidity),
-                crate::rt::codegen::required("temperature", &self.temperature),
+                Required("conditions", &self.conditions),
+                Optional("humidity", &self.humidity),
+                Required("temperature", &self.temperature),
             ],
         )
     }
@@ -96,10 +98,11 @@ impl crate::rt::reexports::serde::Serialize for EchoArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "EchoArgs",
-            &[crate::rt::codegen::required("message", &self.message)],
+            &[Required("message", &self.message)],
         )
     }
 }
@@ -135,10 +138,11 @@ impl crate::rt::reexports::serde::Serialize for ListItemsOutput {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "ListItemsOutput",
-            &[crate::rt::codegen::required("items", &self.items)],
+            &[Required("items", &self.items)],
         )
     }
 }
@@ -158,13 +162,11 @@ impl crate::rt::reexports::serde::Serialize for Item {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Item",
-            &[
-                crate::rt::codegen::required("id", &self.id),
-                crate::rt::codegen::required("price", &self.price),
-            ],
+            &[Required("id", &self.id), Required("price", &self.price)],
         )
     }
 }

@@ -26,17 +26,18 @@ impl crate::rt::reexports::serde::Serialize for TreeArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "TreeArgs",
             &[
-                crate::rt::codegen::optional("a", &self.a),
-                crate::rt::codegen::optional("alias", &self.alias),
-                crate::rt::codegen::optional("anchored", &self.anchored),
-                crate::rt::codegen::optional("list", &self.list),
-                crate::rt::codegen::optional("nested", &self.nested),
-                crate::rt::codegen::required("root", &self.root),
-                crate::rt::codegen::optional("same_as_root", &self.same_as_root),
+                Optional("a", &self.a),
+                Optional("alias", &self.alias),
+                Optional("anchored", &self.anchored),
+                Optional("list", &self.list),
+                Optional("nested", &self.nested),
+                Required("root", &self.root),
+                Optional("same_as_root", &self.same_as_root),
             ],
         )
     }
@@ -58,11 +59,8 @@ impl crate::rt::reexports::serde::Serialize for A {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
-        crate::rt::codegen::serialize_struct(
-            serializer,
-            "A",
-            &[crate::rt::codegen::optional("b", &self.b)],
-        )
+        use crate::rt::codegen::Property::Optional;
+        crate::rt::codegen::serialize_struct(serializer, "A", &[Optional("b", &self.b)])
     }
 }
 #[derive(
@@ -80,11 +78,8 @@ impl crate::rt::reexports::serde::Serialize for B {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
-        crate::rt::codegen::serialize_struct(
-            serializer,
-            "B",
-            &[crate::rt::codegen::required("a", &self.a)],
-        )
+        use crate::rt::codegen::Property::Required;
+        crate::rt::codegen::serialize_struct(serializer, "B", &[Required("a", &self.a)])
     }
 }
 /// An identifier.
@@ -105,13 +100,11 @@ impl crate::rt::reexports::serde::Serialize for Point {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Point",
-            &[
-                crate::rt::codegen::required("x", &self.x),
-                crate::rt::codegen::required("y", &self.y),
-            ],
+            &[Required("x", &self.x), Required("y", &self.y)],
         )
     }
 }
@@ -132,13 +125,11 @@ impl crate::rt::reexports::serde::Serialize for List {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "List",
-            &[
-                crate::rt::codegen::required("head", &self.head),
-                crate::rt::codegen::optional("tail", &self.tail),
-            ],
+            &[Required("head", &self.head), Optional("tail", &self.tail)],
         )
     }
 }
@@ -159,13 +150,11 @@ impl crate::rt::reexports::serde::Serialize for Node {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "Node",
-            &[
-                crate::rt::codegen::optional("children", &self.children),
-                crate::rt::codegen::required("value", &self.value),
-            ],
+            &[Optional("children", &self.children), Required("value", &self.value)],
         )
     }
 }
@@ -185,10 +174,11 @@ impl crate::rt::reexports::serde::Serialize for JsonValueArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "JsonValueArgs",
-            &[crate::rt::codegen::required("v", &self.v)],
+            &[Required("v", &self.v)],
         )
     }
 }

@@ -36,14 +36,15 @@ impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "TrojanU202eSourceArgs",
             &[
-                crate::rt::codegen::optional("event", &self.event),
-                crate::rt::codegen::optional("mode", &self.mode),
-                crate::rt::codegen::required("user\u{200B}name", &self.user_u200b_name),
-                crate::rt::codegen::optional("\u{202E}", &self.u202e),
+                Optional("event", &self.event),
+                Optional("mode", &self.mode),
+                Required("user\u{200B}name", &self.user_u200b_name),
+                Optional("\u{202E}", &self.u202e),
             ],
         )
     }
@@ -80,10 +81,11 @@ impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgsEventOpU202
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Optional;
         crate::rt::codegen::serialize_struct(
             serializer,
             "TrojanU202eSourceArgsEventOpU202eN",
-            &[crate::rt::codegen::optional("path", &self.path)],
+            &[Optional("path", &self.path)],
         )
     }
 }
@@ -158,10 +160,11 @@ impl crate::rt::reexports::serde::Serialize for OutU2066PutOutput {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "OutU2066PutOutput",
-            &[crate::rt::codegen::required("r\u{200B}esult", &self.r_u200b_esult)],
+            &[Required("r\u{200B}esult", &self.r_u200b_esult)],
         )
     }
 }

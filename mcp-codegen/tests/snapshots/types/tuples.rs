@@ -25,14 +25,15 @@ impl crate::rt::reexports::serde::Serialize for PlotArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "PlotArgs",
             &[
-                crate::rt::codegen::optional("open", &self.open),
-                crate::rt::codegen::optional("pair", &self.pair),
-                crate::rt::codegen::optional("path", &self.path),
-                crate::rt::codegen::required("point", &self.point),
+                Optional("open", &self.open),
+                Optional("pair", &self.pair),
+                Optional("path", &self.path),
+                Required("point", &self.point),
             ],
         )
     }

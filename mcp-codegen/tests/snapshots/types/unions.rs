@@ -24,16 +24,17 @@ impl crate::rt::reexports::serde::Serialize for DrawArgs {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::{Required, Optional};
         crate::rt::codegen::serialize_struct(
             serializer,
             "DrawArgs",
             &[
-                crate::rt::codegen::optional("amount", &self.amount),
-                crate::rt::codegen::optional("event", &self.event),
-                crate::rt::codegen::optional("id", &self.id),
-                crate::rt::codegen::optional("label", &self.label),
-                crate::rt::codegen::required("shape", &self.shape),
-                crate::rt::codegen::optional("untagged", &self.untagged),
+                Optional("amount", &self.amount),
+                Optional("event", &self.event),
+                Optional("id", &self.id),
+                Optional("label", &self.label),
+                Required("shape", &self.shape),
+                Optional("untagged", &self.untagged),
             ],
         )
     }
@@ -83,13 +84,11 @@ impl crate::rt::reexports::serde::Serialize for Click {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Click",
-            &[
-                crate::rt::codegen::required("x", &self.x),
-                crate::rt::codegen::required("y", &self.y),
-            ],
+            &[Required("x", &self.x), Required("y", &self.y)],
         )
     }
 }
@@ -108,10 +107,11 @@ impl crate::rt::reexports::serde::Serialize for Key {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "Key",
-            &[crate::rt::codegen::required("code", &self.code)],
+            &[Required("code", &self.code)],
         )
     }
 }
@@ -144,10 +144,11 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsIdVariant3 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DrawArgsIdVariant3",
-            &[crate::rt::codegen::required("uuid", &self.uuid)],
+            &[Required("uuid", &self.uuid)],
         )
     }
 }
@@ -199,10 +200,11 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsShapeCircle {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DrawArgsShapeCircle",
-            &[crate::rt::codegen::required("radius", &self.radius)],
+            &[Required("radius", &self.radius)],
         )
     }
 }
@@ -222,13 +224,11 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsShapeRect {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DrawArgsShapeRect",
-            &[
-                crate::rt::codegen::required("height", &self.height),
-                crate::rt::codegen::required("width", &self.width),
-            ],
+            &[Required("height", &self.height), Required("width", &self.width)],
         )
     }
 }
@@ -261,10 +261,11 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsUntaggedVariant1 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DrawArgsUntaggedVariant1",
-            &[crate::rt::codegen::required("a", &self.a)],
+            &[Required("a", &self.a)],
         )
     }
 }
@@ -284,10 +285,11 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsUntaggedVariant2 {
     where
         S: crate::rt::reexports::serde::Serializer,
     {
+        use crate::rt::codegen::Property::Required;
         crate::rt::codegen::serialize_struct(
             serializer,
             "DrawArgsUntaggedVariant2",
-            &[crate::rt::codegen::required("b", &self.b)],
+            &[Required("b", &self.b)],
         )
     }
 }
