@@ -283,7 +283,7 @@ async fn codegen_generates_a_client_for_a_configured_server() {
     let tools = source.tools().await.expect("the configured server's tools");
     let generated = mcp_codegen::generate(&tools, &mcp_codegen::Options::default()).unwrap();
     assert!(
-        generated.code.contains("pub async fn get_sum("),
+        generated.code.contains("pub fn get_sum("),
         "{}",
         generated.code.len()
     );

@@ -1,4 +1,4 @@
-//! The client type: the runtime's client wrapped with one async method per
+//! The client type: the runtime's client wrapped with one method per
 //! tool, each tool's schema fingerprint and the tools' canonical schemas.
 
 use mcp_runtime::protocol::Tool;

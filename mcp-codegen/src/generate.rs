@@ -1,5 +1,5 @@
 //! Tools -> one formatted Rust module: the types of every tool's arguments
-//! and output, and the client type with one async method per tool.
+//! and output, and the client type with one method per tool.
 
 use mcp_runtime::client::tool_fingerprint as fingerprint;
 use mcp_runtime::protocol::Tool;

@@ -130,7 +130,8 @@
 //! - `skills` (default): [`server::SkillDef`] and
 //!   [`server::ServerBuilder::skill`], a server serving Agent Skills.
 //! - `client` (default): [`client::Client`] and everything built on it
-//!   (generated clients, [`client::Client::mount`], skills on the host side).
+//!   (generated clients and [`codegen`], what their code calls;
+//!   [`client::Client::mount`]; skills on the host side).
 //! - `tls` (default): `https://` through rustls, trusting the system's roots
 //!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
 //! - `jwt` (default): [`server::auth::JwtVerifier`].
