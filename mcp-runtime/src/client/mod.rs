@@ -53,13 +53,6 @@ pub use error::{
     AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
 };
 pub use fingerprint::tool_fingerprint;
-
-/// A tool call in flight, as [`Client::call_tool_as`],
-/// [`Client::call_tool_content`] and the methods of generated clients
-/// return it: a future of the tool's typed result. One boxed type for every
-/// tool, so a client with thousands of methods has no future type per
-/// method to compile.
-pub type ToolCall<'a, T> = Pin<Box<dyn Future<Output = Result<T, ToolCallError>> + Send + 'a>>;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 
@@ -75,6 +68,13 @@ use crate::trace::{META_TRACEPARENT, META_TRACESTATE, TraceContext};
 use connection::LineConnection;
 use link::Link;
 use notices::Notices;
+
+/// A tool call in flight, as [`Client::call_tool_as`],
+/// [`Client::call_tool_content`] and the methods of generated clients
+/// return it: a future of the tool's typed result. One boxed type for every
+/// tool, so a client with thousands of methods has no future type per
+/// method to compile.
+pub type ToolCall<'a, T> = Pin<Box<dyn Future<Output = Result<T, ToolCallError>> + Send + 'a>>;
 
 /// Which protocol era to speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -545,9 +545,8 @@ impl Client {
 
     /// Calls a tool and decodes its `structuredContent` into `O`.
     ///
-    /// The arguments are serialized before this returns, so the call
-    /// borrows only the client and the name (what generated clients'
-    /// methods return).
+    /// The arguments are serialized before this returns, so the returned
+    /// call borrows only the client and the name.
     pub fn call_tool_as<'a, A: Serialize + ?Sized, O: DeserializeOwned + 'a>(
         &'a self,
         name: &'a str,
