@@ -41,11 +41,8 @@ use std::collections::BTreeMap;
 use erased_serde::Serialize as Erased;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
-/// One property of a generated struct: its name on the wire and its value.
-///
-/// Built with the variants, not functions, so that a struct's list of
-/// properties is plain data to the compiler (a function call per property
-/// is a basic block of its own, which is what makes a derive body costly).
+/// One property of a generated struct: its name on the wire and its value
+/// (a reference, coerced to a trait object where the list is written).
 pub enum Property<'a> {
     /// Always written (`null` too, when its type is an `Option`).
     Required(&'static str, &'a dyn Erased),
