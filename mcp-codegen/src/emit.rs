@@ -264,11 +264,7 @@ impl<'a> Emitter<'a> {
                 // `Serialize` is written by hand below; serde's derive and
                 // attributes are there only to deserialize.
                 let de = usage.deserialize;
-                let derive_usage = Usage {
-                    serialize: false,
-                    deserialize: de,
-                };
-                let derive = self.derive(shape, derive_usage);
+                let derive = self.derive(shape, hand_serialized(usage));
                 let deny = (*deny_unknown && de).then(|| serde("deny_unknown_fields"));
                 let attrs = self.with_derives(docs, derive, de, deny);
                 let mut named: Punctuated<syn::Field, syn::Token![,]> =
@@ -294,11 +290,7 @@ impl<'a> Emitter<'a> {
             Kind::StringEnum(variants) => {
                 // As for structs, `Serialize` is written by hand below.
                 let de = usage.deserialize;
-                let derive_usage = Usage {
-                    serialize: false,
-                    deserialize: de,
-                };
-                let derive = self.derive(Shape::Fieldless, derive_usage);
+                let derive = self.derive(Shape::Fieldless, hand_serialized(usage));
                 let attrs = self.with_derives(docs, derive, de, []);
                 let items = variants.iter().map(|(v, wire)| {
                     let renamed = de.then(|| rename(wire));
@@ -561,6 +553,15 @@ impl<'a> Emitter<'a> {
             }
         })?);
         Ok(())
+    }
+}
+
+/// The serde derives of a type whose `Serialize` is written by hand: only
+/// `Deserialize`, when it is deserialized.
+fn hand_serialized(usage: Usage) -> Usage {
+    Usage {
+        serialize: false,
+        ..usage
     }
 }
 

@@ -527,20 +527,18 @@ impl Client {
     }
 
     /// The result of a call that did not fail: a transport or protocol
-    /// error, or a result with `isError: true`, is an error. Not generic, so
-    /// the typed calls below share one future type.
-    fn call_tool_ok<'a>(
-        &'a self,
-        name: &'a str,
+    /// error, or a result with `isError: true`, is an error. Not generic:
+    /// the typed calls below share it.
+    async fn call_tool_ok(
+        &self,
+        name: &str,
         arguments: Result<Map<String, Value>, ClientError>,
-    ) -> ToolCall<'a, CallToolResult> {
-        Box::pin(async move {
-            let result = self.call_tool_object(name, arguments?, None).await?;
-            if result.is_error == Some(true) {
-                return Err(ToolCallError::Tool(result));
-            }
-            Ok(result)
-        })
+    ) -> Result<CallToolResult, ToolCallError> {
+        let result = self.call_tool_object(name, arguments?, None).await?;
+        if result.is_error == Some(true) {
+            return Err(ToolCallError::Tool(result));
+        }
+        Ok(result)
     }
 
     /// Calls a tool and decodes its `structuredContent` into `O`.
@@ -552,9 +550,10 @@ impl Client {
         name: &'a str,
         arguments: &A,
     ) -> ToolCall<'a, O> {
-        let call = self.call_tool_ok(name, to_object(arguments));
+        let arguments = to_object(arguments);
         Box::pin(async move {
-            let structured = call.await?.structured_content.ok_or_else(|| {
+            let result = self.call_tool_ok(name, arguments).await?;
+            let structured = result.structured_content.ok_or_else(|| {
                 ToolCallError::Output(format!("tool {name} returned no structuredContent"))
             })?;
             serde_json::from_value(structured)
@@ -571,7 +570,18 @@ impl Client {
         name: &'a str,
         arguments: &A,
     ) -> ToolCall<'a, Vec<ContentBlock>> {
-        content_of(self.call_tool_ok(name, to_object(arguments)))
+        self.content_call(name, to_object(arguments))
+    }
+
+    /// [`call_tool_content`](Self::call_tool_content) once the arguments are
+    /// serialized: outside the generic method, so its future is one type
+    /// for every argument type.
+    fn content_call<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Result<Map<String, Value>, ClientError>,
+    ) -> ToolCall<'a, Vec<ContentBlock>> {
+        Box::pin(async move { Ok(self.call_tool_ok(name, arguments).await?.content) })
     }
 
     /// Checks that the server's tools still have the schemas a generated
@@ -824,12 +834,6 @@ async fn listen(client: std::sync::Weak<Inner>, mut body: hyper::body::Incoming)
 }
 
 /// Serializes `value`, which must become a JSON object.
-/// The content blocks of a tool call's result (outside the generic
-/// `call_tool_content`, so it is one future type for every argument type).
-fn content_of(call: ToolCall<'_, CallToolResult>) -> ToolCall<'_, Vec<ContentBlock>> {
-    Box::pin(async move { Ok(call.await?.content) })
-}
-
 fn to_object<T: Serialize + ?Sized>(value: &T) -> Result<Map<String, Value>, ClientError> {
     match serde_json::to_value(value) {
         Ok(Value::Object(map)) => Ok(map),
