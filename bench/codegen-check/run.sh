@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Compile cost of a generated client for many tools: `cargo check` (and,
-# with PROFILES, builds) of a crate that includes the client mcp-codegen
-# writes for TOOLS tools (default 2000) cycled from the snapshot corpus
+# Compile cost of a generated client for many tools: `cargo check` of a
+# crate that includes the client mcp-codegen writes for TOOLS tools (default 2000) cycled from the snapshot corpus
 # (mcp-codegen's bench_generate example, see bench/README.md).
 #
 # Work goes to bench/codegen-check/work/ (git-ignored): the crate, its own
 # target dir, results.md. Dependencies are checked first, so each figure is
 # the client crate alone: wall seconds and the largest process's peak RSS
 # (GNU time's "Maximum resident set size", i.e. rustc's), RUNS times each
-# (default 1). Knobs: TOOLS, RUNS, CODEGEN_FLAGS (extra arguments passed to
-# bench_generate after OUT, e.g. option switches).
+# (default 1). Knobs: TOOLS, RUNS.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,7 +22,7 @@ runs="${RUNS:-1}"
 rm -rf "$work/client"
 mkdir -p "$work/client/src"
 (cd "$root" && cargo run --quiet --release -p mcp-codegen --example bench_generate -- \
-    "$tools" 1 "$work/client/src/generated.rs" ${CODEGEN_FLAGS:-})
+    "$tools" 1 "$work/client/src/generated.rs")
 lines=$(wc -l < "$work/client/src/generated.rs")
 
 cat > "$work/client/Cargo.toml" <<TOML
