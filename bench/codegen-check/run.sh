@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile cost of a generated client for many tools: `cargo check` of a
-# crate that includes the client mcp-codegen writes for TOOLS tools (default 2000) cycled from the snapshot corpus
-# (mcp-codegen's bench_generate example, see bench/README.md).
+# crate that includes the client mcp-codegen writes for TOOLS tools
+# (default 2000) cycled from the snapshot corpus (mcp-codegen's
+# bench_generate example, see bench/README.md).
 #
 # Work goes to bench/codegen-check/work/ (git-ignored): the crate, its own
 # target dir, results.md. Dependencies are checked first, so each figure is
