@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use sha2::{Digest, Sha256};
-
 /// What was decided about a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
@@ -44,7 +42,7 @@ pub trait AuditSink: Send + Sync {
 
 /// The digest of `arguments` used in audit records.
 pub fn argument_digest(arguments: &serde_json::Value) -> String {
-    hex::encode(Sha256::digest(arguments.to_string().as_bytes()))
+    hex::encode(hmac_sha256::Hash::hash(arguments.to_string().as_bytes()))
 }
 
 /// Writes `record` to `tracing` (target `mcp_host::audit`).

@@ -122,6 +122,12 @@
 //!
 //! # Cargo features
 //!
+//! - `http` (default): Streamable HTTP, [`Server::serve_http`](server::Server::serve_http)
+//!   and `transport::http` (hyper), the protected-resource side of
+//!   authorization (`server::auth`'s verifiers, `oauth`), and
+//!   [`RequestContext::http_headers`](server::RequestContext::http_headers).
+//!   `client`, `tls`, `jwt` and `opentelemetry` turn it on. Without it a
+//!   server speaks stdio only and compiles no HTTP stack.
 //! - `validation` (default): tool arguments and structured output checked
 //!   by the `jsonschema` crate, every keyword of every draft. Without it, a
 //!   built-in validator checks the keywords schemars emits for Rust types
@@ -143,9 +149,10 @@
 //!   instances of a server through Redis or Valkey.
 //!
 //! A server that needs none of the defaults depends on the crate with
-//! `default-features = false`: its binary then carries no client, TLS, JWT
-//! or general-purpose schema validator (the example echo server: 3.75 MB
-//! stripped instead of 16.8 MB).
+//! `default-features = false`: its binary then carries no HTTP, client,
+//! TLS, JWT or general-purpose schema validator (the example echo server
+//! with `http` alone: 3.75 MB stripped instead of 16.8 MB), and a stdio-only
+//! server builds without hyper and its crates.
 
 pub mod canonical;
 #[cfg(feature = "client")]
@@ -158,7 +165,9 @@ mod frontmatter;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod jsonrpc;
+#[cfg(feature = "http")]
 pub mod oauth;
+#[cfg(feature = "http")]
 mod outbound;
 pub mod protocol;
 pub mod schema;
@@ -171,6 +180,7 @@ pub mod transport;
 /// clients needs no direct dependency on them.
 pub mod reexports {
     /// The `http` crate, whose header types [`ConnectOptions::headers`](crate::client::ConnectOptions::headers) holds.
+    #[cfg(feature = "http")]
     pub use hyper::http;
     pub use serde;
     pub use serde_json;

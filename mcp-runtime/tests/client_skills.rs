@@ -5,7 +5,6 @@ use std::sync::{Arc, Mutex};
 
 use mcp_runtime::client::{Client, ConnectOptions, EraChoice, SkillError};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 const SKILL_MD: &str =
@@ -15,7 +14,7 @@ const SKILL_URI: &str = "skill://pdf-processing/SKILL.md";
 const FORMS_URI: &str = "skill://pdf-processing/references/FORMS.md";
 
 fn digest(text: &str) -> String {
-    let hex: String = Sha256::digest(text.as_bytes())
+    let hex: String = hmac_sha256::Hash::hash(text.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();

@@ -10,8 +10,6 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
-#[cfg(any(feature = "skills", feature = "client"))]
-use sha2::{Digest, Sha256};
 
 use super::JsonObject;
 
@@ -35,7 +33,7 @@ pub const DIRECTORY_MIME_TYPE: &str = "inode/directory";
 /// 64 lowercase hex digits.
 #[cfg(any(feature = "skills", feature = "client"))]
 pub(crate) fn sha256_digest(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+    format!("sha256:{}", hex::encode(hmac_sha256::Hash::hash(bytes)))
 }
 
 /// One file of a skill, with the digest and size of its raw bytes.

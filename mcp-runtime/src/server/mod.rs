@@ -88,6 +88,7 @@ pub use crate::protocol::TaskSupport;
 
 pub(crate) use engine::inbound::Inbound;
 pub(crate) use engine::peer::Peer;
+#[cfg(feature = "http")]
 pub(crate) use engine::request::Answer;
 pub(crate) use registry::handler::catch_panic;
 
@@ -98,6 +99,7 @@ pub(crate) mod macro_support {
 }
 
 use crate::protocol::Implementation;
+#[cfg(feature = "http")]
 use crate::transport::http::param_headers::ParamHeaders;
 use registry::Registry;
 
@@ -132,11 +134,13 @@ impl Server {
     }
 
     /// The OAuth scopes a call of the tool `name` needs.
+    #[cfg(feature = "http")]
     pub(crate) fn tool_scopes(&self, name: &str) -> Option<&[String]> {
         self.inner.tools.get(name).map(|t| t.def.scopes.as_slice())
     }
 
     /// Every scope some tool needs, for `scopes_supported`.
+    #[cfg(feature = "http")]
     pub(crate) fn all_tool_scopes(&self) -> impl Iterator<Item = &str> {
         self.inner
             .tools
@@ -145,6 +149,7 @@ impl Server {
     }
 
     /// The `Mcp-Param-*` headers a call of the tool `name` must carry.
+    #[cfg(feature = "http")]
     pub(crate) fn tool_param_headers(&self, name: &str) -> Option<&ParamHeaders> {
         self.inner.tools.get(name).map(|t| &t.param_headers)
     }

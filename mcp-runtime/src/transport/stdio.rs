@@ -13,7 +13,6 @@ use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
 };
 use tokio::sync::mpsc;
-use tokio_util::task::TaskTracker;
 
 use crate::jsonrpc::{ErrorObject, Incoming, decode, error_frame};
 use crate::server::{Inbound, Peer, Server, Session};
@@ -78,8 +77,15 @@ impl Server {
         let writer = tokio::spawn(write_frames(output, queue));
         let peer = Peer::new(frames);
         let session = Arc::new(Session::new());
-        let permits = Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1)));
-        let tasks = TaskTracker::new();
+        // Each spawned request holds a permit until it ends, so taking all
+        // of them back is how the drain below waits for the stragglers.
+        let max_in_flight = u32::try_from(
+            config
+                .max_in_flight
+                .clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
+        )
+        .unwrap_or(u32::MAX);
+        let permits = Arc::new(tokio::sync::Semaphore::new(max_in_flight as usize));
         let mut lines = LineReader::new(
             BufReader::with_capacity(64 * 1024, input),
             config.max_line_bytes,
@@ -123,7 +129,7 @@ impl Server {
                     ));
                     if session.era_decided() {
                         let permit = permits.clone().acquire_owned().await;
-                        tasks.spawn(async move {
+                        tokio::spawn(async move {
                             served.await;
                             drop(permit);
                         });
@@ -148,14 +154,13 @@ impl Server {
             }
         };
 
-        tasks.close();
-        if tokio::time::timeout(config.shutdown_grace, tasks.wait())
+        if tokio::time::timeout(config.shutdown_grace, permits.acquire_many(max_in_flight))
             .await
             .is_err()
         {
             tracing::warn!("requests still running at end of input were cancelled");
             session.cancel_all();
-            tasks.wait().await;
+            let _ = permits.acquire_many(max_in_flight).await;
         }
         drop(peer);
         writer.await.map_err(io::Error::other)??;

@@ -3,7 +3,6 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use sha2::{Digest, Sha256};
 
 use crate::client::ClientError;
 
@@ -17,7 +16,7 @@ impl Pkce {
     pub(super) fn new() -> Result<Self, ClientError> {
         // 32 random bytes: 43 characters, the shortest verifier allowed.
         let verifier = random_token()?;
-        let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+        let challenge = URL_SAFE_NO_PAD.encode(hmac_sha256::Hash::hash(verifier.as_bytes()));
         Ok(Pkce {
             verifier,
             challenge,
@@ -41,7 +40,7 @@ mod tests {
     fn the_challenge_is_the_rfc_7636_s256_of_the_verifier() {
         // RFC 7636 appendix B.
         let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-        let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+        let challenge = URL_SAFE_NO_PAD.encode(hmac_sha256::Hash::hash(verifier.as_bytes()));
         assert_eq!(challenge, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
         let pkce = Pkce::new().unwrap();
         assert_eq!(pkce.verifier.len(), 43);

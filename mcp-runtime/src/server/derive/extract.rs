@@ -86,6 +86,7 @@ impl FromRequestContext for Option<Principal> {
 }
 
 /// The HTTP request's headers (without `Authorization`); `None` over stdio.
+#[cfg(feature = "http")]
 impl FromRequestContext for Option<hyper::HeaderMap> {
     fn from_request_context(context: &RequestContext) -> Self {
         context.http_headers().cloned()
@@ -94,6 +95,7 @@ impl FromRequestContext for Option<hyper::HeaderMap> {
 
 /// The HTTP request's extensions, as outer tower/axum layers set them;
 /// `None` over stdio.
+#[cfg(feature = "http")]
 impl FromRequestContext for Option<hyper::http::Extensions> {
     fn from_request_context(context: &RequestContext) -> Self {
         context.http_extensions().cloned()

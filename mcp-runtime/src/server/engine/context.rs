@@ -54,6 +54,7 @@ impl RequestContext {
 
     /// The HTTP request's headers, without `Authorization` (a server never
     /// passes the client's token on); `None` over stdio.
+    #[cfg(feature = "http")]
     pub fn http_headers(&self) -> Option<&hyper::HeaderMap> {
         self.inbound.headers.as_deref()
     }
@@ -61,6 +62,7 @@ impl RequestContext {
     /// The HTTP request's extensions, as the layers around the MCP service
     /// set them (an axum `Extension` or a tower middleware's value);
     /// `None` over stdio.
+    #[cfg(feature = "http")]
     pub fn http_extensions(&self) -> Option<&hyper::http::Extensions> {
         self.inbound.extensions.as_deref()
     }
@@ -68,6 +70,7 @@ impl RequestContext {
     /// The value of type `T` an outer layer put in the HTTP request's
     /// extensions, such as application state; `None` over stdio or when no
     /// layer set one.
+    #[cfg(feature = "http")]
     pub fn http_extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.http_extensions()?.get::<T>()
     }

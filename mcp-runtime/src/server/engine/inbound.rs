@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
+#[cfg(feature = "http")]
 use hyper::HeaderMap;
+#[cfg(feature = "http")]
 use hyper::http::Extensions;
 
 use crate::server::auth::Principal;
@@ -16,13 +18,16 @@ use crate::server::auth::Principal;
 pub(crate) struct Inbound {
     /// The HTTP request headers, `Authorization` removed: a handler has no
     /// business forwarding the client's token upstream.
+    #[cfg(feature = "http")]
     pub(crate) headers: Option<Arc<HeaderMap>>,
     /// The HTTP request's extensions, as outer tower/axum layers set them.
+    #[cfg(feature = "http")]
     pub(crate) extensions: Option<Arc<Extensions>>,
     /// Who the access token speaks for, on a protected server.
     pub(crate) principal: Option<Arc<Principal>>,
 }
 
+#[cfg(feature = "http")]
 impl Inbound {
     /// An HTTP request's headers (without `Authorization`), extensions
     /// and principal.

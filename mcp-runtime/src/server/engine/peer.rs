@@ -22,6 +22,7 @@ impl Peer {
 
     /// A peer that drops requests: asking the client fails at once instead
     /// of waiting for an answer that cannot come.
+    #[cfg(feature = "http")]
     pub(crate) fn without_requests(frames: mpsc::Sender<Vec<u8>>) -> Self {
         Peer {
             frames,

@@ -114,6 +114,7 @@ pub(crate) struct Answer {
     /// The serialized JSON-RPC response.
     pub(crate) frame: Vec<u8>,
     /// The code of an error response; `None` for a result.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) error: Option<i64>,
 }
 

@@ -10,10 +10,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, KeyInit, Mac};
+use hmac_sha256::{HMAC, Hash};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::canonical::write_canonical;
 use crate::jsonrpc::ErrorObject;
@@ -37,8 +36,13 @@ impl StateKey {
         StateKey(bytes)
     }
 
-    fn mac(&self) -> Hmac<Sha256> {
-        <Hmac<Sha256> as KeyInit>::new_from_slice(&self.0).expect("HMAC takes any key length")
+    fn mac(&self, payload: &str) -> [u8; 32] {
+        HMAC::mac(payload, self.0)
+    }
+
+    /// Whether `tag` is this key's MAC of `payload`, compared in constant time.
+    fn verifies(&self, payload: &str, tag: &[u8; 32]) -> bool {
+        HMAC::verify(payload, self.0, tag)
     }
 }
 
@@ -61,7 +65,7 @@ struct Payload {
 /// its arguments (canonical JSON), so that state from one request is
 /// refused on another.
 pub(crate) fn request_digest(method: &str, target: &str, arguments: &Value) -> String {
-    let mut hasher = Sha256::new();
+    let mut hasher = Hash::new();
     for part in [method, "\0", target, "\0"] {
         hasher.update(part.as_bytes());
     }
@@ -85,12 +89,8 @@ pub(crate) fn seal(
         r: answers.clone(),
     };
     let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).expect("answers serialize"));
-    let mut mac = key.mac();
-    mac.update(payload.as_bytes());
-    format!(
-        "{payload}.{}",
-        URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-    )
+    let tag = URL_SAFE_NO_PAD.encode(key.mac(&payload));
+    format!("{payload}.{tag}")
 }
 
 /// Opens a state sealed by [`seal`], refusing a forged, altered, expired or
@@ -103,13 +103,14 @@ pub(crate) fn open(
 ) -> Result<BTreeMap<String, InputResponse>, ErrorObject> {
     let refuse = |why: &str| ErrorObject::invalid_params(format!("invalid requestState: {why}"));
     let (payload, tag) = state.split_once('.').ok_or_else(|| refuse("malformed"))?;
-    let tag = URL_SAFE_NO_PAD
+    let tag: [u8; 32] = URL_SAFE_NO_PAD
         .decode(tag)
-        .map_err(|_| refuse("malformed"))?;
-    let mut mac = key.mac();
-    mac.update(payload.as_bytes());
-    mac.verify_slice(&tag)
-        .map_err(|_| refuse("it was not issued by this server or was altered"))?;
+        .ok()
+        .and_then(|tag| tag.try_into().ok())
+        .ok_or_else(|| refuse("malformed"))?;
+    if !key.verifies(payload, &tag) {
+        return Err(refuse("it was not issued by this server or was altered"));
+    }
     let payload = URL_SAFE_NO_PAD
         .decode(payload)
         .map_err(|_| refuse("malformed"))?;

@@ -38,6 +38,7 @@ impl Session {
 
     /// The session of one stateless HTTP request: nothing carries over to
     /// the next, and it says nothing about who the client is.
+    #[cfg(feature = "http")]
     pub(crate) fn for_one_request() -> Self {
         Session {
             one_request: true,
@@ -54,6 +55,7 @@ impl Session {
 
     /// A legacy session that skips the handshake, as if `client` had sent
     /// `initialize` (stateless HTTP serves each request on one of these).
+    #[cfg(feature = "http")]
     pub(crate) fn preinitialized(client: ClientMeta) -> Self {
         let session = Session::for_one_request();
         let _ = session.era.set(Era::Legacy);

@@ -25,6 +25,7 @@ use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
     ToolDef, is_valid_tool_name,
 };
+#[cfg(feature = "http")]
 use crate::transport::http::param_headers::ParamHeaders;
 
 /// Collects tools, resources and prompts; [`build`](Self::build) checks them.
@@ -292,12 +293,16 @@ fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
     }
     let annotations = read_param_headers(&def.tool.input_schema)
         .map_err(|why| BuildError(format!("tool `{name}`: {why}")))?;
-    let param_headers = ParamHeaders::new(annotations);
+    // Checked whatever the transport, so a tool is valid or not in every
+    // build; kept only where HTTP requests carry the headers.
+    #[cfg(not(feature = "http"))]
+    let _ = annotations;
     Ok(ToolEntry {
         def,
         input,
         output,
-        param_headers,
+        #[cfg(feature = "http")]
+        param_headers: ParamHeaders::new(annotations),
     })
 }
 

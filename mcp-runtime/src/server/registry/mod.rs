@@ -34,6 +34,7 @@ use crate::server::middleware::Chain;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, ServerOptions, ToolDef,
 };
+#[cfg(feature = "http")]
 use crate::transport::http::param_headers::ParamHeaders;
 
 /// A tool with its schemas compiled once, at build.
@@ -42,6 +43,7 @@ pub(crate) struct ToolEntry {
     pub(crate) input: CompiledSchema,
     pub(crate) output: Option<CompiledSchema>,
     /// What the HTTP transport checks against `Mcp-Param-*` headers.
+    #[cfg(feature = "http")]
     pub(crate) param_headers: ParamHeaders,
 }
 
