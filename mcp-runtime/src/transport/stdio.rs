@@ -60,9 +60,16 @@ impl Server {
     /// itself runs on a worker thread, so that the tasks it spawns start on
     /// the same thread.
     pub async fn serve_stdio_with(self, config: StdioConfig) -> io::Result<()> {
-        let serving =
-            tokio::spawn(self.serve_io(process_io::input(), process_io::output(), config));
-        serving.await.map_err(io::Error::other)?
+        self.spawn_stdio(config).await.map_err(io::Error::other)?
+    }
+
+    /// Starts the stdio loop on a worker. Never inlined: the caller's crate
+    /// then holds only a `JoinHandle`, and the whole server, instantiated
+    /// here once, is not compiled again into every binary that serves stdio
+    /// (a third of a minimal server's own build).
+    #[inline(never)]
+    fn spawn_stdio(self, config: StdioConfig) -> tokio::task::JoinHandle<io::Result<()>> {
+        tokio::spawn(self.serve_io(process_io::input(), process_io::output(), config))
     }
 
     /// Serves newline-delimited JSON-RPC over any byte stream pair until the

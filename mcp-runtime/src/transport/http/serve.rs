@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,8 +13,8 @@ use hyper::service::service_fn;
 use hyper::{Request, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::{TcpListener, ToSocketAddrs};
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use super::{HttpConfig, McpService, response};
@@ -47,17 +48,7 @@ impl Server {
     ) -> io::Result<()> {
         let grace = config.shutdown_grace;
         let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
-        let mut http = http1::Builder::new();
-        http.timer(TokioTimer::new())
-            .header_read_timeout(config.header_read_timeout);
-        // The endpoint, and the protected-resource metadata when protected.
-        let mut paths = vec![config.path.clone()];
-        paths.extend(config.auth.iter().flat_map(|auth| auth.metadata_paths()));
-        let paths: Arc<[String]> = paths.into();
-        let path = paths[0].clone();
-        let service = McpService::new(self, config);
-        let graceful = GracefulShutdown::new();
-        let mut connections = JoinSet::new();
+        let mut connections = Connections::new(self, config);
         tokio::pin!(shutdown);
 
         loop {
@@ -78,42 +69,95 @@ impl Server {
                     }
                 },
             };
-            while connections.try_join_next().is_some() {}
-            if let Err(e) = stream.set_nodelay(true) {
-                tracing::debug!(error = %e, "TCP_NODELAY not set");
-            }
-            let (service, paths, path) = (service.clone(), paths.clone(), path.clone());
-            let endpoint = service_fn(move |request: Request<Incoming>| {
-                let (service, paths, path) = (service.clone(), paths.clone(), path.clone());
-                async move {
-                    if !paths.iter().any(|p| p == request.uri().path()) {
-                        return Ok::<_, std::convert::Infallible>(response::refuse(
-                            StatusCode::NOT_FOUND,
-                            format!("the MCP endpoint is {path}"),
-                        ));
-                    }
-                    Ok(service.handle(request).await)
-                }
-            });
-            let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), endpoint));
-            connections.spawn(async move {
-                if let Err(e) = connection.await {
-                    tracing::debug!(error = %e, "connection ended with an error");
-                }
-                drop(permit);
-            });
+            connections.serve(stream, permit);
         }
 
         drop(listener);
-        if tokio::time::timeout(grace, graceful.shutdown())
-            .await
-            .is_err()
-        {
-            tracing::warn!("requests still running after the shutdown grace were cancelled");
-            connections.abort_all();
-        }
-        // Legacy requests whose client left keep running detached; stop them.
-        service.cancel_all();
+        connections.shut_down(grace).await;
         Ok(())
+    }
+}
+
+/// The connections of one listener. Its methods are the non-generic part of
+/// [`Server::serve_http_with`] (everything but waiting for `shutdown`), so
+/// that hyper's connection machinery is compiled once, here, and not again
+/// in every crate that serves HTTP.
+struct Connections {
+    http: http1::Builder,
+    service: McpService,
+    /// The endpoint, and the protected-resource metadata when protected.
+    paths: Arc<[String]>,
+    graceful: GracefulShutdown,
+    running: JoinSet<()>,
+}
+
+impl Connections {
+    fn new(server: Server, config: HttpConfig) -> Self {
+        let mut http = http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(config.header_read_timeout);
+        let mut paths = vec![config.path.clone()];
+        paths.extend(config.auth.iter().flat_map(|auth| auth.metadata_paths()));
+        Connections {
+            http,
+            service: McpService::new(server, config),
+            paths: paths.into(),
+            graceful: GracefulShutdown::new(),
+            running: JoinSet::new(),
+        }
+    }
+
+    /// Serves one accepted connection on its own task, holding `permit`
+    /// until it closes.
+    #[inline(never)]
+    fn serve(&mut self, stream: TcpStream, permit: OwnedSemaphorePermit) {
+        while self.running.try_join_next().is_some() {}
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY not set");
+        }
+        let (service, paths) = (self.service.clone(), self.paths.clone());
+        let endpoint = service_fn(move |request: Request<Incoming>| {
+            let (service, paths) = (service.clone(), paths.clone());
+            async move {
+                if !paths.iter().any(|p| p == request.uri().path()) {
+                    return Ok::<_, std::convert::Infallible>(response::refuse(
+                        StatusCode::NOT_FOUND,
+                        format!("the MCP endpoint is {}", paths[0]),
+                    ));
+                }
+                Ok(service.handle(request).await)
+            }
+        });
+        let connection = self
+            .graceful
+            .watch(self.http.serve_connection(TokioIo::new(stream), endpoint));
+        self.running.spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "connection ended with an error");
+            }
+            drop(permit);
+        });
+    }
+
+    /// Lets requests in flight finish for up to `grace`, then cancels the
+    /// rest, and the legacy requests whose client left (they run detached).
+    #[inline(never)]
+    fn shut_down(self, grace: Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        let Connections {
+            service,
+            graceful,
+            mut running,
+            ..
+        } = self;
+        Box::pin(async move {
+            if tokio::time::timeout(grace, graceful.shutdown())
+                .await
+                .is_err()
+            {
+                tracing::warn!("requests still running after the shutdown grace were cancelled");
+                running.abort_all();
+            }
+            service.cancel_all();
+        })
     }
 }
