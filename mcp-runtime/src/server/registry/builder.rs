@@ -4,8 +4,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::json;
-
 use super::listing::Listing;
 #[cfg(feature = "skills")]
 use super::skills::Skills;
@@ -13,7 +11,10 @@ use super::{Registry, ToolEntry};
 #[cfg(feature = "skills")]
 use crate::protocol::SKILLS_EXTENSION;
 use crate::protocol::headers::read_param_headers;
-use crate::protocol::{Implementation, ServerCapabilities, TASKS_EXTENSION, TaskSupport};
+use crate::protocol::{
+    Implementation, JsonObject, PromptsCapability, ResourcesCapability, ServerCapabilities,
+    TASKS_EXTENSION, TaskSupport, ToolsCapability,
+};
 use crate::schema::CompiledSchema;
 #[cfg(feature = "skills")]
 use crate::server::SkillDef;
@@ -168,7 +169,7 @@ impl ServerBuilder {
             !self.resources.is_empty() || !self.templates.is_empty(),
             !self.prompts.is_empty(),
             has_completions,
-        )?;
+        );
         #[cfg(feature = "skills")]
         if skills.is_some() {
             // Declared in both eras: legacy clients see it in `initialize`.
@@ -306,30 +307,29 @@ fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
     })
 }
 
+/// Built field by field rather than parsed from JSON, which would compile
+/// a deserializer for every capability type into every server.
 fn capabilities(
     tools: bool,
     resources: bool,
     prompts: bool,
     completions: bool,
-) -> Result<ServerCapabilities, BuildError> {
-    let mut caps = serde_json::Map::new();
-    caps.insert("logging".into(), json!({}));
-    if tools {
-        caps.insert("tools".into(), json!({ "listChanged": false }));
+) -> ServerCapabilities {
+    ServerCapabilities {
+        logging: Some(JsonObject::new()),
+        tools: tools.then_some(ToolsCapability {
+            list_changed: Some(false),
+        }),
+        resources: resources.then_some(ResourcesCapability {
+            list_changed: Some(false),
+            subscribe: Some(false),
+        }),
+        prompts: prompts.then_some(PromptsCapability {
+            list_changed: Some(false),
+        }),
+        completions: completions.then(JsonObject::new),
+        ..ServerCapabilities::default()
     }
-    if resources {
-        caps.insert(
-            "resources".into(),
-            json!({ "listChanged": false, "subscribe": false }),
-        );
-    }
-    if prompts {
-        caps.insert("prompts".into(), json!({ "listChanged": false }));
-    }
-    if completions {
-        caps.insert("completions".into(), json!({}));
-    }
-    serde_json::from_value(caps.into()).map_err(|e| BuildError(format!("capabilities: {e}")))
 }
 
 /// A definition the builder rejected.
