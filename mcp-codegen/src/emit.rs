@@ -12,7 +12,7 @@ use syn::{
 
 use crate::docs::doc_attrs;
 use crate::error::Error;
-use crate::ir::{Field, Int, Kind, Presence, Ty, TypeDef, TypeId, Types};
+use crate::ir::{Field, Int, Kind, Presence, TaggedVariant, Ty, TypeDef, TypeId, Types};
 use crate::naming::unraw;
 use crate::options::{self, Derives};
 use crate::syntax::{
@@ -304,17 +304,23 @@ impl<'a> Emitter<'a> {
             }
             Kind::IntEnum(variants) => return self.int_enum(def, usage, docs, variants, out),
             Kind::Tagged { tag, variants } => {
-                let tag = str_lit(tag);
-                let derive = self.derive(Shape::Plain, usage);
-                let tag = list_attr("serde", quote!(tag = #tag));
-                let attrs = self.with_derives(docs, derive, true, [tag]);
-                let variants = variants.iter().map(|v| {
+                // As for structs, `Serialize` is written by hand below.
+                let de = usage.deserialize;
+                let derive = self.derive(Shape::Plain, hand_serialized(usage));
+                let tag_lit = str_lit(tag);
+                let tag_attr = list_attr("serde", quote!(tag = #tag_lit));
+                let attrs = self.with_derives(docs, derive, de, [tag_attr]);
+                let items = variants.iter().map(|v| {
                     let mut attrs = doc_attrs(&v.docs);
-                    attrs.push(rename(&v.tag_value));
+                    attrs.extend(de.then(|| rename(&v.tag_value)));
                     let payload = v.payload.map(|id| self.named(&self.types.defs[id].name));
                     variant(attrs, &v.ident, payload)
                 });
-                self.enum_item(def, attrs, variants)
+                out.push(self.enum_item(def, attrs, items));
+                if usage.serialize {
+                    out.push(self.serialize_tagged(def, tag, variants)?);
+                }
+                return Ok(());
             }
             Kind::Untagged(variants) => {
                 let derive = self.derive(Shape::Plain, usage);
@@ -370,6 +376,43 @@ impl<'a> Emitter<'a> {
                         #(#arms,)*
                     };
                     serializer.serialize_str(value)
+                }
+            }
+        })
+    }
+
+    /// `impl Serialize` for an internally tagged union: each variant's tag
+    /// and struct, handed to the runtime's shared `codegen::serialize_tagged`
+    /// (serde's derive writes a body per variant).
+    fn serialize_tagged(
+        &self,
+        def: &TypeDef,
+        tag: &str,
+        variants: &[TaggedVariant],
+    ) -> Result<Item, Error> {
+        let serde = &self.serde;
+        let codegen = join(&self.rt, "codegen");
+        let name = ident(&def.name);
+        let tag = str_lit(tag);
+        let arms = variants.iter().map(|v| {
+            let variant = ident(&v.ident);
+            let value = str_lit(&v.tag_value);
+            match v.payload {
+                Some(_) => quote!(Self::#variant(content) => Tagged(#value, Some(content))),
+                None => quote!(Self::#variant => Tagged(#value, None)),
+            }
+        });
+        parse_tokens(quote! {
+            impl #serde::Serialize for #name {
+                fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+                where
+                    S: #serde::Serializer,
+                {
+                    use #codegen::Tagged;
+                    let variant = match self {
+                        #(#arms,)*
+                    };
+                    #codegen::serialize_tagged(serializer, #tag, variant)
                 }
             }
         })

@@ -9,6 +9,10 @@
 //! output is the same: the properties in order, absent optional ones
 //! skipped.
 //!
+//! A generated internally tagged union's `Serialize` impl maps each variant
+//! to a [`Tagged`] (its tag value and its struct) and hands that to
+//! [`serialize_tagged`].
+//!
 //! A generated string enum's `Serialize` impl needs nothing from here: it
 //! is one `serialize_str` of the variant's string.
 //!
@@ -36,10 +40,14 @@
 //! assert_eq!(serde_json::to_string(&args).unwrap(), r#"{"path":"/tmp"}"#);
 //! ```
 
+mod tagged;
+
 use std::collections::BTreeMap;
 
 use erased_serde::Serialize as Erased;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
+
+pub use tagged::{Tagged, serialize_tagged};
 
 /// One property of a generated struct: its name on the wire and its value
 /// (a reference, coerced to a trait object where the list is written).

@@ -38,18 +38,23 @@ impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgs {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
-#[serde(tag = "kind")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub enum TrojanU202eSourceArgsEvent {
-    #[serde(rename = "op\u{202E}n")]
     OpU202eN(TrojanU202eSourceArgsEventOpU202eN),
-    #[serde(rename = "clo\u{200B}se")]
     CloU200bSe,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsEvent {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        use ::mcp_runtime::codegen::Tagged;
+        let variant = match self {
+            Self::OpU202eN(content) => Tagged("op\u{202E}n", Some(content)),
+            Self::CloU200bSe => Tagged("clo\u{200B}se", None),
+        };
+        ::mcp_runtime::codegen::serialize_tagged(serializer, "kind", variant)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct TrojanU202eSourceArgsEventOpU202eN {

@@ -39,19 +39,24 @@ pub enum DrawArgsAmount {
     Integer(i64),
     Number(f64),
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
-#[serde(tag = "type")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub enum DrawArgsEvent {
     /// A mouse click.
-    #[serde(rename = "click")]
     Click(Click),
-    #[serde(rename = "key")]
     Key(Key),
+}
+impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsEvent {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        use ::mcp_runtime::codegen::Tagged;
+        let variant = match self {
+            Self::Click(content) => Tagged("click", Some(content)),
+            Self::Key(content) => Tagged("key", Some(content)),
+        };
+        ::mcp_runtime::codegen::serialize_tagged(serializer, "type", variant)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Click {
@@ -129,21 +134,26 @@ pub enum DrawArgsLabel {
     Integer(i64),
     String(::std::string::String),
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
-#[serde(tag = "kind")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub enum DrawArgsShape {
     /// Circle
-    #[serde(rename = "circle")]
     Circle(DrawArgsShapeCircle),
-    #[serde(rename = "rect")]
     Rect(DrawArgsShapeRect),
-    #[serde(rename = "point")]
     Point,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShape {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        use ::mcp_runtime::codegen::Tagged;
+        let variant = match self {
+            Self::Circle(content) => Tagged("circle", Some(content)),
+            Self::Rect(content) => Tagged("rect", Some(content)),
+            Self::Point => Tagged("point", None),
+        };
+        ::mcp_runtime::codegen::serialize_tagged(serializer, "kind", variant)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct DrawArgsShapeCircle {

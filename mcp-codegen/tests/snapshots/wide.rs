@@ -16,2014 +16,2019 @@ impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgs {
         )
     }
 }
-#[derive(
-    ::std::fmt::Debug,
-    ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
-)]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
-#[serde(tag = "kind")]
+#[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub enum WideUnionArgsEvent {
-    #[serde(rename = "event_0")]
     Event0(WideUnionArgsEventEvent0),
-    #[serde(rename = "event_1")]
     Event1,
-    #[serde(rename = "event_2")]
     Event2,
-    #[serde(rename = "event_3")]
     Event3,
-    #[serde(rename = "event_4")]
     Event4,
-    #[serde(rename = "event_5")]
     Event5,
-    #[serde(rename = "event_6")]
     Event6,
-    #[serde(rename = "event_7")]
     Event7,
-    #[serde(rename = "event_8")]
     Event8,
-    #[serde(rename = "event_9")]
     Event9,
-    #[serde(rename = "event_10")]
     Event10(WideUnionArgsEventEvent10),
-    #[serde(rename = "event_11")]
     Event11,
-    #[serde(rename = "event_12")]
     Event12,
-    #[serde(rename = "event_13")]
     Event13,
-    #[serde(rename = "event_14")]
     Event14,
-    #[serde(rename = "event_15")]
     Event15,
-    #[serde(rename = "event_16")]
     Event16,
-    #[serde(rename = "event_17")]
     Event17,
-    #[serde(rename = "event_18")]
     Event18,
-    #[serde(rename = "event_19")]
     Event19,
-    #[serde(rename = "event_20")]
     Event20(WideUnionArgsEventEvent20),
-    #[serde(rename = "event_21")]
     Event21,
-    #[serde(rename = "event_22")]
     Event22,
-    #[serde(rename = "event_23")]
     Event23,
-    #[serde(rename = "event_24")]
     Event24,
-    #[serde(rename = "event_25")]
     Event25,
-    #[serde(rename = "event_26")]
     Event26,
-    #[serde(rename = "event_27")]
     Event27,
-    #[serde(rename = "event_28")]
     Event28,
-    #[serde(rename = "event_29")]
     Event29,
-    #[serde(rename = "event_30")]
     Event30(WideUnionArgsEventEvent30),
-    #[serde(rename = "event_31")]
     Event31,
-    #[serde(rename = "event_32")]
     Event32,
-    #[serde(rename = "event_33")]
     Event33,
-    #[serde(rename = "event_34")]
     Event34,
-    #[serde(rename = "event_35")]
     Event35,
-    #[serde(rename = "event_36")]
     Event36,
-    #[serde(rename = "event_37")]
     Event37,
-    #[serde(rename = "event_38")]
     Event38,
-    #[serde(rename = "event_39")]
     Event39,
-    #[serde(rename = "event_40")]
     Event40(WideUnionArgsEventEvent40),
-    #[serde(rename = "event_41")]
     Event41,
-    #[serde(rename = "event_42")]
     Event42,
-    #[serde(rename = "event_43")]
     Event43,
-    #[serde(rename = "event_44")]
     Event44,
-    #[serde(rename = "event_45")]
     Event45,
-    #[serde(rename = "event_46")]
     Event46,
-    #[serde(rename = "event_47")]
     Event47,
-    #[serde(rename = "event_48")]
     Event48,
-    #[serde(rename = "event_49")]
     Event49,
-    #[serde(rename = "event_50")]
     Event50(WideUnionArgsEventEvent50),
-    #[serde(rename = "event_51")]
     Event51,
-    #[serde(rename = "event_52")]
     Event52,
-    #[serde(rename = "event_53")]
     Event53,
-    #[serde(rename = "event_54")]
     Event54,
-    #[serde(rename = "event_55")]
     Event55,
-    #[serde(rename = "event_56")]
     Event56,
-    #[serde(rename = "event_57")]
     Event57,
-    #[serde(rename = "event_58")]
     Event58,
-    #[serde(rename = "event_59")]
     Event59,
-    #[serde(rename = "event_60")]
     Event60(WideUnionArgsEventEvent60),
-    #[serde(rename = "event_61")]
     Event61,
-    #[serde(rename = "event_62")]
     Event62,
-    #[serde(rename = "event_63")]
     Event63,
-    #[serde(rename = "event_64")]
     Event64,
-    #[serde(rename = "event_65")]
     Event65,
-    #[serde(rename = "event_66")]
     Event66,
-    #[serde(rename = "event_67")]
     Event67,
-    #[serde(rename = "event_68")]
     Event68,
-    #[serde(rename = "event_69")]
     Event69,
-    #[serde(rename = "event_70")]
     Event70(WideUnionArgsEventEvent70),
-    #[serde(rename = "event_71")]
     Event71,
-    #[serde(rename = "event_72")]
     Event72,
-    #[serde(rename = "event_73")]
     Event73,
-    #[serde(rename = "event_74")]
     Event74,
-    #[serde(rename = "event_75")]
     Event75,
-    #[serde(rename = "event_76")]
     Event76,
-    #[serde(rename = "event_77")]
     Event77,
-    #[serde(rename = "event_78")]
     Event78,
-    #[serde(rename = "event_79")]
     Event79,
-    #[serde(rename = "event_80")]
     Event80(WideUnionArgsEventEvent80),
-    #[serde(rename = "event_81")]
     Event81,
-    #[serde(rename = "event_82")]
     Event82,
-    #[serde(rename = "event_83")]
     Event83,
-    #[serde(rename = "event_84")]
     Event84,
-    #[serde(rename = "event_85")]
     Event85,
-    #[serde(rename = "event_86")]
     Event86,
-    #[serde(rename = "event_87")]
     Event87,
-    #[serde(rename = "event_88")]
     Event88,
-    #[serde(rename = "event_89")]
     Event89,
-    #[serde(rename = "event_90")]
     Event90(WideUnionArgsEventEvent90),
-    #[serde(rename = "event_91")]
     Event91,
-    #[serde(rename = "event_92")]
     Event92,
-    #[serde(rename = "event_93")]
     Event93,
-    #[serde(rename = "event_94")]
     Event94,
-    #[serde(rename = "event_95")]
     Event95,
-    #[serde(rename = "event_96")]
     Event96,
-    #[serde(rename = "event_97")]
     Event97,
-    #[serde(rename = "event_98")]
     Event98,
-    #[serde(rename = "event_99")]
     Event99,
-    #[serde(rename = "event_100")]
     Event100(WideUnionArgsEventEvent100),
-    #[serde(rename = "event_101")]
     Event101,
-    #[serde(rename = "event_102")]
     Event102,
-    #[serde(rename = "event_103")]
     Event103,
-    #[serde(rename = "event_104")]
     Event104,
-    #[serde(rename = "event_105")]
     Event105,
-    #[serde(rename = "event_106")]
     Event106,
-    #[serde(rename = "event_107")]
     Event107,
-    #[serde(rename = "event_108")]
     Event108,
-    #[serde(rename = "event_109")]
     Event109,
-    #[serde(rename = "event_110")]
     Event110(WideUnionArgsEventEvent110),
-    #[serde(rename = "event_111")]
     Event111,
-    #[serde(rename = "event_112")]
     Event112,
-    #[serde(rename = "event_113")]
     Event113,
-    #[serde(rename = "event_114")]
     Event114,
-    #[serde(rename = "event_115")]
     Event115,
-    #[serde(rename = "event_116")]
     Event116,
-    #[serde(rename = "event_117")]
     Event117,
-    #[serde(rename = "event_118")]
     Event118,
-    #[serde(rename = "event_119")]
     Event119,
-    #[serde(rename = "event_120")]
     Event120(WideUnionArgsEventEvent120),
-    #[serde(rename = "event_121")]
     Event121,
-    #[serde(rename = "event_122")]
     Event122,
-    #[serde(rename = "event_123")]
     Event123,
-    #[serde(rename = "event_124")]
     Event124,
-    #[serde(rename = "event_125")]
     Event125,
-    #[serde(rename = "event_126")]
     Event126,
-    #[serde(rename = "event_127")]
     Event127,
-    #[serde(rename = "event_128")]
     Event128,
-    #[serde(rename = "event_129")]
     Event129,
-    #[serde(rename = "event_130")]
     Event130(WideUnionArgsEventEvent130),
-    #[serde(rename = "event_131")]
     Event131,
-    #[serde(rename = "event_132")]
     Event132,
-    #[serde(rename = "event_133")]
     Event133,
-    #[serde(rename = "event_134")]
     Event134,
-    #[serde(rename = "event_135")]
     Event135,
-    #[serde(rename = "event_136")]
     Event136,
-    #[serde(rename = "event_137")]
     Event137,
-    #[serde(rename = "event_138")]
     Event138,
-    #[serde(rename = "event_139")]
     Event139,
-    #[serde(rename = "event_140")]
     Event140(WideUnionArgsEventEvent140),
-    #[serde(rename = "event_141")]
     Event141,
-    #[serde(rename = "event_142")]
     Event142,
-    #[serde(rename = "event_143")]
     Event143,
-    #[serde(rename = "event_144")]
     Event144,
-    #[serde(rename = "event_145")]
     Event145,
-    #[serde(rename = "event_146")]
     Event146,
-    #[serde(rename = "event_147")]
     Event147,
-    #[serde(rename = "event_148")]
     Event148,
-    #[serde(rename = "event_149")]
     Event149,
-    #[serde(rename = "event_150")]
     Event150(WideUnionArgsEventEvent150),
-    #[serde(rename = "event_151")]
     Event151,
-    #[serde(rename = "event_152")]
     Event152,
-    #[serde(rename = "event_153")]
     Event153,
-    #[serde(rename = "event_154")]
     Event154,
-    #[serde(rename = "event_155")]
     Event155,
-    #[serde(rename = "event_156")]
     Event156,
-    #[serde(rename = "event_157")]
     Event157,
-    #[serde(rename = "event_158")]
     Event158,
-    #[serde(rename = "event_159")]
     Event159,
-    #[serde(rename = "event_160")]
     Event160(WideUnionArgsEventEvent160),
-    #[serde(rename = "event_161")]
     Event161,
-    #[serde(rename = "event_162")]
     Event162,
-    #[serde(rename = "event_163")]
     Event163,
-    #[serde(rename = "event_164")]
     Event164,
-    #[serde(rename = "event_165")]
     Event165,
-    #[serde(rename = "event_166")]
     Event166,
-    #[serde(rename = "event_167")]
     Event167,
-    #[serde(rename = "event_168")]
     Event168,
-    #[serde(rename = "event_169")]
     Event169,
-    #[serde(rename = "event_170")]
     Event170(WideUnionArgsEventEvent170),
-    #[serde(rename = "event_171")]
     Event171,
-    #[serde(rename = "event_172")]
     Event172,
-    #[serde(rename = "event_173")]
     Event173,
-    #[serde(rename = "event_174")]
     Event174,
-    #[serde(rename = "event_175")]
     Event175,
-    #[serde(rename = "event_176")]
     Event176,
-    #[serde(rename = "event_177")]
     Event177,
-    #[serde(rename = "event_178")]
     Event178,
-    #[serde(rename = "event_179")]
     Event179,
-    #[serde(rename = "event_180")]
     Event180(WideUnionArgsEventEvent180),
-    #[serde(rename = "event_181")]
     Event181,
-    #[serde(rename = "event_182")]
     Event182,
-    #[serde(rename = "event_183")]
     Event183,
-    #[serde(rename = "event_184")]
     Event184,
-    #[serde(rename = "event_185")]
     Event185,
-    #[serde(rename = "event_186")]
     Event186,
-    #[serde(rename = "event_187")]
     Event187,
-    #[serde(rename = "event_188")]
     Event188,
-    #[serde(rename = "event_189")]
     Event189,
-    #[serde(rename = "event_190")]
     Event190(WideUnionArgsEventEvent190),
-    #[serde(rename = "event_191")]
     Event191,
-    #[serde(rename = "event_192")]
     Event192,
-    #[serde(rename = "event_193")]
     Event193,
-    #[serde(rename = "event_194")]
     Event194,
-    #[serde(rename = "event_195")]
     Event195,
-    #[serde(rename = "event_196")]
     Event196,
-    #[serde(rename = "event_197")]
     Event197,
-    #[serde(rename = "event_198")]
     Event198,
-    #[serde(rename = "event_199")]
     Event199,
-    #[serde(rename = "event_200")]
     Event200(WideUnionArgsEventEvent200),
-    #[serde(rename = "event_201")]
     Event201,
-    #[serde(rename = "event_202")]
     Event202,
-    #[serde(rename = "event_203")]
     Event203,
-    #[serde(rename = "event_204")]
     Event204,
-    #[serde(rename = "event_205")]
     Event205,
-    #[serde(rename = "event_206")]
     Event206,
-    #[serde(rename = "event_207")]
     Event207,
-    #[serde(rename = "event_208")]
     Event208,
-    #[serde(rename = "event_209")]
     Event209,
-    #[serde(rename = "event_210")]
     Event210(WideUnionArgsEventEvent210),
-    #[serde(rename = "event_211")]
     Event211,
-    #[serde(rename = "event_212")]
     Event212,
-    #[serde(rename = "event_213")]
     Event213,
-    #[serde(rename = "event_214")]
     Event214,
-    #[serde(rename = "event_215")]
     Event215,
-    #[serde(rename = "event_216")]
     Event216,
-    #[serde(rename = "event_217")]
     Event217,
-    #[serde(rename = "event_218")]
     Event218,
-    #[serde(rename = "event_219")]
     Event219,
-    #[serde(rename = "event_220")]
     Event220(WideUnionArgsEventEvent220),
-    #[serde(rename = "event_221")]
     Event221,
-    #[serde(rename = "event_222")]
     Event222,
-    #[serde(rename = "event_223")]
     Event223,
-    #[serde(rename = "event_224")]
     Event224,
-    #[serde(rename = "event_225")]
     Event225,
-    #[serde(rename = "event_226")]
     Event226,
-    #[serde(rename = "event_227")]
     Event227,
-    #[serde(rename = "event_228")]
     Event228,
-    #[serde(rename = "event_229")]
     Event229,
-    #[serde(rename = "event_230")]
     Event230(WideUnionArgsEventEvent230),
-    #[serde(rename = "event_231")]
     Event231,
-    #[serde(rename = "event_232")]
     Event232,
-    #[serde(rename = "event_233")]
     Event233,
-    #[serde(rename = "event_234")]
     Event234,
-    #[serde(rename = "event_235")]
     Event235,
-    #[serde(rename = "event_236")]
     Event236,
-    #[serde(rename = "event_237")]
     Event237,
-    #[serde(rename = "event_238")]
     Event238,
-    #[serde(rename = "event_239")]
     Event239,
-    #[serde(rename = "event_240")]
     Event240(WideUnionArgsEventEvent240),
-    #[serde(rename = "event_241")]
     Event241,
-    #[serde(rename = "event_242")]
     Event242,
-    #[serde(rename = "event_243")]
     Event243,
-    #[serde(rename = "event_244")]
     Event244,
-    #[serde(rename = "event_245")]
     Event245,
-    #[serde(rename = "event_246")]
     Event246,
-    #[serde(rename = "event_247")]
     Event247,
-    #[serde(rename = "event_248")]
     Event248,
-    #[serde(rename = "event_249")]
     Event249,
-    #[serde(rename = "event_250")]
     Event250(WideUnionArgsEventEvent250),
-    #[serde(rename = "event_251")]
     Event251,
-    #[serde(rename = "event_252")]
     Event252,
-    #[serde(rename = "event_253")]
     Event253,
-    #[serde(rename = "event_254")]
     Event254,
-    #[serde(rename = "event_255")]
     Event255,
-    #[serde(rename = "event_256")]
     Event256,
-    #[serde(rename = "event_257")]
     Event257,
-    #[serde(rename = "event_258")]
     Event258,
-    #[serde(rename = "event_259")]
     Event259,
-    #[serde(rename = "event_260")]
     Event260(WideUnionArgsEventEvent260),
-    #[serde(rename = "event_261")]
     Event261,
-    #[serde(rename = "event_262")]
     Event262,
-    #[serde(rename = "event_263")]
     Event263,
-    #[serde(rename = "event_264")]
     Event264,
-    #[serde(rename = "event_265")]
     Event265,
-    #[serde(rename = "event_266")]
     Event266,
-    #[serde(rename = "event_267")]
     Event267,
-    #[serde(rename = "event_268")]
     Event268,
-    #[serde(rename = "event_269")]
     Event269,
-    #[serde(rename = "event_270")]
     Event270(WideUnionArgsEventEvent270),
-    #[serde(rename = "event_271")]
     Event271,
-    #[serde(rename = "event_272")]
     Event272,
-    #[serde(rename = "event_273")]
     Event273,
-    #[serde(rename = "event_274")]
     Event274,
-    #[serde(rename = "event_275")]
     Event275,
-    #[serde(rename = "event_276")]
     Event276,
-    #[serde(rename = "event_277")]
     Event277,
-    #[serde(rename = "event_278")]
     Event278,
-    #[serde(rename = "event_279")]
     Event279,
-    #[serde(rename = "event_280")]
     Event280(WideUnionArgsEventEvent280),
-    #[serde(rename = "event_281")]
     Event281,
-    #[serde(rename = "event_282")]
     Event282,
-    #[serde(rename = "event_283")]
     Event283,
-    #[serde(rename = "event_284")]
     Event284,
-    #[serde(rename = "event_285")]
     Event285,
-    #[serde(rename = "event_286")]
     Event286,
-    #[serde(rename = "event_287")]
     Event287,
-    #[serde(rename = "event_288")]
     Event288,
-    #[serde(rename = "event_289")]
     Event289,
-    #[serde(rename = "event_290")]
     Event290(WideUnionArgsEventEvent290),
-    #[serde(rename = "event_291")]
     Event291,
-    #[serde(rename = "event_292")]
     Event292,
-    #[serde(rename = "event_293")]
     Event293,
-    #[serde(rename = "event_294")]
     Event294,
-    #[serde(rename = "event_295")]
     Event295,
-    #[serde(rename = "event_296")]
     Event296,
-    #[serde(rename = "event_297")]
     Event297,
-    #[serde(rename = "event_298")]
     Event298,
-    #[serde(rename = "event_299")]
     Event299,
-    #[serde(rename = "event_300")]
     Event300(WideUnionArgsEventEvent300),
-    #[serde(rename = "event_301")]
     Event301,
-    #[serde(rename = "event_302")]
     Event302,
-    #[serde(rename = "event_303")]
     Event303,
-    #[serde(rename = "event_304")]
     Event304,
-    #[serde(rename = "event_305")]
     Event305,
-    #[serde(rename = "event_306")]
     Event306,
-    #[serde(rename = "event_307")]
     Event307,
-    #[serde(rename = "event_308")]
     Event308,
-    #[serde(rename = "event_309")]
     Event309,
-    #[serde(rename = "event_310")]
     Event310(WideUnionArgsEventEvent310),
-    #[serde(rename = "event_311")]
     Event311,
-    #[serde(rename = "event_312")]
     Event312,
-    #[serde(rename = "event_313")]
     Event313,
-    #[serde(rename = "event_314")]
     Event314,
-    #[serde(rename = "event_315")]
     Event315,
-    #[serde(rename = "event_316")]
     Event316,
-    #[serde(rename = "event_317")]
     Event317,
-    #[serde(rename = "event_318")]
     Event318,
-    #[serde(rename = "event_319")]
     Event319,
-    #[serde(rename = "event_320")]
     Event320(WideUnionArgsEventEvent320),
-    #[serde(rename = "event_321")]
     Event321,
-    #[serde(rename = "event_322")]
     Event322,
-    #[serde(rename = "event_323")]
     Event323,
-    #[serde(rename = "event_324")]
     Event324,
-    #[serde(rename = "event_325")]
     Event325,
-    #[serde(rename = "event_326")]
     Event326,
-    #[serde(rename = "event_327")]
     Event327,
-    #[serde(rename = "event_328")]
     Event328,
-    #[serde(rename = "event_329")]
     Event329,
-    #[serde(rename = "event_330")]
     Event330(WideUnionArgsEventEvent330),
-    #[serde(rename = "event_331")]
     Event331,
-    #[serde(rename = "event_332")]
     Event332,
-    #[serde(rename = "event_333")]
     Event333,
-    #[serde(rename = "event_334")]
     Event334,
-    #[serde(rename = "event_335")]
     Event335,
-    #[serde(rename = "event_336")]
     Event336,
-    #[serde(rename = "event_337")]
     Event337,
-    #[serde(rename = "event_338")]
     Event338,
-    #[serde(rename = "event_339")]
     Event339,
-    #[serde(rename = "event_340")]
     Event340(WideUnionArgsEventEvent340),
-    #[serde(rename = "event_341")]
     Event341,
-    #[serde(rename = "event_342")]
     Event342,
-    #[serde(rename = "event_343")]
     Event343,
-    #[serde(rename = "event_344")]
     Event344,
-    #[serde(rename = "event_345")]
     Event345,
-    #[serde(rename = "event_346")]
     Event346,
-    #[serde(rename = "event_347")]
     Event347,
-    #[serde(rename = "event_348")]
     Event348,
-    #[serde(rename = "event_349")]
     Event349,
-    #[serde(rename = "event_350")]
     Event350(WideUnionArgsEventEvent350),
-    #[serde(rename = "event_351")]
     Event351,
-    #[serde(rename = "event_352")]
     Event352,
-    #[serde(rename = "event_353")]
     Event353,
-    #[serde(rename = "event_354")]
     Event354,
-    #[serde(rename = "event_355")]
     Event355,
-    #[serde(rename = "event_356")]
     Event356,
-    #[serde(rename = "event_357")]
     Event357,
-    #[serde(rename = "event_358")]
     Event358,
-    #[serde(rename = "event_359")]
     Event359,
-    #[serde(rename = "event_360")]
     Event360(WideUnionArgsEventEvent360),
-    #[serde(rename = "event_361")]
     Event361,
-    #[serde(rename = "event_362")]
     Event362,
-    #[serde(rename = "event_363")]
     Event363,
-    #[serde(rename = "event_364")]
     Event364,
-    #[serde(rename = "event_365")]
     Event365,
-    #[serde(rename = "event_366")]
     Event366,
-    #[serde(rename = "event_367")]
     Event367,
-    #[serde(rename = "event_368")]
     Event368,
-    #[serde(rename = "event_369")]
     Event369,
-    #[serde(rename = "event_370")]
     Event370(WideUnionArgsEventEvent370),
-    #[serde(rename = "event_371")]
     Event371,
-    #[serde(rename = "event_372")]
     Event372,
-    #[serde(rename = "event_373")]
     Event373,
-    #[serde(rename = "event_374")]
     Event374,
-    #[serde(rename = "event_375")]
     Event375,
-    #[serde(rename = "event_376")]
     Event376,
-    #[serde(rename = "event_377")]
     Event377,
-    #[serde(rename = "event_378")]
     Event378,
-    #[serde(rename = "event_379")]
     Event379,
-    #[serde(rename = "event_380")]
     Event380(WideUnionArgsEventEvent380),
-    #[serde(rename = "event_381")]
     Event381,
-    #[serde(rename = "event_382")]
     Event382,
-    #[serde(rename = "event_383")]
     Event383,
-    #[serde(rename = "event_384")]
     Event384,
-    #[serde(rename = "event_385")]
     Event385,
-    #[serde(rename = "event_386")]
     Event386,
-    #[serde(rename = "event_387")]
     Event387,
-    #[serde(rename = "event_388")]
     Event388,
-    #[serde(rename = "event_389")]
     Event389,
-    #[serde(rename = "event_390")]
     Event390(WideUnionArgsEventEvent390),
-    #[serde(rename = "event_391")]
     Event391,
-    #[serde(rename = "event_392")]
     Event392,
-    #[serde(rename = "event_393")]
     Event393,
-    #[serde(rename = "event_394")]
     Event394,
-    #[serde(rename = "event_395")]
     Event395,
-    #[serde(rename = "event_396")]
     Event396,
-    #[serde(rename = "event_397")]
     Event397,
-    #[serde(rename = "event_398")]
     Event398,
-    #[serde(rename = "event_399")]
     Event399,
-    #[serde(rename = "event_400")]
     Event400(WideUnionArgsEventEvent400),
-    #[serde(rename = "event_401")]
     Event401,
-    #[serde(rename = "event_402")]
     Event402,
-    #[serde(rename = "event_403")]
     Event403,
-    #[serde(rename = "event_404")]
     Event404,
-    #[serde(rename = "event_405")]
     Event405,
-    #[serde(rename = "event_406")]
     Event406,
-    #[serde(rename = "event_407")]
     Event407,
-    #[serde(rename = "event_408")]
     Event408,
-    #[serde(rename = "event_409")]
     Event409,
-    #[serde(rename = "event_410")]
     Event410(WideUnionArgsEventEvent410),
-    #[serde(rename = "event_411")]
     Event411,
-    #[serde(rename = "event_412")]
     Event412,
-    #[serde(rename = "event_413")]
     Event413,
-    #[serde(rename = "event_414")]
     Event414,
-    #[serde(rename = "event_415")]
     Event415,
-    #[serde(rename = "event_416")]
     Event416,
-    #[serde(rename = "event_417")]
     Event417,
-    #[serde(rename = "event_418")]
     Event418,
-    #[serde(rename = "event_419")]
     Event419,
-    #[serde(rename = "event_420")]
     Event420(WideUnionArgsEventEvent420),
-    #[serde(rename = "event_421")]
     Event421,
-    #[serde(rename = "event_422")]
     Event422,
-    #[serde(rename = "event_423")]
     Event423,
-    #[serde(rename = "event_424")]
     Event424,
-    #[serde(rename = "event_425")]
     Event425,
-    #[serde(rename = "event_426")]
     Event426,
-    #[serde(rename = "event_427")]
     Event427,
-    #[serde(rename = "event_428")]
     Event428,
-    #[serde(rename = "event_429")]
     Event429,
-    #[serde(rename = "event_430")]
     Event430(WideUnionArgsEventEvent430),
-    #[serde(rename = "event_431")]
     Event431,
-    #[serde(rename = "event_432")]
     Event432,
-    #[serde(rename = "event_433")]
     Event433,
-    #[serde(rename = "event_434")]
     Event434,
-    #[serde(rename = "event_435")]
     Event435,
-    #[serde(rename = "event_436")]
     Event436,
-    #[serde(rename = "event_437")]
     Event437,
-    #[serde(rename = "event_438")]
     Event438,
-    #[serde(rename = "event_439")]
     Event439,
-    #[serde(rename = "event_440")]
     Event440(WideUnionArgsEventEvent440),
-    #[serde(rename = "event_441")]
     Event441,
-    #[serde(rename = "event_442")]
     Event442,
-    #[serde(rename = "event_443")]
     Event443,
-    #[serde(rename = "event_444")]
     Event444,
-    #[serde(rename = "event_445")]
     Event445,
-    #[serde(rename = "event_446")]
     Event446,
-    #[serde(rename = "event_447")]
     Event447,
-    #[serde(rename = "event_448")]
     Event448,
-    #[serde(rename = "event_449")]
     Event449,
-    #[serde(rename = "event_450")]
     Event450(WideUnionArgsEventEvent450),
-    #[serde(rename = "event_451")]
     Event451,
-    #[serde(rename = "event_452")]
     Event452,
-    #[serde(rename = "event_453")]
     Event453,
-    #[serde(rename = "event_454")]
     Event454,
-    #[serde(rename = "event_455")]
     Event455,
-    #[serde(rename = "event_456")]
     Event456,
-    #[serde(rename = "event_457")]
     Event457,
-    #[serde(rename = "event_458")]
     Event458,
-    #[serde(rename = "event_459")]
     Event459,
-    #[serde(rename = "event_460")]
     Event460(WideUnionArgsEventEvent460),
-    #[serde(rename = "event_461")]
     Event461,
-    #[serde(rename = "event_462")]
     Event462,
-    #[serde(rename = "event_463")]
     Event463,
-    #[serde(rename = "event_464")]
     Event464,
-    #[serde(rename = "event_465")]
     Event465,
-    #[serde(rename = "event_466")]
     Event466,
-    #[serde(rename = "event_467")]
     Event467,
-    #[serde(rename = "event_468")]
     Event468,
-    #[serde(rename = "event_469")]
     Event469,
-    #[serde(rename = "event_470")]
     Event470(WideUnionArgsEventEvent470),
-    #[serde(rename = "event_471")]
     Event471,
-    #[serde(rename = "event_472")]
     Event472,
-    #[serde(rename = "event_473")]
     Event473,
-    #[serde(rename = "event_474")]
     Event474,
-    #[serde(rename = "event_475")]
     Event475,
-    #[serde(rename = "event_476")]
     Event476,
-    #[serde(rename = "event_477")]
     Event477,
-    #[serde(rename = "event_478")]
     Event478,
-    #[serde(rename = "event_479")]
     Event479,
-    #[serde(rename = "event_480")]
     Event480(WideUnionArgsEventEvent480),
-    #[serde(rename = "event_481")]
     Event481,
-    #[serde(rename = "event_482")]
     Event482,
-    #[serde(rename = "event_483")]
     Event483,
-    #[serde(rename = "event_484")]
     Event484,
-    #[serde(rename = "event_485")]
     Event485,
-    #[serde(rename = "event_486")]
     Event486,
-    #[serde(rename = "event_487")]
     Event487,
-    #[serde(rename = "event_488")]
     Event488,
-    #[serde(rename = "event_489")]
     Event489,
-    #[serde(rename = "event_490")]
     Event490(WideUnionArgsEventEvent490),
-    #[serde(rename = "event_491")]
     Event491,
-    #[serde(rename = "event_492")]
     Event492,
-    #[serde(rename = "event_493")]
     Event493,
-    #[serde(rename = "event_494")]
     Event494,
-    #[serde(rename = "event_495")]
     Event495,
-    #[serde(rename = "event_496")]
     Event496,
-    #[serde(rename = "event_497")]
     Event497,
-    #[serde(rename = "event_498")]
     Event498,
-    #[serde(rename = "event_499")]
     Event499,
-    #[serde(rename = "event_500")]
     Event500(WideUnionArgsEventEvent500),
-    #[serde(rename = "event_501")]
     Event501,
-    #[serde(rename = "event_502")]
     Event502,
-    #[serde(rename = "event_503")]
     Event503,
-    #[serde(rename = "event_504")]
     Event504,
-    #[serde(rename = "event_505")]
     Event505,
-    #[serde(rename = "event_506")]
     Event506,
-    #[serde(rename = "event_507")]
     Event507,
-    #[serde(rename = "event_508")]
     Event508,
-    #[serde(rename = "event_509")]
     Event509,
-    #[serde(rename = "event_510")]
     Event510(WideUnionArgsEventEvent510),
-    #[serde(rename = "event_511")]
     Event511,
-    #[serde(rename = "event_512")]
     Event512,
-    #[serde(rename = "event_513")]
     Event513,
-    #[serde(rename = "event_514")]
     Event514,
-    #[serde(rename = "event_515")]
     Event515,
-    #[serde(rename = "event_516")]
     Event516,
-    #[serde(rename = "event_517")]
     Event517,
-    #[serde(rename = "event_518")]
     Event518,
-    #[serde(rename = "event_519")]
     Event519,
-    #[serde(rename = "event_520")]
     Event520(WideUnionArgsEventEvent520),
-    #[serde(rename = "event_521")]
     Event521,
-    #[serde(rename = "event_522")]
     Event522,
-    #[serde(rename = "event_523")]
     Event523,
-    #[serde(rename = "event_524")]
     Event524,
-    #[serde(rename = "event_525")]
     Event525,
-    #[serde(rename = "event_526")]
     Event526,
-    #[serde(rename = "event_527")]
     Event527,
-    #[serde(rename = "event_528")]
     Event528,
-    #[serde(rename = "event_529")]
     Event529,
-    #[serde(rename = "event_530")]
     Event530(WideUnionArgsEventEvent530),
-    #[serde(rename = "event_531")]
     Event531,
-    #[serde(rename = "event_532")]
     Event532,
-    #[serde(rename = "event_533")]
     Event533,
-    #[serde(rename = "event_534")]
     Event534,
-    #[serde(rename = "event_535")]
     Event535,
-    #[serde(rename = "event_536")]
     Event536,
-    #[serde(rename = "event_537")]
     Event537,
-    #[serde(rename = "event_538")]
     Event538,
-    #[serde(rename = "event_539")]
     Event539,
-    #[serde(rename = "event_540")]
     Event540(WideUnionArgsEventEvent540),
-    #[serde(rename = "event_541")]
     Event541,
-    #[serde(rename = "event_542")]
     Event542,
-    #[serde(rename = "event_543")]
     Event543,
-    #[serde(rename = "event_544")]
     Event544,
-    #[serde(rename = "event_545")]
     Event545,
-    #[serde(rename = "event_546")]
     Event546,
-    #[serde(rename = "event_547")]
     Event547,
-    #[serde(rename = "event_548")]
     Event548,
-    #[serde(rename = "event_549")]
     Event549,
-    #[serde(rename = "event_550")]
     Event550(WideUnionArgsEventEvent550),
-    #[serde(rename = "event_551")]
     Event551,
-    #[serde(rename = "event_552")]
     Event552,
-    #[serde(rename = "event_553")]
     Event553,
-    #[serde(rename = "event_554")]
     Event554,
-    #[serde(rename = "event_555")]
     Event555,
-    #[serde(rename = "event_556")]
     Event556,
-    #[serde(rename = "event_557")]
     Event557,
-    #[serde(rename = "event_558")]
     Event558,
-    #[serde(rename = "event_559")]
     Event559,
-    #[serde(rename = "event_560")]
     Event560(WideUnionArgsEventEvent560),
-    #[serde(rename = "event_561")]
     Event561,
-    #[serde(rename = "event_562")]
     Event562,
-    #[serde(rename = "event_563")]
     Event563,
-    #[serde(rename = "event_564")]
     Event564,
-    #[serde(rename = "event_565")]
     Event565,
-    #[serde(rename = "event_566")]
     Event566,
-    #[serde(rename = "event_567")]
     Event567,
-    #[serde(rename = "event_568")]
     Event568,
-    #[serde(rename = "event_569")]
     Event569,
-    #[serde(rename = "event_570")]
     Event570(WideUnionArgsEventEvent570),
-    #[serde(rename = "event_571")]
     Event571,
-    #[serde(rename = "event_572")]
     Event572,
-    #[serde(rename = "event_573")]
     Event573,
-    #[serde(rename = "event_574")]
     Event574,
-    #[serde(rename = "event_575")]
     Event575,
-    #[serde(rename = "event_576")]
     Event576,
-    #[serde(rename = "event_577")]
     Event577,
-    #[serde(rename = "event_578")]
     Event578,
-    #[serde(rename = "event_579")]
     Event579,
-    #[serde(rename = "event_580")]
     Event580(WideUnionArgsEventEvent580),
-    #[serde(rename = "event_581")]
     Event581,
-    #[serde(rename = "event_582")]
     Event582,
-    #[serde(rename = "event_583")]
     Event583,
-    #[serde(rename = "event_584")]
     Event584,
-    #[serde(rename = "event_585")]
     Event585,
-    #[serde(rename = "event_586")]
     Event586,
-    #[serde(rename = "event_587")]
     Event587,
-    #[serde(rename = "event_588")]
     Event588,
-    #[serde(rename = "event_589")]
     Event589,
-    #[serde(rename = "event_590")]
     Event590(WideUnionArgsEventEvent590),
-    #[serde(rename = "event_591")]
     Event591,
-    #[serde(rename = "event_592")]
     Event592,
-    #[serde(rename = "event_593")]
     Event593,
-    #[serde(rename = "event_594")]
     Event594,
-    #[serde(rename = "event_595")]
     Event595,
-    #[serde(rename = "event_596")]
     Event596,
-    #[serde(rename = "event_597")]
     Event597,
-    #[serde(rename = "event_598")]
     Event598,
-    #[serde(rename = "event_599")]
     Event599,
-    #[serde(rename = "event_600")]
     Event600(WideUnionArgsEventEvent600),
-    #[serde(rename = "event_601")]
     Event601,
-    #[serde(rename = "event_602")]
     Event602,
-    #[serde(rename = "event_603")]
     Event603,
-    #[serde(rename = "event_604")]
     Event604,
-    #[serde(rename = "event_605")]
     Event605,
-    #[serde(rename = "event_606")]
     Event606,
-    #[serde(rename = "event_607")]
     Event607,
-    #[serde(rename = "event_608")]
     Event608,
-    #[serde(rename = "event_609")]
     Event609,
-    #[serde(rename = "event_610")]
     Event610(WideUnionArgsEventEvent610),
-    #[serde(rename = "event_611")]
     Event611,
-    #[serde(rename = "event_612")]
     Event612,
-    #[serde(rename = "event_613")]
     Event613,
-    #[serde(rename = "event_614")]
     Event614,
-    #[serde(rename = "event_615")]
     Event615,
-    #[serde(rename = "event_616")]
     Event616,
-    #[serde(rename = "event_617")]
     Event617,
-    #[serde(rename = "event_618")]
     Event618,
-    #[serde(rename = "event_619")]
     Event619,
-    #[serde(rename = "event_620")]
     Event620(WideUnionArgsEventEvent620),
-    #[serde(rename = "event_621")]
     Event621,
-    #[serde(rename = "event_622")]
     Event622,
-    #[serde(rename = "event_623")]
     Event623,
-    #[serde(rename = "event_624")]
     Event624,
-    #[serde(rename = "event_625")]
     Event625,
-    #[serde(rename = "event_626")]
     Event626,
-    #[serde(rename = "event_627")]
     Event627,
-    #[serde(rename = "event_628")]
     Event628,
-    #[serde(rename = "event_629")]
     Event629,
-    #[serde(rename = "event_630")]
     Event630(WideUnionArgsEventEvent630),
-    #[serde(rename = "event_631")]
     Event631,
-    #[serde(rename = "event_632")]
     Event632,
-    #[serde(rename = "event_633")]
     Event633,
-    #[serde(rename = "event_634")]
     Event634,
-    #[serde(rename = "event_635")]
     Event635,
-    #[serde(rename = "event_636")]
     Event636,
-    #[serde(rename = "event_637")]
     Event637,
-    #[serde(rename = "event_638")]
     Event638,
-    #[serde(rename = "event_639")]
     Event639,
-    #[serde(rename = "event_640")]
     Event640(WideUnionArgsEventEvent640),
-    #[serde(rename = "event_641")]
     Event641,
-    #[serde(rename = "event_642")]
     Event642,
-    #[serde(rename = "event_643")]
     Event643,
-    #[serde(rename = "event_644")]
     Event644,
-    #[serde(rename = "event_645")]
     Event645,
-    #[serde(rename = "event_646")]
     Event646,
-    #[serde(rename = "event_647")]
     Event647,
-    #[serde(rename = "event_648")]
     Event648,
-    #[serde(rename = "event_649")]
     Event649,
-    #[serde(rename = "event_650")]
     Event650(WideUnionArgsEventEvent650),
-    #[serde(rename = "event_651")]
     Event651,
-    #[serde(rename = "event_652")]
     Event652,
-    #[serde(rename = "event_653")]
     Event653,
-    #[serde(rename = "event_654")]
     Event654,
-    #[serde(rename = "event_655")]
     Event655,
-    #[serde(rename = "event_656")]
     Event656,
-    #[serde(rename = "event_657")]
     Event657,
-    #[serde(rename = "event_658")]
     Event658,
-    #[serde(rename = "event_659")]
     Event659,
-    #[serde(rename = "event_660")]
     Event660(WideUnionArgsEventEvent660),
-    #[serde(rename = "event_661")]
     Event661,
-    #[serde(rename = "event_662")]
     Event662,
-    #[serde(rename = "event_663")]
     Event663,
-    #[serde(rename = "event_664")]
     Event664,
-    #[serde(rename = "event_665")]
     Event665,
-    #[serde(rename = "event_666")]
     Event666,
-    #[serde(rename = "event_667")]
     Event667,
-    #[serde(rename = "event_668")]
     Event668,
-    #[serde(rename = "event_669")]
     Event669,
-    #[serde(rename = "event_670")]
     Event670(WideUnionArgsEventEvent670),
-    #[serde(rename = "event_671")]
     Event671,
-    #[serde(rename = "event_672")]
     Event672,
-    #[serde(rename = "event_673")]
     Event673,
-    #[serde(rename = "event_674")]
     Event674,
-    #[serde(rename = "event_675")]
     Event675,
-    #[serde(rename = "event_676")]
     Event676,
-    #[serde(rename = "event_677")]
     Event677,
-    #[serde(rename = "event_678")]
     Event678,
-    #[serde(rename = "event_679")]
     Event679,
-    #[serde(rename = "event_680")]
     Event680(WideUnionArgsEventEvent680),
-    #[serde(rename = "event_681")]
     Event681,
-    #[serde(rename = "event_682")]
     Event682,
-    #[serde(rename = "event_683")]
     Event683,
-    #[serde(rename = "event_684")]
     Event684,
-    #[serde(rename = "event_685")]
     Event685,
-    #[serde(rename = "event_686")]
     Event686,
-    #[serde(rename = "event_687")]
     Event687,
-    #[serde(rename = "event_688")]
     Event688,
-    #[serde(rename = "event_689")]
     Event689,
-    #[serde(rename = "event_690")]
     Event690(WideUnionArgsEventEvent690),
-    #[serde(rename = "event_691")]
     Event691,
-    #[serde(rename = "event_692")]
     Event692,
-    #[serde(rename = "event_693")]
     Event693,
-    #[serde(rename = "event_694")]
     Event694,
-    #[serde(rename = "event_695")]
     Event695,
-    #[serde(rename = "event_696")]
     Event696,
-    #[serde(rename = "event_697")]
     Event697,
-    #[serde(rename = "event_698")]
     Event698,
-    #[serde(rename = "event_699")]
     Event699,
-    #[serde(rename = "event_700")]
     Event700(WideUnionArgsEventEvent700),
-    #[serde(rename = "event_701")]
     Event701,
-    #[serde(rename = "event_702")]
     Event702,
-    #[serde(rename = "event_703")]
     Event703,
-    #[serde(rename = "event_704")]
     Event704,
-    #[serde(rename = "event_705")]
     Event705,
-    #[serde(rename = "event_706")]
     Event706,
-    #[serde(rename = "event_707")]
     Event707,
-    #[serde(rename = "event_708")]
     Event708,
-    #[serde(rename = "event_709")]
     Event709,
-    #[serde(rename = "event_710")]
     Event710(WideUnionArgsEventEvent710),
-    #[serde(rename = "event_711")]
     Event711,
-    #[serde(rename = "event_712")]
     Event712,
-    #[serde(rename = "event_713")]
     Event713,
-    #[serde(rename = "event_714")]
     Event714,
-    #[serde(rename = "event_715")]
     Event715,
-    #[serde(rename = "event_716")]
     Event716,
-    #[serde(rename = "event_717")]
     Event717,
-    #[serde(rename = "event_718")]
     Event718,
-    #[serde(rename = "event_719")]
     Event719,
-    #[serde(rename = "event_720")]
     Event720(WideUnionArgsEventEvent720),
-    #[serde(rename = "event_721")]
     Event721,
-    #[serde(rename = "event_722")]
     Event722,
-    #[serde(rename = "event_723")]
     Event723,
-    #[serde(rename = "event_724")]
     Event724,
-    #[serde(rename = "event_725")]
     Event725,
-    #[serde(rename = "event_726")]
     Event726,
-    #[serde(rename = "event_727")]
     Event727,
-    #[serde(rename = "event_728")]
     Event728,
-    #[serde(rename = "event_729")]
     Event729,
-    #[serde(rename = "event_730")]
     Event730(WideUnionArgsEventEvent730),
-    #[serde(rename = "event_731")]
     Event731,
-    #[serde(rename = "event_732")]
     Event732,
-    #[serde(rename = "event_733")]
     Event733,
-    #[serde(rename = "event_734")]
     Event734,
-    #[serde(rename = "event_735")]
     Event735,
-    #[serde(rename = "event_736")]
     Event736,
-    #[serde(rename = "event_737")]
     Event737,
-    #[serde(rename = "event_738")]
     Event738,
-    #[serde(rename = "event_739")]
     Event739,
-    #[serde(rename = "event_740")]
     Event740(WideUnionArgsEventEvent740),
-    #[serde(rename = "event_741")]
     Event741,
-    #[serde(rename = "event_742")]
     Event742,
-    #[serde(rename = "event_743")]
     Event743,
-    #[serde(rename = "event_744")]
     Event744,
-    #[serde(rename = "event_745")]
     Event745,
-    #[serde(rename = "event_746")]
     Event746,
-    #[serde(rename = "event_747")]
     Event747,
-    #[serde(rename = "event_748")]
     Event748,
-    #[serde(rename = "event_749")]
     Event749,
-    #[serde(rename = "event_750")]
     Event750(WideUnionArgsEventEvent750),
-    #[serde(rename = "event_751")]
     Event751,
-    #[serde(rename = "event_752")]
     Event752,
-    #[serde(rename = "event_753")]
     Event753,
-    #[serde(rename = "event_754")]
     Event754,
-    #[serde(rename = "event_755")]
     Event755,
-    #[serde(rename = "event_756")]
     Event756,
-    #[serde(rename = "event_757")]
     Event757,
-    #[serde(rename = "event_758")]
     Event758,
-    #[serde(rename = "event_759")]
     Event759,
-    #[serde(rename = "event_760")]
     Event760(WideUnionArgsEventEvent760),
-    #[serde(rename = "event_761")]
     Event761,
-    #[serde(rename = "event_762")]
     Event762,
-    #[serde(rename = "event_763")]
     Event763,
-    #[serde(rename = "event_764")]
     Event764,
-    #[serde(rename = "event_765")]
     Event765,
-    #[serde(rename = "event_766")]
     Event766,
-    #[serde(rename = "event_767")]
     Event767,
-    #[serde(rename = "event_768")]
     Event768,
-    #[serde(rename = "event_769")]
     Event769,
-    #[serde(rename = "event_770")]
     Event770(WideUnionArgsEventEvent770),
-    #[serde(rename = "event_771")]
     Event771,
-    #[serde(rename = "event_772")]
     Event772,
-    #[serde(rename = "event_773")]
     Event773,
-    #[serde(rename = "event_774")]
     Event774,
-    #[serde(rename = "event_775")]
     Event775,
-    #[serde(rename = "event_776")]
     Event776,
-    #[serde(rename = "event_777")]
     Event777,
-    #[serde(rename = "event_778")]
     Event778,
-    #[serde(rename = "event_779")]
     Event779,
-    #[serde(rename = "event_780")]
     Event780(WideUnionArgsEventEvent780),
-    #[serde(rename = "event_781")]
     Event781,
-    #[serde(rename = "event_782")]
     Event782,
-    #[serde(rename = "event_783")]
     Event783,
-    #[serde(rename = "event_784")]
     Event784,
-    #[serde(rename = "event_785")]
     Event785,
-    #[serde(rename = "event_786")]
     Event786,
-    #[serde(rename = "event_787")]
     Event787,
-    #[serde(rename = "event_788")]
     Event788,
-    #[serde(rename = "event_789")]
     Event789,
-    #[serde(rename = "event_790")]
     Event790(WideUnionArgsEventEvent790),
-    #[serde(rename = "event_791")]
     Event791,
-    #[serde(rename = "event_792")]
     Event792,
-    #[serde(rename = "event_793")]
     Event793,
-    #[serde(rename = "event_794")]
     Event794,
-    #[serde(rename = "event_795")]
     Event795,
-    #[serde(rename = "event_796")]
     Event796,
-    #[serde(rename = "event_797")]
     Event797,
-    #[serde(rename = "event_798")]
     Event798,
-    #[serde(rename = "event_799")]
     Event799,
-    #[serde(rename = "event_800")]
     Event800(WideUnionArgsEventEvent800),
-    #[serde(rename = "event_801")]
     Event801,
-    #[serde(rename = "event_802")]
     Event802,
-    #[serde(rename = "event_803")]
     Event803,
-    #[serde(rename = "event_804")]
     Event804,
-    #[serde(rename = "event_805")]
     Event805,
-    #[serde(rename = "event_806")]
     Event806,
-    #[serde(rename = "event_807")]
     Event807,
-    #[serde(rename = "event_808")]
     Event808,
-    #[serde(rename = "event_809")]
     Event809,
-    #[serde(rename = "event_810")]
     Event810(WideUnionArgsEventEvent810),
-    #[serde(rename = "event_811")]
     Event811,
-    #[serde(rename = "event_812")]
     Event812,
-    #[serde(rename = "event_813")]
     Event813,
-    #[serde(rename = "event_814")]
     Event814,
-    #[serde(rename = "event_815")]
     Event815,
-    #[serde(rename = "event_816")]
     Event816,
-    #[serde(rename = "event_817")]
     Event817,
-    #[serde(rename = "event_818")]
     Event818,
-    #[serde(rename = "event_819")]
     Event819,
-    #[serde(rename = "event_820")]
     Event820(WideUnionArgsEventEvent820),
-    #[serde(rename = "event_821")]
     Event821,
-    #[serde(rename = "event_822")]
     Event822,
-    #[serde(rename = "event_823")]
     Event823,
-    #[serde(rename = "event_824")]
     Event824,
-    #[serde(rename = "event_825")]
     Event825,
-    #[serde(rename = "event_826")]
     Event826,
-    #[serde(rename = "event_827")]
     Event827,
-    #[serde(rename = "event_828")]
     Event828,
-    #[serde(rename = "event_829")]
     Event829,
-    #[serde(rename = "event_830")]
     Event830(WideUnionArgsEventEvent830),
-    #[serde(rename = "event_831")]
     Event831,
-    #[serde(rename = "event_832")]
     Event832,
-    #[serde(rename = "event_833")]
     Event833,
-    #[serde(rename = "event_834")]
     Event834,
-    #[serde(rename = "event_835")]
     Event835,
-    #[serde(rename = "event_836")]
     Event836,
-    #[serde(rename = "event_837")]
     Event837,
-    #[serde(rename = "event_838")]
     Event838,
-    #[serde(rename = "event_839")]
     Event839,
-    #[serde(rename = "event_840")]
     Event840(WideUnionArgsEventEvent840),
-    #[serde(rename = "event_841")]
     Event841,
-    #[serde(rename = "event_842")]
     Event842,
-    #[serde(rename = "event_843")]
     Event843,
-    #[serde(rename = "event_844")]
     Event844,
-    #[serde(rename = "event_845")]
     Event845,
-    #[serde(rename = "event_846")]
     Event846,
-    #[serde(rename = "event_847")]
     Event847,
-    #[serde(rename = "event_848")]
     Event848,
-    #[serde(rename = "event_849")]
     Event849,
-    #[serde(rename = "event_850")]
     Event850(WideUnionArgsEventEvent850),
-    #[serde(rename = "event_851")]
     Event851,
-    #[serde(rename = "event_852")]
     Event852,
-    #[serde(rename = "event_853")]
     Event853,
-    #[serde(rename = "event_854")]
     Event854,
-    #[serde(rename = "event_855")]
     Event855,
-    #[serde(rename = "event_856")]
     Event856,
-    #[serde(rename = "event_857")]
     Event857,
-    #[serde(rename = "event_858")]
     Event858,
-    #[serde(rename = "event_859")]
     Event859,
-    #[serde(rename = "event_860")]
     Event860(WideUnionArgsEventEvent860),
-    #[serde(rename = "event_861")]
     Event861,
-    #[serde(rename = "event_862")]
     Event862,
-    #[serde(rename = "event_863")]
     Event863,
-    #[serde(rename = "event_864")]
     Event864,
-    #[serde(rename = "event_865")]
     Event865,
-    #[serde(rename = "event_866")]
     Event866,
-    #[serde(rename = "event_867")]
     Event867,
-    #[serde(rename = "event_868")]
     Event868,
-    #[serde(rename = "event_869")]
     Event869,
-    #[serde(rename = "event_870")]
     Event870(WideUnionArgsEventEvent870),
-    #[serde(rename = "event_871")]
     Event871,
-    #[serde(rename = "event_872")]
     Event872,
-    #[serde(rename = "event_873")]
     Event873,
-    #[serde(rename = "event_874")]
     Event874,
-    #[serde(rename = "event_875")]
     Event875,
-    #[serde(rename = "event_876")]
     Event876,
-    #[serde(rename = "event_877")]
     Event877,
-    #[serde(rename = "event_878")]
     Event878,
-    #[serde(rename = "event_879")]
     Event879,
-    #[serde(rename = "event_880")]
     Event880(WideUnionArgsEventEvent880),
-    #[serde(rename = "event_881")]
     Event881,
-    #[serde(rename = "event_882")]
     Event882,
-    #[serde(rename = "event_883")]
     Event883,
-    #[serde(rename = "event_884")]
     Event884,
-    #[serde(rename = "event_885")]
     Event885,
-    #[serde(rename = "event_886")]
     Event886,
-    #[serde(rename = "event_887")]
     Event887,
-    #[serde(rename = "event_888")]
     Event888,
-    #[serde(rename = "event_889")]
     Event889,
-    #[serde(rename = "event_890")]
     Event890(WideUnionArgsEventEvent890),
-    #[serde(rename = "event_891")]
     Event891,
-    #[serde(rename = "event_892")]
     Event892,
-    #[serde(rename = "event_893")]
     Event893,
-    #[serde(rename = "event_894")]
     Event894,
-    #[serde(rename = "event_895")]
     Event895,
-    #[serde(rename = "event_896")]
     Event896,
-    #[serde(rename = "event_897")]
     Event897,
-    #[serde(rename = "event_898")]
     Event898,
-    #[serde(rename = "event_899")]
     Event899,
-    #[serde(rename = "event_900")]
     Event900(WideUnionArgsEventEvent900),
-    #[serde(rename = "event_901")]
     Event901,
-    #[serde(rename = "event_902")]
     Event902,
-    #[serde(rename = "event_903")]
     Event903,
-    #[serde(rename = "event_904")]
     Event904,
-    #[serde(rename = "event_905")]
     Event905,
-    #[serde(rename = "event_906")]
     Event906,
-    #[serde(rename = "event_907")]
     Event907,
-    #[serde(rename = "event_908")]
     Event908,
-    #[serde(rename = "event_909")]
     Event909,
-    #[serde(rename = "event_910")]
     Event910(WideUnionArgsEventEvent910),
-    #[serde(rename = "event_911")]
     Event911,
-    #[serde(rename = "event_912")]
     Event912,
-    #[serde(rename = "event_913")]
     Event913,
-    #[serde(rename = "event_914")]
     Event914,
-    #[serde(rename = "event_915")]
     Event915,
-    #[serde(rename = "event_916")]
     Event916,
-    #[serde(rename = "event_917")]
     Event917,
-    #[serde(rename = "event_918")]
     Event918,
-    #[serde(rename = "event_919")]
     Event919,
-    #[serde(rename = "event_920")]
     Event920(WideUnionArgsEventEvent920),
-    #[serde(rename = "event_921")]
     Event921,
-    #[serde(rename = "event_922")]
     Event922,
-    #[serde(rename = "event_923")]
     Event923,
-    #[serde(rename = "event_924")]
     Event924,
-    #[serde(rename = "event_925")]
     Event925,
-    #[serde(rename = "event_926")]
     Event926,
-    #[serde(rename = "event_927")]
     Event927,
-    #[serde(rename = "event_928")]
     Event928,
-    #[serde(rename = "event_929")]
     Event929,
-    #[serde(rename = "event_930")]
     Event930(WideUnionArgsEventEvent930),
-    #[serde(rename = "event_931")]
     Event931,
-    #[serde(rename = "event_932")]
     Event932,
-    #[serde(rename = "event_933")]
     Event933,
-    #[serde(rename = "event_934")]
     Event934,
-    #[serde(rename = "event_935")]
     Event935,
-    #[serde(rename = "event_936")]
     Event936,
-    #[serde(rename = "event_937")]
     Event937,
-    #[serde(rename = "event_938")]
     Event938,
-    #[serde(rename = "event_939")]
     Event939,
-    #[serde(rename = "event_940")]
     Event940(WideUnionArgsEventEvent940),
-    #[serde(rename = "event_941")]
     Event941,
-    #[serde(rename = "event_942")]
     Event942,
-    #[serde(rename = "event_943")]
     Event943,
-    #[serde(rename = "event_944")]
     Event944,
-    #[serde(rename = "event_945")]
     Event945,
-    #[serde(rename = "event_946")]
     Event946,
-    #[serde(rename = "event_947")]
     Event947,
-    #[serde(rename = "event_948")]
     Event948,
-    #[serde(rename = "event_949")]
     Event949,
-    #[serde(rename = "event_950")]
     Event950(WideUnionArgsEventEvent950),
-    #[serde(rename = "event_951")]
     Event951,
-    #[serde(rename = "event_952")]
     Event952,
-    #[serde(rename = "event_953")]
     Event953,
-    #[serde(rename = "event_954")]
     Event954,
-    #[serde(rename = "event_955")]
     Event955,
-    #[serde(rename = "event_956")]
     Event956,
-    #[serde(rename = "event_957")]
     Event957,
-    #[serde(rename = "event_958")]
     Event958,
-    #[serde(rename = "event_959")]
     Event959,
-    #[serde(rename = "event_960")]
     Event960(WideUnionArgsEventEvent960),
-    #[serde(rename = "event_961")]
     Event961,
-    #[serde(rename = "event_962")]
     Event962,
-    #[serde(rename = "event_963")]
     Event963,
-    #[serde(rename = "event_964")]
     Event964,
-    #[serde(rename = "event_965")]
     Event965,
-    #[serde(rename = "event_966")]
     Event966,
-    #[serde(rename = "event_967")]
     Event967,
-    #[serde(rename = "event_968")]
     Event968,
-    #[serde(rename = "event_969")]
     Event969,
-    #[serde(rename = "event_970")]
     Event970(WideUnionArgsEventEvent970),
-    #[serde(rename = "event_971")]
     Event971,
-    #[serde(rename = "event_972")]
     Event972,
-    #[serde(rename = "event_973")]
     Event973,
-    #[serde(rename = "event_974")]
     Event974,
-    #[serde(rename = "event_975")]
     Event975,
-    #[serde(rename = "event_976")]
     Event976,
-    #[serde(rename = "event_977")]
     Event977,
-    #[serde(rename = "event_978")]
     Event978,
-    #[serde(rename = "event_979")]
     Event979,
-    #[serde(rename = "event_980")]
     Event980(WideUnionArgsEventEvent980),
-    #[serde(rename = "event_981")]
     Event981,
-    #[serde(rename = "event_982")]
     Event982,
-    #[serde(rename = "event_983")]
     Event983,
-    #[serde(rename = "event_984")]
     Event984,
-    #[serde(rename = "event_985")]
     Event985,
-    #[serde(rename = "event_986")]
     Event986,
-    #[serde(rename = "event_987")]
     Event987,
-    #[serde(rename = "event_988")]
     Event988,
-    #[serde(rename = "event_989")]
     Event989,
-    #[serde(rename = "event_990")]
     Event990(WideUnionArgsEventEvent990),
-    #[serde(rename = "event_991")]
     Event991,
-    #[serde(rename = "event_992")]
     Event992,
-    #[serde(rename = "event_993")]
     Event993,
-    #[serde(rename = "event_994")]
     Event994,
-    #[serde(rename = "event_995")]
     Event995,
-    #[serde(rename = "event_996")]
     Event996,
-    #[serde(rename = "event_997")]
     Event997,
-    #[serde(rename = "event_998")]
     Event998,
-    #[serde(rename = "event_999")]
     Event999,
+}
+impl ::mcp_runtime::reexports::serde::Serialize for WideUnionArgsEvent {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: ::mcp_runtime::reexports::serde::Serializer,
+    {
+        use ::mcp_runtime::codegen::Tagged;
+        let variant = match self {
+            Self::Event0(content) => Tagged("event_0", Some(content)),
+            Self::Event1 => Tagged("event_1", None),
+            Self::Event2 => Tagged("event_2", None),
+            Self::Event3 => Tagged("event_3", None),
+            Self::Event4 => Tagged("event_4", None),
+            Self::Event5 => Tagged("event_5", None),
+            Self::Event6 => Tagged("event_6", None),
+            Self::Event7 => Tagged("event_7", None),
+            Self::Event8 => Tagged("event_8", None),
+            Self::Event9 => Tagged("event_9", None),
+            Self::Event10(content) => Tagged("event_10", Some(content)),
+            Self::Event11 => Tagged("event_11", None),
+            Self::Event12 => Tagged("event_12", None),
+            Self::Event13 => Tagged("event_13", None),
+            Self::Event14 => Tagged("event_14", None),
+            Self::Event15 => Tagged("event_15", None),
+            Self::Event16 => Tagged("event_16", None),
+            Self::Event17 => Tagged("event_17", None),
+            Self::Event18 => Tagged("event_18", None),
+            Self::Event19 => Tagged("event_19", None),
+            Self::Event20(content) => Tagged("event_20", Some(content)),
+            Self::Event21 => Tagged("event_21", None),
+            Self::Event22 => Tagged("event_22", None),
+            Self::Event23 => Tagged("event_23", None),
+            Self::Event24 => Tagged("event_24", None),
+            Self::Event25 => Tagged("event_25", None),
+            Self::Event26 => Tagged("event_26", None),
+            Self::Event27 => Tagged("event_27", None),
+            Self::Event28 => Tagged("event_28", None),
+            Self::Event29 => Tagged("event_29", None),
+            Self::Event30(content) => Tagged("event_30", Some(content)),
+            Self::Event31 => Tagged("event_31", None),
+            Self::Event32 => Tagged("event_32", None),
+            Self::Event33 => Tagged("event_33", None),
+            Self::Event34 => Tagged("event_34", None),
+            Self::Event35 => Tagged("event_35", None),
+            Self::Event36 => Tagged("event_36", None),
+            Self::Event37 => Tagged("event_37", None),
+            Self::Event38 => Tagged("event_38", None),
+            Self::Event39 => Tagged("event_39", None),
+            Self::Event40(content) => Tagged("event_40", Some(content)),
+            Self::Event41 => Tagged("event_41", None),
+            Self::Event42 => Tagged("event_42", None),
+            Self::Event43 => Tagged("event_43", None),
+            Self::Event44 => Tagged("event_44", None),
+            Self::Event45 => Tagged("event_45", None),
+            Self::Event46 => Tagged("event_46", None),
+            Self::Event47 => Tagged("event_47", None),
+            Self::Event48 => Tagged("event_48", None),
+            Self::Event49 => Tagged("event_49", None),
+            Self::Event50(content) => Tagged("event_50", Some(content)),
+            Self::Event51 => Tagged("event_51", None),
+            Self::Event52 => Tagged("event_52", None),
+            Self::Event53 => Tagged("event_53", None),
+            Self::Event54 => Tagged("event_54", None),
+            Self::Event55 => Tagged("event_55", None),
+            Self::Event56 => Tagged("event_56", None),
+            Self::Event57 => Tagged("event_57", None),
+            Self::Event58 => Tagged("event_58", None),
+            Self::Event59 => Tagged("event_59", None),
+            Self::Event60(content) => Tagged("event_60", Some(content)),
+            Self::Event61 => Tagged("event_61", None),
+            Self::Event62 => Tagged("event_62", None),
+            Self::Event63 => Tagged("event_63", None),
+            Self::Event64 => Tagged("event_64", None),
+            Self::Event65 => Tagged("event_65", None),
+            Self::Event66 => Tagged("event_66", None),
+            Self::Event67 => Tagged("event_67", None),
+            Self::Event68 => Tagged("event_68", None),
+            Self::Event69 => Tagged("event_69", None),
+            Self::Event70(content) => Tagged("event_70", Some(content)),
+            Self::Event71 => Tagged("event_71", None),
+            Self::Event72 => Tagged("event_72", None),
+            Self::Event73 => Tagged("event_73", None),
+            Self::Event74 => Tagged("event_74", None),
+            Self::Event75 => Tagged("event_75", None),
+            Self::Event76 => Tagged("event_76", None),
+            Self::Event77 => Tagged("event_77", None),
+            Self::Event78 => Tagged("event_78", None),
+            Self::Event79 => Tagged("event_79", None),
+            Self::Event80(content) => Tagged("event_80", Some(content)),
+            Self::Event81 => Tagged("event_81", None),
+            Self::Event82 => Tagged("event_82", None),
+            Self::Event83 => Tagged("event_83", None),
+            Self::Event84 => Tagged("event_84", None),
+            Self::Event85 => Tagged("event_85", None),
+            Self::Event86 => Tagged("event_86", None),
+            Self::Event87 => Tagged("event_87", None),
+            Self::Event88 => Tagged("event_88", None),
+            Self::Event89 => Tagged("event_89", None),
+            Self::Event90(content) => Tagged("event_90", Some(content)),
+            Self::Event91 => Tagged("event_91", None),
+            Self::Event92 => Tagged("event_92", None),
+            Self::Event93 => Tagged("event_93", None),
+            Self::Event94 => Tagged("event_94", None),
+            Self::Event95 => Tagged("event_95", None),
+            Self::Event96 => Tagged("event_96", None),
+            Self::Event97 => Tagged("event_97", None),
+            Self::Event98 => Tagged("event_98", None),
+            Self::Event99 => Tagged("event_99", None),
+            Self::Event100(content) => Tagged("event_100", Some(content)),
+            Self::Event101 => Tagged("event_101", None),
+            Self::Event102 => Tagged("event_102", None),
+            Self::Event103 => Tagged("event_103", None),
+            Self::Event104 => Tagged("event_104", None),
+            Self::Event105 => Tagged("event_105", None),
+            Self::Event106 => Tagged("event_106", None),
+            Self::Event107 => Tagged("event_107", None),
+            Self::Event108 => Tagged("event_108", None),
+            Self::Event109 => Tagged("event_109", None),
+            Self::Event110(content) => Tagged("event_110", Some(content)),
+            Self::Event111 => Tagged("event_111", None),
+            Self::Event112 => Tagged("event_112", None),
+            Self::Event113 => Tagged("event_113", None),
+            Self::Event114 => Tagged("event_114", None),
+            Self::Event115 => Tagged("event_115", None),
+            Self::Event116 => Tagged("event_116", None),
+            Self::Event117 => Tagged("event_117", None),
+            Self::Event118 => Tagged("event_118", None),
+            Self::Event119 => Tagged("event_119", None),
+            Self::Event120(content) => Tagged("event_120", Some(content)),
+            Self::Event121 => Tagged("event_121", None),
+            Self::Event122 => Tagged("event_122", None),
+            Self::Event123 => Tagged("event_123", None),
+            Self::Event124 => Tagged("event_124", None),
+            Self::Event125 => Tagged("event_125", None),
+            Self::Event126 => Tagged("event_126", None),
+            Self::Event127 => Tagged("event_127", None),
+            Self::Event128 => Tagged("event_128", None),
+            Self::Event129 => Tagged("event_129", None),
+            Self::Event130(content) => Tagged("event_130", Some(content)),
+            Self::Event131 => Tagged("event_131", None),
+            Self::Event132 => Tagged("event_132", None),
+            Self::Event133 => Tagged("event_133", None),
+            Self::Event134 => Tagged("event_134", None),
+            Self::Event135 => Tagged("event_135", None),
+            Self::Event136 => Tagged("event_136", None),
+            Self::Event137 => Tagged("event_137", None),
+            Self::Event138 => Tagged("event_138", None),
+            Self::Event139 => Tagged("event_139", None),
+            Self::Event140(content) => Tagged("event_140", Some(content)),
+            Self::Event141 => Tagged("event_141", None),
+            Self::Event142 => Tagged("event_142", None),
+            Self::Event143 => Tagged("event_143", None),
+            Self::Event144 => Tagged("event_144", None),
+            Self::Event145 => Tagged("event_145", None),
+            Self::Event146 => Tagged("event_146", None),
+            Self::Event147 => Tagged("event_147", None),
+            Self::Event148 => Tagged("event_148", None),
+            Self::Event149 => Tagged("event_149", None),
+            Self::Event150(content) => Tagged("event_150", Some(content)),
+            Self::Event151 => Tagged("event_151", None),
+            Self::Event152 => Tagged("event_152", None),
+            Self::Event153 => Tagged("event_153", None),
+            Self::Event154 => Tagged("event_154", None),
+            Self::Event155 => Tagged("event_155", None),
+            Self::Event156 => Tagged("event_156", None),
+            Self::Event157 => Tagged("event_157", None),
+            Self::Event158 => Tagged("event_158", None),
+            Self::Event159 => Tagged("event_159", None),
+            Self::Event160(content) => Tagged("event_160", Some(content)),
+            Self::Event161 => Tagged("event_161", None),
+            Self::Event162 => Tagged("event_162", None),
+            Self::Event163 => Tagged("event_163", None),
+            Self::Event164 => Tagged("event_164", None),
+            Self::Event165 => Tagged("event_165", None),
+            Self::Event166 => Tagged("event_166", None),
+            Self::Event167 => Tagged("event_167", None),
+            Self::Event168 => Tagged("event_168", None),
+            Self::Event169 => Tagged("event_169", None),
+            Self::Event170(content) => Tagged("event_170", Some(content)),
+            Self::Event171 => Tagged("event_171", None),
+            Self::Event172 => Tagged("event_172", None),
+            Self::Event173 => Tagged("event_173", None),
+            Self::Event174 => Tagged("event_174", None),
+            Self::Event175 => Tagged("event_175", None),
+            Self::Event176 => Tagged("event_176", None),
+            Self::Event177 => Tagged("event_177", None),
+            Self::Event178 => Tagged("event_178", None),
+            Self::Event179 => Tagged("event_179", None),
+            Self::Event180(content) => Tagged("event_180", Some(content)),
+            Self::Event181 => Tagged("event_181", None),
+            Self::Event182 => Tagged("event_182", None),
+            Self::Event183 => Tagged("event_183", None),
+            Self::Event184 => Tagged("event_184", None),
+            Self::Event185 => Tagged("event_185", None),
+            Self::Event186 => Tagged("event_186", None),
+            Self::Event187 => Tagged("event_187", None),
+            Self::Event188 => Tagged("event_188", None),
+            Self::Event189 => Tagged("event_189", None),
+            Self::Event190(content) => Tagged("event_190", Some(content)),
+            Self::Event191 => Tagged("event_191", None),
+            Self::Event192 => Tagged("event_192", None),
+            Self::Event193 => Tagged("event_193", None),
+            Self::Event194 => Tagged("event_194", None),
+            Self::Event195 => Tagged("event_195", None),
+            Self::Event196 => Tagged("event_196", None),
+            Self::Event197 => Tagged("event_197", None),
+            Self::Event198 => Tagged("event_198", None),
+            Self::Event199 => Tagged("event_199", None),
+            Self::Event200(content) => Tagged("event_200", Some(content)),
+            Self::Event201 => Tagged("event_201", None),
+            Self::Event202 => Tagged("event_202", None),
+            Self::Event203 => Tagged("event_203", None),
+            Self::Event204 => Tagged("event_204", None),
+            Self::Event205 => Tagged("event_205", None),
+            Self::Event206 => Tagged("event_206", None),
+            Self::Event207 => Tagged("event_207", None),
+            Self::Event208 => Tagged("event_208", None),
+            Self::Event209 => Tagged("event_209", None),
+            Self::Event210(content) => Tagged("event_210", Some(content)),
+            Self::Event211 => Tagged("event_211", None),
+            Self::Event212 => Tagged("event_212", None),
+            Self::Event213 => Tagged("event_213", None),
+            Self::Event214 => Tagged("event_214", None),
+            Self::Event215 => Tagged("event_215", None),
+            Self::Event216 => Tagged("event_216", None),
+            Self::Event217 => Tagged("event_217", None),
+            Self::Event218 => Tagged("event_218", None),
+            Self::Event219 => Tagged("event_219", None),
+            Self::Event220(content) => Tagged("event_220", Some(content)),
+            Self::Event221 => Tagged("event_221", None),
+            Self::Event222 => Tagged("event_222", None),
+            Self::Event223 => Tagged("event_223", None),
+            Self::Event224 => Tagged("event_224", None),
+            Self::Event225 => Tagged("event_225", None),
+            Self::Event226 => Tagged("event_226", None),
+            Self::Event227 => Tagged("event_227", None),
+            Self::Event228 => Tagged("event_228", None),
+            Self::Event229 => Tagged("event_229", None),
+            Self::Event230(content) => Tagged("event_230", Some(content)),
+            Self::Event231 => Tagged("event_231", None),
+            Self::Event232 => Tagged("event_232", None),
+            Self::Event233 => Tagged("event_233", None),
+            Self::Event234 => Tagged("event_234", None),
+            Self::Event235 => Tagged("event_235", None),
+            Self::Event236 => Tagged("event_236", None),
+            Self::Event237 => Tagged("event_237", None),
+            Self::Event238 => Tagged("event_238", None),
+            Self::Event239 => Tagged("event_239", None),
+            Self::Event240(content) => Tagged("event_240", Some(content)),
+            Self::Event241 => Tagged("event_241", None),
+            Self::Event242 => Tagged("event_242", None),
+            Self::Event243 => Tagged("event_243", None),
+            Self::Event244 => Tagged("event_244", None),
+            Self::Event245 => Tagged("event_245", None),
+            Self::Event246 => Tagged("event_246", None),
+            Self::Event247 => Tagged("event_247", None),
+            Self::Event248 => Tagged("event_248", None),
+            Self::Event249 => Tagged("event_249", None),
+            Self::Event250(content) => Tagged("event_250", Some(content)),
+            Self::Event251 => Tagged("event_251", None),
+            Self::Event252 => Tagged("event_252", None),
+            Self::Event253 => Tagged("event_253", None),
+            Self::Event254 => Tagged("event_254", None),
+            Self::Event255 => Tagged("event_255", None),
+            Self::Event256 => Tagged("event_256", None),
+            Self::Event257 => Tagged("event_257", None),
+            Self::Event258 => Tagged("event_258", None),
+            Self::Event259 => Tagged("event_259", None),
+            Self::Event260(content) => Tagged("event_260", Some(content)),
+            Self::Event261 => Tagged("event_261", None),
+            Self::Event262 => Tagged("event_262", None),
+            Self::Event263 => Tagged("event_263", None),
+            Self::Event264 => Tagged("event_264", None),
+            Self::Event265 => Tagged("event_265", None),
+            Self::Event266 => Tagged("event_266", None),
+            Self::Event267 => Tagged("event_267", None),
+            Self::Event268 => Tagged("event_268", None),
+            Self::Event269 => Tagged("event_269", None),
+            Self::Event270(content) => Tagged("event_270", Some(content)),
+            Self::Event271 => Tagged("event_271", None),
+            Self::Event272 => Tagged("event_272", None),
+            Self::Event273 => Tagged("event_273", None),
+            Self::Event274 => Tagged("event_274", None),
+            Self::Event275 => Tagged("event_275", None),
+            Self::Event276 => Tagged("event_276", None),
+            Self::Event277 => Tagged("event_277", None),
+            Self::Event278 => Tagged("event_278", None),
+            Self::Event279 => Tagged("event_279", None),
+            Self::Event280(content) => Tagged("event_280", Some(content)),
+            Self::Event281 => Tagged("event_281", None),
+            Self::Event282 => Tagged("event_282", None),
+            Self::Event283 => Tagged("event_283", None),
+            Self::Event284 => Tagged("event_284", None),
+            Self::Event285 => Tagged("event_285", None),
+            Self::Event286 => Tagged("event_286", None),
+            Self::Event287 => Tagged("event_287", None),
+            Self::Event288 => Tagged("event_288", None),
+            Self::Event289 => Tagged("event_289", None),
+            Self::Event290(content) => Tagged("event_290", Some(content)),
+            Self::Event291 => Tagged("event_291", None),
+            Self::Event292 => Tagged("event_292", None),
+            Self::Event293 => Tagged("event_293", None),
+            Self::Event294 => Tagged("event_294", None),
+            Self::Event295 => Tagged("event_295", None),
+            Self::Event296 => Tagged("event_296", None),
+            Self::Event297 => Tagged("event_297", None),
+            Self::Event298 => Tagged("event_298", None),
+            Self::Event299 => Tagged("event_299", None),
+            Self::Event300(content) => Tagged("event_300", Some(content)),
+            Self::Event301 => Tagged("event_301", None),
+            Self::Event302 => Tagged("event_302", None),
+            Self::Event303 => Tagged("event_303", None),
+            Self::Event304 => Tagged("event_304", None),
+            Self::Event305 => Tagged("event_305", None),
+            Self::Event306 => Tagged("event_306", None),
+            Self::Event307 => Tagged("event_307", None),
+            Self::Event308 => Tagged("event_308", None),
+            Self::Event309 => Tagged("event_309", None),
+            Self::Event310(content) => Tagged("event_310", Some(content)),
+            Self::Event311 => Tagged("event_311", None),
+            Self::Event312 => Tagged("event_312", None),
+            Self::Event313 => Tagged("event_313", None),
+            Self::Event314 => Tagged("event_314", None),
+            Self::Event315 => Tagged("event_315", None),
+            Self::Event316 => Tagged("event_316", None),
+            Self::Event317 => Tagged("event_317", None),
+            Self::Event318 => Tagged("event_318", None),
+            Self::Event319 => Tagged("event_319", None),
+            Self::Event320(content) => Tagged("event_320", Some(content)),
+            Self::Event321 => Tagged("event_321", None),
+            Self::Event322 => Tagged("event_322", None),
+            Self::Event323 => Tagged("event_323", None),
+            Self::Event324 => Tagged("event_324", None),
+            Self::Event325 => Tagged("event_325", None),
+            Self::Event326 => Tagged("event_326", None),
+            Self::Event327 => Tagged("event_327", None),
+            Self::Event328 => Tagged("event_328", None),
+            Self::Event329 => Tagged("event_329", None),
+            Self::Event330(content) => Tagged("event_330", Some(content)),
+            Self::Event331 => Tagged("event_331", None),
+            Self::Event332 => Tagged("event_332", None),
+            Self::Event333 => Tagged("event_333", None),
+            Self::Event334 => Tagged("event_334", None),
+            Self::Event335 => Tagged("event_335", None),
+            Self::Event336 => Tagged("event_336", None),
+            Self::Event337 => Tagged("event_337", None),
+            Self::Event338 => Tagged("event_338", None),
+            Self::Event339 => Tagged("event_339", None),
+            Self::Event340(content) => Tagged("event_340", Some(content)),
+            Self::Event341 => Tagged("event_341", None),
+            Self::Event342 => Tagged("event_342", None),
+            Self::Event343 => Tagged("event_343", None),
+            Self::Event344 => Tagged("event_344", None),
+            Self::Event345 => Tagged("event_345", None),
+            Self::Event346 => Tagged("event_346", None),
+            Self::Event347 => Tagged("event_347", None),
+            Self::Event348 => Tagged("event_348", None),
+            Self::Event349 => Tagged("event_349", None),
+            Self::Event350(content) => Tagged("event_350", Some(content)),
+            Self::Event351 => Tagged("event_351", None),
+            Self::Event352 => Tagged("event_352", None),
+            Self::Event353 => Tagged("event_353", None),
+            Self::Event354 => Tagged("event_354", None),
+            Self::Event355 => Tagged("event_355", None),
+            Self::Event356 => Tagged("event_356", None),
+            Self::Event357 => Tagged("event_357", None),
+            Self::Event358 => Tagged("event_358", None),
+            Self::Event359 => Tagged("event_359", None),
+            Self::Event360(content) => Tagged("event_360", Some(content)),
+            Self::Event361 => Tagged("event_361", None),
+            Self::Event362 => Tagged("event_362", None),
+            Self::Event363 => Tagged("event_363", None),
+            Self::Event364 => Tagged("event_364", None),
+            Self::Event365 => Tagged("event_365", None),
+            Self::Event366 => Tagged("event_366", None),
+            Self::Event367 => Tagged("event_367", None),
+            Self::Event368 => Tagged("event_368", None),
+            Self::Event369 => Tagged("event_369", None),
+            Self::Event370(content) => Tagged("event_370", Some(content)),
+            Self::Event371 => Tagged("event_371", None),
+            Self::Event372 => Tagged("event_372", None),
+            Self::Event373 => Tagged("event_373", None),
+            Self::Event374 => Tagged("event_374", None),
+            Self::Event375 => Tagged("event_375", None),
+            Self::Event376 => Tagged("event_376", None),
+            Self::Event377 => Tagged("event_377", None),
+            Self::Event378 => Tagged("event_378", None),
+            Self::Event379 => Tagged("event_379", None),
+            Self::Event380(content) => Tagged("event_380", Some(content)),
+            Self::Event381 => Tagged("event_381", None),
+            Self::Event382 => Tagged("event_382", None),
+            Self::Event383 => Tagged("event_383", None),
+            Self::Event384 => Tagged("event_384", None),
+            Self::Event385 => Tagged("event_385", None),
+            Self::Event386 => Tagged("event_386", None),
+            Self::Event387 => Tagged("event_387", None),
+            Self::Event388 => Tagged("event_388", None),
+            Self::Event389 => Tagged("event_389", None),
+            Self::Event390(content) => Tagged("event_390", Some(content)),
+            Self::Event391 => Tagged("event_391", None),
+            Self::Event392 => Tagged("event_392", None),
+            Self::Event393 => Tagged("event_393", None),
+            Self::Event394 => Tagged("event_394", None),
+            Self::Event395 => Tagged("event_395", None),
+            Self::Event396 => Tagged("event_396", None),
+            Self::Event397 => Tagged("event_397", None),
+            Self::Event398 => Tagged("event_398", None),
+            Self::Event399 => Tagged("event_399", None),
+            Self::Event400(content) => Tagged("event_400", Some(content)),
+            Self::Event401 => Tagged("event_401", None),
+            Self::Event402 => Tagged("event_402", None),
+            Self::Event403 => Tagged("event_403", None),
+            Self::Event404 => Tagged("event_404", None),
+            Self::Event405 => Tagged("event_405", None),
+            Self::Event406 => Tagged("event_406", None),
+            Self::Event407 => Tagged("event_407", None),
+            Self::Event408 => Tagged("event_408", None),
+            Self::Event409 => Tagged("event_409", None),
+            Self::Event410(content) => Tagged("event_410", Some(content)),
+            Self::Event411 => Tagged("event_411", None),
+            Self::Event412 => Tagged("event_412", None),
+            Self::Event413 => Tagged("event_413", None),
+            Self::Event414 => Tagged("event_414", None),
+            Self::Event415 => Tagged("event_415", None),
+            Self::Event416 => Tagged("event_416", None),
+            Self::Event417 => Tagged("event_417", None),
+            Self::Event418 => Tagged("event_418", None),
+            Self::Event419 => Tagged("event_419", None),
+            Self::Event420(content) => Tagged("event_420", Some(content)),
+            Self::Event421 => Tagged("event_421", None),
+            Self::Event422 => Tagged("event_422", None),
+            Self::Event423 => Tagged("event_423", None),
+            Self::Event424 => Tagged("event_424", None),
+            Self::Event425 => Tagged("event_425", None),
+            Self::Event426 => Tagged("event_426", None),
+            Self::Event427 => Tagged("event_427", None),
+            Self::Event428 => Tagged("event_428", None),
+            Self::Event429 => Tagged("event_429", None),
+            Self::Event430(content) => Tagged("event_430", Some(content)),
+            Self::Event431 => Tagged("event_431", None),
+            Self::Event432 => Tagged("event_432", None),
+            Self::Event433 => Tagged("event_433", None),
+            Self::Event434 => Tagged("event_434", None),
+            Self::Event435 => Tagged("event_435", None),
+            Self::Event436 => Tagged("event_436", None),
+            Self::Event437 => Tagged("event_437", None),
+            Self::Event438 => Tagged("event_438", None),
+            Self::Event439 => Tagged("event_439", None),
+            Self::Event440(content) => Tagged("event_440", Some(content)),
+            Self::Event441 => Tagged("event_441", None),
+            Self::Event442 => Tagged("event_442", None),
+            Self::Event443 => Tagged("event_443", None),
+            Self::Event444 => Tagged("event_444", None),
+            Self::Event445 => Tagged("event_445", None),
+            Self::Event446 => Tagged("event_446", None),
+            Self::Event447 => Tagged("event_447", None),
+            Self::Event448 => Tagged("event_448", None),
+            Self::Event449 => Tagged("event_449", None),
+            Self::Event450(content) => Tagged("event_450", Some(content)),
+            Self::Event451 => Tagged("event_451", None),
+            Self::Event452 => Tagged("event_452", None),
+            Self::Event453 => Tagged("event_453", None),
+            Self::Event454 => Tagged("event_454", None),
+            Self::Event455 => Tagged("event_455", None),
+            Self::Event456 => Tagged("event_456", None),
+            Self::Event457 => Tagged("event_457", None),
+            Self::Event458 => Tagged("event_458", None),
+            Self::Event459 => Tagged("event_459", None),
+            Self::Event460(content) => Tagged("event_460", Some(content)),
+            Self::Event461 => Tagged("event_461", None),
+            Self::Event462 => Tagged("event_462", None),
+            Self::Event463 => Tagged("event_463", None),
+            Self::Event464 => Tagged("event_464", None),
+            Self::Event465 => Tagged("event_465", None),
+            Self::Event466 => Tagged("event_466", None),
+            Self::Event467 => Tagged("event_467", None),
+            Self::Event468 => Tagged("event_468", None),
+            Self::Event469 => Tagged("event_469", None),
+            Self::Event470(content) => Tagged("event_470", Some(content)),
+            Self::Event471 => Tagged("event_471", None),
+            Self::Event472 => Tagged("event_472", None),
+            Self::Event473 => Tagged("event_473", None),
+            Self::Event474 => Tagged("event_474", None),
+            Self::Event475 => Tagged("event_475", None),
+            Self::Event476 => Tagged("event_476", None),
+            Self::Event477 => Tagged("event_477", None),
+            Self::Event478 => Tagged("event_478", None),
+            Self::Event479 => Tagged("event_479", None),
+            Self::Event480(content) => Tagged("event_480", Some(content)),
+            Self::Event481 => Tagged("event_481", None),
+            Self::Event482 => Tagged("event_482", None),
+            Self::Event483 => Tagged("event_483", None),
+            Self::Event484 => Tagged("event_484", None),
+            Self::Event485 => Tagged("event_485", None),
+            Self::Event486 => Tagged("event_486", None),
+            Self::Event487 => Tagged("event_487", None),
+            Self::Event488 => Tagged("event_488", None),
+            Self::Event489 => Tagged("event_489", None),
+            Self::Event490(content) => Tagged("event_490", Some(content)),
+            Self::Event491 => Tagged("event_491", None),
+            Self::Event492 => Tagged("event_492", None),
+            Self::Event493 => Tagged("event_493", None),
+            Self::Event494 => Tagged("event_494", None),
+            Self::Event495 => Tagged("event_495", None),
+            Self::Event496 => Tagged("event_496", None),
+            Self::Event497 => Tagged("event_497", None),
+            Self::Event498 => Tagged("event_498", None),
+            Self::Event499 => Tagged("event_499", None),
+            Self::Event500(content) => Tagged("event_500", Some(content)),
+            Self::Event501 => Tagged("event_501", None),
+            Self::Event502 => Tagged("event_502", None),
+            Self::Event503 => Tagged("event_503", None),
+            Self::Event504 => Tagged("event_504", None),
+            Self::Event505 => Tagged("event_505", None),
+            Self::Event506 => Tagged("event_506", None),
+            Self::Event507 => Tagged("event_507", None),
+            Self::Event508 => Tagged("event_508", None),
+            Self::Event509 => Tagged("event_509", None),
+            Self::Event510(content) => Tagged("event_510", Some(content)),
+            Self::Event511 => Tagged("event_511", None),
+            Self::Event512 => Tagged("event_512", None),
+            Self::Event513 => Tagged("event_513", None),
+            Self::Event514 => Tagged("event_514", None),
+            Self::Event515 => Tagged("event_515", None),
+            Self::Event516 => Tagged("event_516", None),
+            Self::Event517 => Tagged("event_517", None),
+            Self::Event518 => Tagged("event_518", None),
+            Self::Event519 => Tagged("event_519", None),
+            Self::Event520(content) => Tagged("event_520", Some(content)),
+            Self::Event521 => Tagged("event_521", None),
+            Self::Event522 => Tagged("event_522", None),
+            Self::Event523 => Tagged("event_523", None),
+            Self::Event524 => Tagged("event_524", None),
+            Self::Event525 => Tagged("event_525", None),
+            Self::Event526 => Tagged("event_526", None),
+            Self::Event527 => Tagged("event_527", None),
+            Self::Event528 => Tagged("event_528", None),
+            Self::Event529 => Tagged("event_529", None),
+            Self::Event530(content) => Tagged("event_530", Some(content)),
+            Self::Event531 => Tagged("event_531", None),
+            Self::Event532 => Tagged("event_532", None),
+            Self::Event533 => Tagged("event_533", None),
+            Self::Event534 => Tagged("event_534", None),
+            Self::Event535 => Tagged("event_535", None),
+            Self::Event536 => Tagged("event_536", None),
+            Self::Event537 => Tagged("event_537", None),
+            Self::Event538 => Tagged("event_538", None),
+            Self::Event539 => Tagged("event_539", None),
+            Self::Event540(content) => Tagged("event_540", Some(content)),
+            Self::Event541 => Tagged("event_541", None),
+            Self::Event542 => Tagged("event_542", None),
+            Self::Event543 => Tagged("event_543", None),
+            Self::Event544 => Tagged("event_544", None),
+            Self::Event545 => Tagged("event_545", None),
+            Self::Event546 => Tagged("event_546", None),
+            Self::Event547 => Tagged("event_547", None),
+            Self::Event548 => Tagged("event_548", None),
+            Self::Event549 => Tagged("event_549", None),
+            Self::Event550(content) => Tagged("event_550", Some(content)),
+            Self::Event551 => Tagged("event_551", None),
+            Self::Event552 => Tagged("event_552", None),
+            Self::Event553 => Tagged("event_553", None),
+            Self::Event554 => Tagged("event_554", None),
+            Self::Event555 => Tagged("event_555", None),
+            Self::Event556 => Tagged("event_556", None),
+            Self::Event557 => Tagged("event_557", None),
+            Self::Event558 => Tagged("event_558", None),
+            Self::Event559 => Tagged("event_559", None),
+            Self::Event560(content) => Tagged("event_560", Some(content)),
+            Self::Event561 => Tagged("event_561", None),
+            Self::Event562 => Tagged("event_562", None),
+            Self::Event563 => Tagged("event_563", None),
+            Self::Event564 => Tagged("event_564", None),
+            Self::Event565 => Tagged("event_565", None),
+            Self::Event566 => Tagged("event_566", None),
+            Self::Event567 => Tagged("event_567", None),
+            Self::Event568 => Tagged("event_568", None),
+            Self::Event569 => Tagged("event_569", None),
+            Self::Event570(content) => Tagged("event_570", Some(content)),
+            Self::Event571 => Tagged("event_571", None),
+            Self::Event572 => Tagged("event_572", None),
+            Self::Event573 => Tagged("event_573", None),
+            Self::Event574 => Tagged("event_574", None),
+            Self::Event575 => Tagged("event_575", None),
+            Self::Event576 => Tagged("event_576", None),
+            Self::Event577 => Tagged("event_577", None),
+            Self::Event578 => Tagged("event_578", None),
+            Self::Event579 => Tagged("event_579", None),
+            Self::Event580(content) => Tagged("event_580", Some(content)),
+            Self::Event581 => Tagged("event_581", None),
+            Self::Event582 => Tagged("event_582", None),
+            Self::Event583 => Tagged("event_583", None),
+            Self::Event584 => Tagged("event_584", None),
+            Self::Event585 => Tagged("event_585", None),
+            Self::Event586 => Tagged("event_586", None),
+            Self::Event587 => Tagged("event_587", None),
+            Self::Event588 => Tagged("event_588", None),
+            Self::Event589 => Tagged("event_589", None),
+            Self::Event590(content) => Tagged("event_590", Some(content)),
+            Self::Event591 => Tagged("event_591", None),
+            Self::Event592 => Tagged("event_592", None),
+            Self::Event593 => Tagged("event_593", None),
+            Self::Event594 => Tagged("event_594", None),
+            Self::Event595 => Tagged("event_595", None),
+            Self::Event596 => Tagged("event_596", None),
+            Self::Event597 => Tagged("event_597", None),
+            Self::Event598 => Tagged("event_598", None),
+            Self::Event599 => Tagged("event_599", None),
+            Self::Event600(content) => Tagged("event_600", Some(content)),
+            Self::Event601 => Tagged("event_601", None),
+            Self::Event602 => Tagged("event_602", None),
+            Self::Event603 => Tagged("event_603", None),
+            Self::Event604 => Tagged("event_604", None),
+            Self::Event605 => Tagged("event_605", None),
+            Self::Event606 => Tagged("event_606", None),
+            Self::Event607 => Tagged("event_607", None),
+            Self::Event608 => Tagged("event_608", None),
+            Self::Event609 => Tagged("event_609", None),
+            Self::Event610(content) => Tagged("event_610", Some(content)),
+            Self::Event611 => Tagged("event_611", None),
+            Self::Event612 => Tagged("event_612", None),
+            Self::Event613 => Tagged("event_613", None),
+            Self::Event614 => Tagged("event_614", None),
+            Self::Event615 => Tagged("event_615", None),
+            Self::Event616 => Tagged("event_616", None),
+            Self::Event617 => Tagged("event_617", None),
+            Self::Event618 => Tagged("event_618", None),
+            Self::Event619 => Tagged("event_619", None),
+            Self::Event620(content) => Tagged("event_620", Some(content)),
+            Self::Event621 => Tagged("event_621", None),
+            Self::Event622 => Tagged("event_622", None),
+            Self::Event623 => Tagged("event_623", None),
+            Self::Event624 => Tagged("event_624", None),
+            Self::Event625 => Tagged("event_625", None),
+            Self::Event626 => Tagged("event_626", None),
+            Self::Event627 => Tagged("event_627", None),
+            Self::Event628 => Tagged("event_628", None),
+            Self::Event629 => Tagged("event_629", None),
+            Self::Event630(content) => Tagged("event_630", Some(content)),
+            Self::Event631 => Tagged("event_631", None),
+            Self::Event632 => Tagged("event_632", None),
+            Self::Event633 => Tagged("event_633", None),
+            Self::Event634 => Tagged("event_634", None),
+            Self::Event635 => Tagged("event_635", None),
+            Self::Event636 => Tagged("event_636", None),
+            Self::Event637 => Tagged("event_637", None),
+            Self::Event638 => Tagged("event_638", None),
+            Self::Event639 => Tagged("event_639", None),
+            Self::Event640(content) => Tagged("event_640", Some(content)),
+            Self::Event641 => Tagged("event_641", None),
+            Self::Event642 => Tagged("event_642", None),
+            Self::Event643 => Tagged("event_643", None),
+            Self::Event644 => Tagged("event_644", None),
+            Self::Event645 => Tagged("event_645", None),
+            Self::Event646 => Tagged("event_646", None),
+            Self::Event647 => Tagged("event_647", None),
+            Self::Event648 => Tagged("event_648", None),
+            Self::Event649 => Tagged("event_649", None),
+            Self::Event650(content) => Tagged("event_650", Some(content)),
+            Self::Event651 => Tagged("event_651", None),
+            Self::Event652 => Tagged("event_652", None),
+            Self::Event653 => Tagged("event_653", None),
+            Self::Event654 => Tagged("event_654", None),
+            Self::Event655 => Tagged("event_655", None),
+            Self::Event656 => Tagged("event_656", None),
+            Self::Event657 => Tagged("event_657", None),
+            Self::Event658 => Tagged("event_658", None),
+            Self::Event659 => Tagged("event_659", None),
+            Self::Event660(content) => Tagged("event_660", Some(content)),
+            Self::Event661 => Tagged("event_661", None),
+            Self::Event662 => Tagged("event_662", None),
+            Self::Event663 => Tagged("event_663", None),
+            Self::Event664 => Tagged("event_664", None),
+            Self::Event665 => Tagged("event_665", None),
+            Self::Event666 => Tagged("event_666", None),
+            Self::Event667 => Tagged("event_667", None),
+            Self::Event668 => Tagged("event_668", None),
+            Self::Event669 => Tagged("event_669", None),
+            Self::Event670(content) => Tagged("event_670", Some(content)),
+            Self::Event671 => Tagged("event_671", None),
+            Self::Event672 => Tagged("event_672", None),
+            Self::Event673 => Tagged("event_673", None),
+            Self::Event674 => Tagged("event_674", None),
+            Self::Event675 => Tagged("event_675", None),
+            Self::Event676 => Tagged("event_676", None),
+            Self::Event677 => Tagged("event_677", None),
+            Self::Event678 => Tagged("event_678", None),
+            Self::Event679 => Tagged("event_679", None),
+            Self::Event680(content) => Tagged("event_680", Some(content)),
+            Self::Event681 => Tagged("event_681", None),
+            Self::Event682 => Tagged("event_682", None),
+            Self::Event683 => Tagged("event_683", None),
+            Self::Event684 => Tagged("event_684", None),
+            Self::Event685 => Tagged("event_685", None),
+            Self::Event686 => Tagged("event_686", None),
+            Self::Event687 => Tagged("event_687", None),
+            Self::Event688 => Tagged("event_688", None),
+            Self::Event689 => Tagged("event_689", None),
+            Self::Event690(content) => Tagged("event_690", Some(content)),
+            Self::Event691 => Tagged("event_691", None),
+            Self::Event692 => Tagged("event_692", None),
+            Self::Event693 => Tagged("event_693", None),
+            Self::Event694 => Tagged("event_694", None),
+            Self::Event695 => Tagged("event_695", None),
+            Self::Event696 => Tagged("event_696", None),
+            Self::Event697 => Tagged("event_697", None),
+            Self::Event698 => Tagged("event_698", None),
+            Self::Event699 => Tagged("event_699", None),
+            Self::Event700(content) => Tagged("event_700", Some(content)),
+            Self::Event701 => Tagged("event_701", None),
+            Self::Event702 => Tagged("event_702", None),
+            Self::Event703 => Tagged("event_703", None),
+            Self::Event704 => Tagged("event_704", None),
+            Self::Event705 => Tagged("event_705", None),
+            Self::Event706 => Tagged("event_706", None),
+            Self::Event707 => Tagged("event_707", None),
+            Self::Event708 => Tagged("event_708", None),
+            Self::Event709 => Tagged("event_709", None),
+            Self::Event710(content) => Tagged("event_710", Some(content)),
+            Self::Event711 => Tagged("event_711", None),
+            Self::Event712 => Tagged("event_712", None),
+            Self::Event713 => Tagged("event_713", None),
+            Self::Event714 => Tagged("event_714", None),
+            Self::Event715 => Tagged("event_715", None),
+            Self::Event716 => Tagged("event_716", None),
+            Self::Event717 => Tagged("event_717", None),
+            Self::Event718 => Tagged("event_718", None),
+            Self::Event719 => Tagged("event_719", None),
+            Self::Event720(content) => Tagged("event_720", Some(content)),
+            Self::Event721 => Tagged("event_721", None),
+            Self::Event722 => Tagged("event_722", None),
+            Self::Event723 => Tagged("event_723", None),
+            Self::Event724 => Tagged("event_724", None),
+            Self::Event725 => Tagged("event_725", None),
+            Self::Event726 => Tagged("event_726", None),
+            Self::Event727 => Tagged("event_727", None),
+            Self::Event728 => Tagged("event_728", None),
+            Self::Event729 => Tagged("event_729", None),
+            Self::Event730(content) => Tagged("event_730", Some(content)),
+            Self::Event731 => Tagged("event_731", None),
+            Self::Event732 => Tagged("event_732", None),
+            Self::Event733 => Tagged("event_733", None),
+            Self::Event734 => Tagged("event_734", None),
+            Self::Event735 => Tagged("event_735", None),
+            Self::Event736 => Tagged("event_736", None),
+            Self::Event737 => Tagged("event_737", None),
+            Self::Event738 => Tagged("event_738", None),
+            Self::Event739 => Tagged("event_739", None),
+            Self::Event740(content) => Tagged("event_740", Some(content)),
+            Self::Event741 => Tagged("event_741", None),
+            Self::Event742 => Tagged("event_742", None),
+            Self::Event743 => Tagged("event_743", None),
+            Self::Event744 => Tagged("event_744", None),
+            Self::Event745 => Tagged("event_745", None),
+            Self::Event746 => Tagged("event_746", None),
+            Self::Event747 => Tagged("event_747", None),
+            Self::Event748 => Tagged("event_748", None),
+            Self::Event749 => Tagged("event_749", None),
+            Self::Event750(content) => Tagged("event_750", Some(content)),
+            Self::Event751 => Tagged("event_751", None),
+            Self::Event752 => Tagged("event_752", None),
+            Self::Event753 => Tagged("event_753", None),
+            Self::Event754 => Tagged("event_754", None),
+            Self::Event755 => Tagged("event_755", None),
+            Self::Event756 => Tagged("event_756", None),
+            Self::Event757 => Tagged("event_757", None),
+            Self::Event758 => Tagged("event_758", None),
+            Self::Event759 => Tagged("event_759", None),
+            Self::Event760(content) => Tagged("event_760", Some(content)),
+            Self::Event761 => Tagged("event_761", None),
+            Self::Event762 => Tagged("event_762", None),
+            Self::Event763 => Tagged("event_763", None),
+            Self::Event764 => Tagged("event_764", None),
+            Self::Event765 => Tagged("event_765", None),
+            Self::Event766 => Tagged("event_766", None),
+            Self::Event767 => Tagged("event_767", None),
+            Self::Event768 => Tagged("event_768", None),
+            Self::Event769 => Tagged("event_769", None),
+            Self::Event770(content) => Tagged("event_770", Some(content)),
+            Self::Event771 => Tagged("event_771", None),
+            Self::Event772 => Tagged("event_772", None),
+            Self::Event773 => Tagged("event_773", None),
+            Self::Event774 => Tagged("event_774", None),
+            Self::Event775 => Tagged("event_775", None),
+            Self::Event776 => Tagged("event_776", None),
+            Self::Event777 => Tagged("event_777", None),
+            Self::Event778 => Tagged("event_778", None),
+            Self::Event779 => Tagged("event_779", None),
+            Self::Event780(content) => Tagged("event_780", Some(content)),
+            Self::Event781 => Tagged("event_781", None),
+            Self::Event782 => Tagged("event_782", None),
+            Self::Event783 => Tagged("event_783", None),
+            Self::Event784 => Tagged("event_784", None),
+            Self::Event785 => Tagged("event_785", None),
+            Self::Event786 => Tagged("event_786", None),
+            Self::Event787 => Tagged("event_787", None),
+            Self::Event788 => Tagged("event_788", None),
+            Self::Event789 => Tagged("event_789", None),
+            Self::Event790(content) => Tagged("event_790", Some(content)),
+            Self::Event791 => Tagged("event_791", None),
+            Self::Event792 => Tagged("event_792", None),
+            Self::Event793 => Tagged("event_793", None),
+            Self::Event794 => Tagged("event_794", None),
+            Self::Event795 => Tagged("event_795", None),
+            Self::Event796 => Tagged("event_796", None),
+            Self::Event797 => Tagged("event_797", None),
+            Self::Event798 => Tagged("event_798", None),
+            Self::Event799 => Tagged("event_799", None),
+            Self::Event800(content) => Tagged("event_800", Some(content)),
+            Self::Event801 => Tagged("event_801", None),
+            Self::Event802 => Tagged("event_802", None),
+            Self::Event803 => Tagged("event_803", None),
+            Self::Event804 => Tagged("event_804", None),
+            Self::Event805 => Tagged("event_805", None),
+            Self::Event806 => Tagged("event_806", None),
+            Self::Event807 => Tagged("event_807", None),
+            Self::Event808 => Tagged("event_808", None),
+            Self::Event809 => Tagged("event_809", None),
+            Self::Event810(content) => Tagged("event_810", Some(content)),
+            Self::Event811 => Tagged("event_811", None),
+            Self::Event812 => Tagged("event_812", None),
+            Self::Event813 => Tagged("event_813", None),
+            Self::Event814 => Tagged("event_814", None),
+            Self::Event815 => Tagged("event_815", None),
+            Self::Event816 => Tagged("event_816", None),
+            Self::Event817 => Tagged("event_817", None),
+            Self::Event818 => Tagged("event_818", None),
+            Self::Event819 => Tagged("event_819", None),
+            Self::Event820(content) => Tagged("event_820", Some(content)),
+            Self::Event821 => Tagged("event_821", None),
+            Self::Event822 => Tagged("event_822", None),
+            Self::Event823 => Tagged("event_823", None),
+            Self::Event824 => Tagged("event_824", None),
+            Self::Event825 => Tagged("event_825", None),
+            Self::Event826 => Tagged("event_826", None),
+            Self::Event827 => Tagged("event_827", None),
+            Self::Event828 => Tagged("event_828", None),
+            Self::Event829 => Tagged("event_829", None),
+            Self::Event830(content) => Tagged("event_830", Some(content)),
+            Self::Event831 => Tagged("event_831", None),
+            Self::Event832 => Tagged("event_832", None),
+            Self::Event833 => Tagged("event_833", None),
+            Self::Event834 => Tagged("event_834", None),
+            Self::Event835 => Tagged("event_835", None),
+            Self::Event836 => Tagged("event_836", None),
+            Self::Event837 => Tagged("event_837", None),
+            Self::Event838 => Tagged("event_838", None),
+            Self::Event839 => Tagged("event_839", None),
+            Self::Event840(content) => Tagged("event_840", Some(content)),
+            Self::Event841 => Tagged("event_841", None),
+            Self::Event842 => Tagged("event_842", None),
+            Self::Event843 => Tagged("event_843", None),
+            Self::Event844 => Tagged("event_844", None),
+            Self::Event845 => Tagged("event_845", None),
+            Self::Event846 => Tagged("event_846", None),
+            Self::Event847 => Tagged("event_847", None),
+            Self::Event848 => Tagged("event_848", None),
+            Self::Event849 => Tagged("event_849", None),
+            Self::Event850(content) => Tagged("event_850", Some(content)),
+            Self::Event851 => Tagged("event_851", None),
+            Self::Event852 => Tagged("event_852", None),
+            Self::Event853 => Tagged("event_853", None),
+            Self::Event854 => Tagged("event_854", None),
+            Self::Event855 => Tagged("event_855", None),
+            Self::Event856 => Tagged("event_856", None),
+            Self::Event857 => Tagged("event_857", None),
+            Self::Event858 => Tagged("event_858", None),
+            Self::Event859 => Tagged("event_859", None),
+            Self::Event860(content) => Tagged("event_860", Some(content)),
+            Self::Event861 => Tagged("event_861", None),
+            Self::Event862 => Tagged("event_862", None),
+            Self::Event863 => Tagged("event_863", None),
+            Self::Event864 => Tagged("event_864", None),
+            Self::Event865 => Tagged("event_865", None),
+            Self::Event866 => Tagged("event_866", None),
+            Self::Event867 => Tagged("event_867", None),
+            Self::Event868 => Tagged("event_868", None),
+            Self::Event869 => Tagged("event_869", None),
+            Self::Event870(content) => Tagged("event_870", Some(content)),
+            Self::Event871 => Tagged("event_871", None),
+            Self::Event872 => Tagged("event_872", None),
+            Self::Event873 => Tagged("event_873", None),
+            Self::Event874 => Tagged("event_874", None),
+            Self::Event875 => Tagged("event_875", None),
+            Self::Event876 => Tagged("event_876", None),
+            Self::Event877 => Tagged("event_877", None),
+            Self::Event878 => Tagged("event_878", None),
+            Self::Event879 => Tagged("event_879", None),
+            Self::Event880(content) => Tagged("event_880", Some(content)),
+            Self::Event881 => Tagged("event_881", None),
+            Self::Event882 => Tagged("event_882", None),
+            Self::Event883 => Tagged("event_883", None),
+            Self::Event884 => Tagged("event_884", None),
+            Self::Event885 => Tagged("event_885", None),
+            Self::Event886 => Tagged("event_886", None),
+            Self::Event887 => Tagged("event_887", None),
+            Self::Event888 => Tagged("event_888", None),
+            Self::Event889 => Tagged("event_889", None),
+            Self::Event890(content) => Tagged("event_890", Some(content)),
+            Self::Event891 => Tagged("event_891", None),
+            Self::Event892 => Tagged("event_892", None),
+            Self::Event893 => Tagged("event_893", None),
+            Self::Event894 => Tagged("event_894", None),
+            Self::Event895 => Tagged("event_895", None),
+            Self::Event896 => Tagged("event_896", None),
+            Self::Event897 => Tagged("event_897", None),
+            Self::Event898 => Tagged("event_898", None),
+            Self::Event899 => Tagged("event_899", None),
+            Self::Event900(content) => Tagged("event_900", Some(content)),
+            Self::Event901 => Tagged("event_901", None),
+            Self::Event902 => Tagged("event_902", None),
+            Self::Event903 => Tagged("event_903", None),
+            Self::Event904 => Tagged("event_904", None),
+            Self::Event905 => Tagged("event_905", None),
+            Self::Event906 => Tagged("event_906", None),
+            Self::Event907 => Tagged("event_907", None),
+            Self::Event908 => Tagged("event_908", None),
+            Self::Event909 => Tagged("event_909", None),
+            Self::Event910(content) => Tagged("event_910", Some(content)),
+            Self::Event911 => Tagged("event_911", None),
+            Self::Event912 => Tagged("event_912", None),
+            Self::Event913 => Tagged("event_913", None),
+            Self::Event914 => Tagged("event_914", None),
+            Self::Event915 => Tagged("event_915", None),
+            Self::Event916 => Tagged("event_916", None),
+            Self::Event917 => Tagged("event_917", None),
+            Self::Event918 => Tagged("event_918", None),
+            Self::Event919 => Tagged("event_919", None),
+            Self::Event920(content) => Tagged("event_920", Some(content)),
+            Self::Event921 => Tagged("event_921", None),
+            Self::Event922 => Tagged("event_922", None),
+            Self::Event923 => Tagged("event_923", None),
+            Self::Event924 => Tagged("event_924", None),
+            Self::Event925 => Tagged("event_925", None),
+            Self::Event926 => Tagged("event_926", None),
+            Self::Event927 => Tagged("event_927", None),
+            Self::Event928 => Tagged("event_928", None),
+            Self::Event929 => Tagged("event_929", None),
+            Self::Event930(content) => Tagged("event_930", Some(content)),
+            Self::Event931 => Tagged("event_931", None),
+            Self::Event932 => Tagged("event_932", None),
+            Self::Event933 => Tagged("event_933", None),
+            Self::Event934 => Tagged("event_934", None),
+            Self::Event935 => Tagged("event_935", None),
+            Self::Event936 => Tagged("event_936", None),
+            Self::Event937 => Tagged("event_937", None),
+            Self::Event938 => Tagged("event_938", None),
+            Self::Event939 => Tagged("event_939", None),
+            Self::Event940(content) => Tagged("event_940", Some(content)),
+            Self::Event941 => Tagged("event_941", None),
+            Self::Event942 => Tagged("event_942", None),
+            Self::Event943 => Tagged("event_943", None),
+            Self::Event944 => Tagged("event_944", None),
+            Self::Event945 => Tagged("event_945", None),
+            Self::Event946 => Tagged("event_946", None),
+            Self::Event947 => Tagged("event_947", None),
+            Self::Event948 => Tagged("event_948", None),
+            Self::Event949 => Tagged("event_949", None),
+            Self::Event950(content) => Tagged("event_950", Some(content)),
+            Self::Event951 => Tagged("event_951", None),
+            Self::Event952 => Tagged("event_952", None),
+            Self::Event953 => Tagged("event_953", None),
+            Self::Event954 => Tagged("event_954", None),
+            Self::Event955 => Tagged("event_955", None),
+            Self::Event956 => Tagged("event_956", None),
+            Self::Event957 => Tagged("event_957", None),
+            Self::Event958 => Tagged("event_958", None),
+            Self::Event959 => Tagged("event_959", None),
+            Self::Event960(content) => Tagged("event_960", Some(content)),
+            Self::Event961 => Tagged("event_961", None),
+            Self::Event962 => Tagged("event_962", None),
+            Self::Event963 => Tagged("event_963", None),
+            Self::Event964 => Tagged("event_964", None),
+            Self::Event965 => Tagged("event_965", None),
+            Self::Event966 => Tagged("event_966", None),
+            Self::Event967 => Tagged("event_967", None),
+            Self::Event968 => Tagged("event_968", None),
+            Self::Event969 => Tagged("event_969", None),
+            Self::Event970(content) => Tagged("event_970", Some(content)),
+            Self::Event971 => Tagged("event_971", None),
+            Self::Event972 => Tagged("event_972", None),
+            Self::Event973 => Tagged("event_973", None),
+            Self::Event974 => Tagged("event_974", None),
+            Self::Event975 => Tagged("event_975", None),
+            Self::Event976 => Tagged("event_976", None),
+            Self::Event977 => Tagged("event_977", None),
+            Self::Event978 => Tagged("event_978", None),
+            Self::Event979 => Tagged("event_979", None),
+            Self::Event980(content) => Tagged("event_980", Some(content)),
+            Self::Event981 => Tagged("event_981", None),
+            Self::Event982 => Tagged("event_982", None),
+            Self::Event983 => Tagged("event_983", None),
+            Self::Event984 => Tagged("event_984", None),
+            Self::Event985 => Tagged("event_985", None),
+            Self::Event986 => Tagged("event_986", None),
+            Self::Event987 => Tagged("event_987", None),
+            Self::Event988 => Tagged("event_988", None),
+            Self::Event989 => Tagged("event_989", None),
+            Self::Event990(content) => Tagged("event_990", Some(content)),
+            Self::Event991 => Tagged("event_991", None),
+            Self::Event992 => Tagged("event_992", None),
+            Self::Event993 => Tagged("event_993", None),
+            Self::Event994 => Tagged("event_994", None),
+            Self::Event995 => Tagged("event_995", None),
+            Self::Event996 => Tagged("event_996", None),
+            Self::Event997 => Tagged("event_997", None),
+            Self::Event998 => Tagged("event_998", None),
+            Self::Event999 => Tagged("event_999", None),
+        };
+        ::mcp_runtime::codegen::serialize_tagged(serializer, "kind", variant)
+    }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct WideUnionArgsEventEvent0 {

@@ -53,7 +53,6 @@ impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgs {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -63,6 +62,19 @@ pub enum TrojanU202eSourceArgsEvent {
     OpU202eN(TrojanU202eSourceArgsEventOpU202eN),
     #[serde(rename = "clo\u{200B}se")]
     CloU200bSe,
+}
+impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgsEvent {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        use crate::rt::codegen::Tagged;
+        let variant = match self {
+            Self::OpU202eN(content) => Tagged("op\u{202E}n", Some(content)),
+            Self::CloU200bSe => Tagged("clo\u{200B}se", None),
+        };
+        crate::rt::codegen::serialize_tagged(serializer, "kind", variant)
+    }
 }
 #[derive(
     ::std::fmt::Debug,

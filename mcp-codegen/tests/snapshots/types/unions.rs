@@ -56,7 +56,6 @@ pub enum DrawArgsAmount {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -67,6 +66,19 @@ pub enum DrawArgsEvent {
     Click(Click),
     #[serde(rename = "key")]
     Key(Key),
+}
+impl crate::rt::reexports::serde::Serialize for DrawArgsEvent {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        use crate::rt::codegen::Tagged;
+        let variant = match self {
+            Self::Click(content) => Tagged("click", Some(content)),
+            Self::Key(content) => Tagged("key", Some(content)),
+        };
+        crate::rt::codegen::serialize_tagged(serializer, "type", variant)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
@@ -170,7 +182,6 @@ pub enum DrawArgsLabel {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::cmp::PartialEq,
-    crate::rt::reexports::serde::Serialize,
     crate::rt::reexports::serde::Deserialize
 )]
 #[serde(crate = "crate::rt::reexports::serde")]
@@ -183,6 +194,20 @@ pub enum DrawArgsShape {
     Rect(DrawArgsShapeRect),
     #[serde(rename = "point")]
     Point,
+}
+impl crate::rt::reexports::serde::Serialize for DrawArgsShape {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        use crate::rt::codegen::Tagged;
+        let variant = match self {
+            Self::Circle(content) => Tagged("circle", Some(content)),
+            Self::Rect(content) => Tagged("rect", Some(content)),
+            Self::Point => Tagged("point", None),
+        };
+        crate::rt::codegen::serialize_tagged(serializer, "kind", variant)
+    }
 }
 #[derive(
     ::std::fmt::Debug,
