@@ -3,6 +3,7 @@
 //! the code uses; docs become `#[doc = "..."]` string literals made safe by
 //! [`crate::docs`].
 
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 use syn::{
@@ -359,26 +360,20 @@ impl<'a> Emitter<'a> {
         def: &TypeDef,
         variants: &[(String, String)],
     ) -> Result<Item, Error> {
-        let serde = &self.serde;
-        let name = ident(&def.name);
         let arms = variants.iter().map(|(v, wire)| {
             let v = ident(v);
             let wire = str_lit(wire);
             quote!(Self::#v => #wire)
         });
-        parse_tokens(quote! {
-            impl #serde::Serialize for #name {
-                fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
-                where
-                    S: #serde::Serializer,
-                {
-                    let value = match self {
-                        #(#arms,)*
-                    };
-                    serializer.serialize_str(value)
-                }
-            }
-        })
+        self.serialize_impl(
+            def,
+            quote! {
+                let value = match self {
+                    #(#arms,)*
+                };
+                serializer.serialize_str(value)
+            },
+        )
     }
 
     /// `impl Serialize` for an internally tagged union: each variant's tag
@@ -390,32 +385,29 @@ impl<'a> Emitter<'a> {
         tag: &str,
         variants: &[TaggedVariant],
     ) -> Result<Item, Error> {
-        let serde = &self.serde;
         let codegen = join(&self.rt, "codegen");
-        let name = ident(&def.name);
         let tag = str_lit(tag);
+        // `Option` by its full path: a server may name a type `Some`.
         let arms = variants.iter().map(|v| {
             let variant = ident(&v.ident);
             let value = str_lit(&v.tag_value);
             match v.payload {
-                Some(_) => quote!(Self::#variant(content) => Tagged(#value, Some(content))),
-                None => quote!(Self::#variant => Tagged(#value, None)),
+                Some(_) => quote! {
+                    Self::#variant(content) => Tagged(#value, ::std::option::Option::Some(content))
+                },
+                None => quote!(Self::#variant => Tagged(#value, ::std::option::Option::None)),
             }
         });
-        parse_tokens(quote! {
-            impl #serde::Serialize for #name {
-                fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
-                where
-                    S: #serde::Serializer,
-                {
-                    use #codegen::Tagged;
-                    let variant = match self {
-                        #(#arms,)*
-                    };
-                    #codegen::serialize_tagged(serializer, #tag, variant)
-                }
-            }
-        })
+        self.serialize_impl(
+            def,
+            quote! {
+                use #codegen::Tagged;
+                let variant = match self {
+                    #(#arms,)*
+                };
+                #codegen::serialize_tagged(serializer, #tag, variant)
+            },
+        )
     }
 
     /// `impl Serialize` for a struct: its properties, in order, handed to
@@ -427,9 +419,7 @@ impl<'a> Emitter<'a> {
         fields: &[Field],
         extra: Option<&(String, Ty)>,
     ) -> Result<Item, Error> {
-        let serde = &self.serde;
         let codegen = join(&self.rt, "codegen");
-        let name = ident(&def.name);
         let properties = fields.iter().map(|f| {
             let field = ident(&f.ident);
             let wire = str_lit(&f.wire);
@@ -442,16 +432,15 @@ impl<'a> Emitter<'a> {
         });
         // The variants the list uses, imported by their short names (the
         // body mentions nothing else, so nothing can clash with them).
-        let used = |presence: &[Presence]| fields.iter().any(|f| presence.contains(&f.presence));
-        let required = used(&[Presence::Required]).then(|| quote!(Required));
-        let optional =
-            used(&[Presence::Optional, Presence::OptionalNullable]).then(|| quote!(Optional));
-        let imports = match (required, optional) {
-            (None, None) => quote!(),
-            (r, o) => {
-                let names = r.into_iter().chain(o);
-                quote!(use #codegen::Property::{#(#names),*};)
-            }
+        let required = fields.iter().any(|f| f.presence == Presence::Required);
+        let optional = fields.iter().any(|f| f.presence != Presence::Required);
+        let names: Vec<TokenStream> = [(required, quote!(Required)), (optional, quote!(Optional))]
+            .into_iter()
+            .filter_map(|(used, name)| used.then_some(name))
+            .collect();
+        let imports = match names.is_empty() {
+            true => quote!(),
+            false => quote!(use #codegen::Property::{#(#names),*};),
         };
         let body = match extra {
             None => {
@@ -463,13 +452,20 @@ impl<'a> Emitter<'a> {
                 quote!(#codegen::serialize_struct_and_map(serializer, &[#(#properties),*], &self.#field))
             }
         };
+        self.serialize_impl(def, quote!(#imports #body))
+    }
+
+    /// `impl Serialize for` the type `def`, with `body` as the body of its
+    /// `serialize` (which names its serializer `serializer`).
+    fn serialize_impl(&self, def: &TypeDef, body: TokenStream) -> Result<Item, Error> {
+        let serde = &self.serde;
+        let name = ident(&def.name);
         parse_tokens(quote! {
             impl #serde::Serialize for #name {
                 fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
                 where
                     S: #serde::Serializer,
                 {
-                    #imports
                     #body
                 }
             }

@@ -50,8 +50,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsEvent {
     {
         use ::mcp_runtime::codegen::Tagged;
         let variant = match self {
-            Self::OpU202eN(content) => Tagged("op\u{202E}n", Some(content)),
-            Self::CloU200bSe => Tagged("clo\u{200B}se", None),
+            Self::OpU202eN(content) => {
+                Tagged("op\u{202E}n", ::std::option::Option::Some(content))
+            }
+            Self::CloU200bSe => Tagged("clo\u{200B}se", ::std::option::Option::None),
         };
         ::mcp_runtime::codegen::serialize_tagged(serializer, "kind", variant)
     }

@@ -158,6 +158,7 @@ const CASES: &[Case] = &[
     ("text", "out\u{2066}put", "outputSchema", roundtrip::<text::OutU2066PutOutput>),
     ("tuples", "plot", "inputSchema", roundtrip::<tuples::PlotArgs>),
     ("unions", "draw", "inputSchema", roundtrip::<unions::DrawArgs>),
+    ("unions", "shadow_prelude", "inputSchema", roundtrip::<unions::ShadowPreludeArgs>),
     ("wide", "wide_union", "inputSchema", roundtrip::<wide::WideUnionArgs>),
     ("wide", "wide_object", "inputSchema", roundtrip::<wide::WideObjectArgs>),
     ("wide", "wide_enum", "inputSchema", roundtrip::<wide::WideEnumArgs>),

@@ -70,8 +70,10 @@ impl crate::rt::reexports::serde::Serialize for TrojanU202eSourceArgsEvent {
     {
         use crate::rt::codegen::Tagged;
         let variant = match self {
-            Self::OpU202eN(content) => Tagged("op\u{202E}n", Some(content)),
-            Self::CloU200bSe => Tagged("clo\u{200B}se", None),
+            Self::OpU202eN(content) => {
+                Tagged("op\u{202E}n", ::std::option::Option::Some(content))
+            }
+            Self::CloU200bSe => Tagged("clo\u{200B}se", ::std::option::Option::None),
         };
         crate::rt::codegen::serialize_tagged(serializer, "kind", variant)
     }

@@ -74,8 +74,8 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsEvent {
     {
         use crate::rt::codegen::Tagged;
         let variant = match self {
-            Self::Click(content) => Tagged("click", Some(content)),
-            Self::Key(content) => Tagged("key", Some(content)),
+            Self::Click(content) => Tagged("click", ::std::option::Option::Some(content)),
+            Self::Key(content) => Tagged("key", ::std::option::Option::Some(content)),
         };
         crate::rt::codegen::serialize_tagged(serializer, "type", variant)
     }
@@ -202,9 +202,11 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsShape {
     {
         use crate::rt::codegen::Tagged;
         let variant = match self {
-            Self::Circle(content) => Tagged("circle", Some(content)),
-            Self::Rect(content) => Tagged("rect", Some(content)),
-            Self::Point => Tagged("point", None),
+            Self::Circle(content) => {
+                Tagged("circle", ::std::option::Option::Some(content))
+            }
+            Self::Rect(content) => Tagged("rect", ::std::option::Option::Some(content)),
+            Self::Point => Tagged("point", ::std::option::Option::None),
         };
         crate::rt::codegen::serialize_tagged(serializer, "kind", variant)
     }
@@ -318,3 +320,104 @@ impl crate::rt::reexports::serde::Serialize for DrawArgsUntaggedVariant2 {
         )
     }
 }
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct ShadowPreludeArgs {
+    #[serde(default)]
+    pub none: ::std::option::Option<None>,
+    pub shape: ShadowPreludeArgsShape,
+    #[serde(default)]
+    pub some: ::std::option::Option<Some>,
+}
+impl crate::rt::reexports::serde::Serialize for ShadowPreludeArgs {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        use crate::rt::codegen::Property::{Required, Optional};
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ShadowPreludeArgs",
+            &[
+                Optional("none", &self.none),
+                Required("shape", &self.shape),
+                Optional("some", &self.some),
+            ],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+#[serde(transparent)]
+pub struct None(pub ::std::vec::Vec<None>);
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+#[serde(tag = "kind")]
+pub enum ShadowPreludeArgsShape {
+    #[serde(rename = "a")]
+    A(ShadowPreludeArgsShapeA),
+    #[serde(rename = "b")]
+    B,
+}
+impl crate::rt::reexports::serde::Serialize for ShadowPreludeArgsShape {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        use crate::rt::codegen::Tagged;
+        let variant = match self {
+            Self::A(content) => Tagged("a", ::std::option::Option::Some(content)),
+            Self::B => Tagged("b", ::std::option::Option::None),
+        };
+        crate::rt::codegen::serialize_tagged(serializer, "kind", variant)
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+pub struct ShadowPreludeArgsShapeA {
+    pub x: i64,
+}
+impl crate::rt::reexports::serde::Serialize for ShadowPreludeArgsShapeA {
+    fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
+    where
+        S: crate::rt::reexports::serde::Serializer,
+    {
+        use crate::rt::codegen::Property::Required;
+        crate::rt::codegen::serialize_struct(
+            serializer,
+            "ShadowPreludeArgsShapeA",
+            &[Required("x", &self.x)],
+        )
+    }
+}
+#[derive(
+    ::std::fmt::Debug,
+    ::std::clone::Clone,
+    ::std::cmp::PartialEq,
+    crate::rt::reexports::serde::Serialize,
+    crate::rt::reexports::serde::Deserialize
+)]
+#[serde(crate = "crate::rt::reexports::serde")]
+#[serde(transparent)]
+pub struct Some(pub ::std::vec::Vec<Some>);
