@@ -105,13 +105,15 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
         });
     }
 
+    // Types without a client may be used on either side (by a server, say),
+    // so only a client's types get one direction each.
     let usage = match options.derives {
-        Derives::Client => usages(
+        Derives::Client if options.emit_client => usages(
             &mapper.types,
             per_tool.iter().map(|t| t.args),
             per_tool.iter().filter_map(|t| t.output),
         ),
-        Derives::All => vec![Usage::BOTH; mapper.types.defs.len()],
+        Derives::Client | Derives::All => vec![Usage::BOTH; mapper.types.defs.len()],
     };
     let visibility = visibility(options.visibility);
     let emitter = Emitter::new(&mapper.types, usage, options.derives, rt, visibility);

@@ -39,7 +39,8 @@ enum Command {
         /// Path of the runtime crate in generated code.
         #[arg(long, default_value = "::mcp_runtime")]
         runtime_path: String,
-        /// Emit only the argument and output types, no client.
+        /// Emit only the argument and output types, no client (every type then gets both serde
+        /// directions). Their code needs mcp-runtime's `codegen` feature (part of `client`).
         #[arg(long)]
         types_only: bool,
         /// Generate only these tools (comma-separated names), e.g. --tools read_file,search.

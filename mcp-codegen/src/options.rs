@@ -68,7 +68,9 @@ impl std::str::FromStr for Visibility {
 pub enum Derives {
     /// What a client uses: `Serialize` on the types reachable from a tool's
     /// arguments, `Deserialize` on those reachable from its output (both on
-    /// a type reachable from both).
+    /// a type reachable from both). Without the client
+    /// ([`Options::emit_client`] off) every type gets both, since the types
+    /// may serve either side; the comparisons stay off.
     #[default]
     Client,
     /// `Serialize` and `Deserialize` on every type, and `PartialEq` (`Eq`
@@ -103,7 +105,9 @@ pub struct Options {
     /// change it when the crate is renamed in `Cargo.toml`.
     pub runtime_path: String,
     /// Emit the client type (and fingerprints); `false` emits only the
-    /// argument and output types.
+    /// argument and output types. Either way the code calls
+    /// `mcp_runtime::codegen`, which needs mcp-runtime's `codegen` feature
+    /// (`client` turns it on).
     pub emit_client: bool,
     /// Generate only the tools with these names (in the server's order);
     /// `None` generates every tool. A client for the few tools a program

@@ -117,19 +117,20 @@ fn timeout_bounds_a_silent_server() {
 }
 
 /// By default argument types only serialize and output types only
-/// deserialize; `--derives all` gives every type both and `PartialEq`; any
-/// other value is refused.
+/// deserialize (both, without a client); `--derives all` gives every type
+/// both and `PartialEq`; any other value is refused.
 #[test]
 fn derives_choose_the_traits_of_the_types() {
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/output.json");
-    let generate = |derives: Option<&str>| {
+    let generate_with = |derives: Option<&str>, more: &[&str]| {
         let mut command = bin();
-        command.args(["generate", "--from", corpus]);
+        command.args(["generate", "--from", corpus]).args(more);
         if let Some(derives) = derives {
             command.args(["--derives", derives]);
         }
         command.output().unwrap()
     };
+    let generate = |derives: Option<&str>| generate_with(derives, &[]);
     // The derive list of the named type.
     let derives_of = |code: &str, name: &str| {
         let at = code.find(&format!("pub struct {name} ")).unwrap();
@@ -144,10 +145,24 @@ fn derives_choose_the_traits_of_the_types() {
     );
     assert!(client.contains("Serialize for GetWeatherArgs"), "{client}");
     let output = derives_of(&client, "GetWeatherOutput");
+    assert!(output.contains("Deserialize"), "{output}");
     assert!(
-        output.contains("Deserialize") && !output.contains("Serialize"),
-        "{output}"
+        !client.contains("Serialize for GetWeatherOutput"),
+        "{client}"
     );
+
+    let types_only = String::from_utf8(generate_with(None, &["--types-only"]).stdout).unwrap();
+    for name in ["GetWeatherArgs", "GetWeatherOutput"] {
+        let derives = derives_of(&types_only, name);
+        assert!(
+            derives.contains("Deserialize") && !derives.contains("PartialEq"),
+            "{derives}"
+        );
+        assert!(
+            types_only.contains(&format!("Serialize for {name}")),
+            "{types_only}"
+        );
+    }
 
     let all = String::from_utf8(generate(Some("all")).stdout).unwrap();
     for name in ["GetWeatherArgs", "GetWeatherOutput"] {

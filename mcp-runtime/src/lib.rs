@@ -138,6 +138,9 @@
 //! - `client` (default): [`client::Client`] and everything built on it
 //!   (generated clients and [`codegen`], what their code calls;
 //!   [`client::Client::mount`]; skills on the host side).
+//! - `codegen` (with `client`): [`codegen`], what generated code calls; on
+//!   its own for a types-only module (`mcp-codegen --types-only`) in a
+//!   crate without the client.
 //! - `tls` (default): `https://` through rustls, trusting the system's roots
 //!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
 //! - `jwt` (default): [`server::auth::JwtVerifier`].
@@ -157,7 +160,7 @@
 pub mod canonical;
 #[cfg(feature = "client")]
 pub mod client;
-#[cfg(feature = "client")]
+#[cfg(feature = "codegen")]
 pub mod codegen;
 #[cfg(any(feature = "skills", feature = "client"))]
 mod frontmatter;
