@@ -59,6 +59,12 @@ enum Shape {
     Fieldless,
 }
 
+impl Shape {
+    /// Every shape, in declaration order: `Emitter::derives` is built from
+    /// this list and indexed by `shape as usize`.
+    const ALL: [Shape; 3] = [Shape::Plain, Shape::AllOptional, Shape::Fieldless];
+}
+
 /// The syntax of a visibility option.
 pub fn visibility(visibility: options::Visibility) -> Visibility {
     match visibility {
@@ -109,7 +115,7 @@ impl<'a> Emitter<'a> {
             }
             list_attr("derive", quote!(#(#traits),*))
         };
-        let derives = [Shape::Plain, Shape::AllOptional, Shape::Fieldless].map(|shape| {
+        let derives = Shape::ALL.map(|shape| {
             [false, true].map(|serialize| [false, true].map(|de| derive(shape, serialize, de)))
         });
         let serde_crate = quote!(#serde).to_string().replace(' ', "");
