@@ -11,7 +11,9 @@
 #   REQ=50000                requests per run at other concurrencies
 #   WARMUP=2000              warm-up calls before each measured run
 #   REPS=3                   repetitions (the table shows the per-metric median)
-#   SERVERS="ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern"
+#   SERVERS="ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw"
+#                            (raw: bench/raw-echo's raw-echo-http, the floor of
+#                            JSON over hyper HTTP/1.1, sent 2026-07-28 requests)
 #   OURS_BIN=path            use this echo-server instead of building it
 #   SKIP_BUILD=1             use the binaries already built
 set -euo pipefail
@@ -26,7 +28,7 @@ REQ_C1=${REQ_C1:-20000}
 REQ=${REQ:-50000}
 WARMUP=${WARMUP:-2000}
 REPS=${REPS:-3}
-SERVERS=${SERVERS:-"ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern"}
+SERVERS=${SERVERS:-"ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw"}
 LEGACY=2025-11-25
 MODERN=2026-07-28
 
@@ -37,14 +39,15 @@ if [[ -z "${SKIP_BUILD:-}" ]]; then
         # rmcp-echo-http carries both. Own target dir (see run.sh).
         (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --features http --bin echo-server --target-dir "$BENCH_DIR/target/ours-http")
     fi
-    echo "== building rmcp-echo and loadgen (bench workspace, release)" >&2
-    (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p loadgen)
+    echo "== building rmcp-echo, raw-echo and loadgen (bench workspace, release)" >&2
+    (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p raw-echo -p loadgen)
 fi
 
 OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
 RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo-http"
+RAW_BIN="$CARGO_TARGET_DIR/release/raw-echo-http"
 LOADGEN="$CARGO_TARGET_DIR/release/loadgen"
-for bin in "$OURS_BIN" "$RMCP_BIN" "$LOADGEN"; do
+for bin in "$OURS_BIN" "$RMCP_BIN" "$RAW_BIN" "$LOADGEN"; do
     [[ -x "$bin" ]] || { echo "missing binary: $bin" >&2; exit 1; }
 done
 
@@ -56,6 +59,7 @@ server_spec() {
         rmcp-session) echo "$RMCP_BIN --http 127.0.0.1:{port}|$LEGACY" ;;
         rmcp-stateless) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$LEGACY" ;;
         rmcp-modern) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$MODERN" ;;
+        raw) echo "$RAW_BIN --http 127.0.0.1:{port}|$MODERN" ;;
         *) echo "unknown server $1" >&2; exit 1 ;;
     esac
 }
@@ -86,4 +90,5 @@ for rep in $(seq 1 "$REPS"); do
 done
 
 python3 "$BENCH_DIR/tables.py" "$OUT" 2 \
-    ours-session:rmcp-session ours-session:rmcp-stateless ours-modern:rmcp-modern ours-modern:rmcp-stateless
+    ours-session:rmcp-session ours-session:rmcp-stateless ours-modern:rmcp-modern ours-modern:rmcp-stateless \
+    ours-session:raw ours-modern:raw raw:rmcp-modern

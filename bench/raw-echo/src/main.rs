@@ -11,7 +11,8 @@
 
 use std::io::{self, BufRead, BufReader, Write};
 
-use serde_json::{Value, json};
+use raw_echo::answer;
+use serde_json::Value;
 
 fn main() -> io::Result<()> {
     let stdin = io::stdin().lock();
@@ -41,35 +42,4 @@ fn main() -> io::Result<()> {
     }
     output.write_all(&replies)?;
     output.flush()
-}
-
-/// The reply to `message`, `None` for a notification.
-fn answer(message: &Value) -> Option<Value> {
-    let id = message.get("id")?;
-    let params = &message["params"];
-    let result = match message["method"].as_str() {
-        Some("initialize") => json!({
-            "protocolVersion": params["protocolVersion"],
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "raw-echo", "version": "0.0.0"},
-        }),
-        _ => {
-            let arguments = &params["arguments"];
-            match params["name"].as_str() {
-                Some("add") => {
-                    let a = arguments["a"].as_i64().unwrap_or_default();
-                    let b = arguments["b"].as_i64().unwrap_or_default();
-                    let sum = json!({"sum": a.wrapping_add(b)});
-                    json!({
-                        "content": [{"type": "text", "text": sum.to_string()}],
-                        "structuredContent": sum,
-                    })
-                }
-                _ => json!({
-                    "content": [{"type": "text", "text": arguments["text"]}],
-                }),
-            }
-        }
-    };
-    Some(json!({"jsonrpc": "2.0", "id": id, "result": result}))
 }
