@@ -46,7 +46,8 @@ async fn mounts_in_an_axum_router() {
 struct Tenant(&'static str);
 
 /// A handler reads a header the client set and an extension an outer axum
-/// layer set; the same tool over stdio sees neither.
+/// layer set, but never the client's `Authorization`; the same tool over
+/// stdio sees neither.
 #[tokio::test]
 async fn handlers_see_the_client_headers_and_the_layers_extensions() {
     use mcp_runtime::client::{Client, ConnectOptions};
@@ -61,8 +62,13 @@ async fn handlers_see_the_client_headers_and_the_layers_extensions() {
                 .and_then(|headers| headers.get("x-request-origin"))
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned);
+            let credential = context
+                .http_headers()
+                .is_some_and(|headers| headers.contains_key("authorization"));
             let tenant = context.http_extension::<Tenant>().map(|tenant| tenant.0);
-            CallToolResult::structured(&json!({"header": header, "tenant": tenant}))
+            CallToolResult::structured(
+                &json!({"header": header, "tenant": tenant, "credential": credential}),
+            )
         });
         Server::builder(mcp_runtime::server_info!())
             .tool(context)
@@ -80,12 +86,13 @@ async fn handlers_see_the_client_headers_and_the_layers_extensions() {
 
     let mut headers = call_headers("context");
     headers.push(("x-request-origin", "ide-plugin".to_owned()));
+    headers.push(("authorization", "Bearer not-for-handlers".to_owned()));
     let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let reply = post(addr, &headers, &call_body(1, "context", json!({}))).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     assert_eq!(
         reply.json()["result"]["structuredContent"],
-        json!({"header": "ide-plugin", "tenant": "acme"})
+        json!({"header": "ide-plugin", "tenant": "acme", "credential": false})
     );
     serving.abort();
 
@@ -95,6 +102,6 @@ async fn handlers_see_the_client_headers_and_the_layers_extensions() {
     let result = client.call_tool("context", &json!({})).await.unwrap();
     assert_eq!(
         result.structured_content,
-        Some(json!({"header": null, "tenant": null}))
+        Some(json!({"header": null, "tenant": null, "credential": false}))
     );
 }

@@ -7,6 +7,18 @@ use serde::Serialize;
 
 use super::{ErrorObject, RequestId};
 
+/// Room for a typical frame, so that writing one grows the buffer at most
+/// once or twice instead of doubling it up from nothing (each growth is a
+/// reallocation and a copy).
+const FRAME_CAPACITY: usize = 256;
+
+/// `frame` as JSON bytes.
+fn encode<F: Serialize>(frame: &F) -> serde_json::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(FRAME_CAPACITY);
+    serde_json::to_writer(&mut bytes, frame)?;
+    Ok(bytes)
+}
+
 #[derive(Serialize)]
 struct ResultFrame<'a, R> {
     jsonrpc: &'static str,
@@ -39,7 +51,7 @@ pub fn result_frame<R: Serialize>(id: &RequestId, result: &R) -> Vec<u8> {
         id,
         result,
     };
-    serde_json::to_vec(&frame).unwrap_or_else(|e| {
+    encode(&frame).unwrap_or_else(|e| {
         error_frame(
             Some(id),
             &ErrorObject::internal(format!("result not serializable: {e}")),
@@ -55,7 +67,7 @@ pub fn error_frame(id: Option<&RequestId>, error: &ErrorObject) -> Vec<u8> {
         id,
         error,
     };
-    serde_json::to_vec(&frame).expect("an error object always serializes")
+    encode(&frame).expect("an error object always serializes")
 }
 
 /// A notification.
@@ -66,7 +78,7 @@ pub fn notification_frame<P: Serialize>(method: &str, params: Option<&P>) -> Vec
         method,
         params,
     };
-    serde_json::to_vec(&frame).expect("notification params always serialize")
+    encode(&frame).expect("notification params always serialize")
 }
 
 /// A request.
@@ -77,7 +89,7 @@ pub fn request_frame<P: Serialize>(id: &RequestId, method: &str, params: Option<
         method,
         params,
     };
-    serde_json::to_vec(&frame).expect("request params always serialize")
+    encode(&frame).expect("request params always serialize")
 }
 
 #[cfg(test)]

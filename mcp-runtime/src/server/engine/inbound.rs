@@ -32,11 +32,10 @@ impl Inbound {
     /// An HTTP request's headers (without `Authorization`), extensions
     /// and principal.
     pub(crate) fn http(
-        headers: &HeaderMap,
+        mut headers: HeaderMap,
         extensions: Extensions,
         principal: Option<Arc<Principal>>,
     ) -> Self {
-        let mut headers = headers.clone();
         headers.remove(hyper::header::AUTHORIZATION);
         Inbound {
             headers: Some(Arc::new(headers)),

@@ -229,7 +229,11 @@ impl CallToolResult {
     pub fn structured<T: Serialize>(value: &T) -> Result<Self, ToolError> {
         let value = serde_json::to_value(value)
             .map_err(|e| ToolError::new(format!("output not serializable: {e}")))?;
-        let mut result = CallToolResult::text(value.to_string());
+        // Sized up front: `to_string` would grow the text from nothing.
+        let mut text = Vec::with_capacity(64);
+        serde_json::to_writer(&mut text, &value).expect("a JSON value always serializes");
+        let text = String::from_utf8(text).expect("serde_json writes UTF-8");
+        let mut result = CallToolResult::text(text);
         result.structured_content = Some(value);
         Ok(result)
     }

@@ -89,7 +89,7 @@ fn forbidden(reason: String) -> Refusal {
 
 /// `host` is a `Host` value: `name` or `name:port`.
 fn host_allowed(host: &str, allowed: &[HostPort]) -> bool {
-    parse_authority(host).is_some_and(|host| allowed.iter().any(|entry| entry.admits(&host)))
+    authority(host).is_some_and(|host| allowed.iter().any(|entry| entry.admits(&host)))
 }
 
 /// `origin` is `scheme://host[:port]`; `null` and anything with a path or
@@ -104,17 +104,18 @@ fn origin_allowed(origin: &str, allowed: &[OriginEntry]) -> bool {
     if !matches!(uri.path(), "" | "/") || uri.query().is_some() {
         return false;
     }
-    let Some(host) = parse_authority(authority.as_str()) else {
+    let Some(host) = self::authority(authority.as_str()) else {
         return false;
     };
     allowed.iter().any(|entry| match &entry.scheme {
-        Some(entry_scheme) => entry_scheme.eq_ignore_ascii_case(scheme) && entry.host == host,
+        Some(entry_scheme) => entry_scheme.eq_ignore_ascii_case(scheme) && entry.host.is(&host),
         None => entry.host.admits(&host),
     })
 }
 
-/// A host name (lower case) and optional port.
-#[derive(Debug, PartialEq, Eq)]
+/// An allow-list entry's host name and optional port. Names compare
+/// without regard to ASCII case, so a request's needs no lower-cased copy.
+#[derive(Debug)]
 struct HostPort {
     name: String,
     port: Option<u16>,
@@ -122,21 +123,34 @@ struct HostPort {
 
 impl HostPort {
     /// As an allow-list entry: one without a port admits the name on any port.
-    fn admits(&self, host: &HostPort) -> bool {
-        self.name == host.name && (self.port.is_none() || self.port == host.port)
+    fn admits(&self, host: &Authority) -> bool {
+        self.name.eq_ignore_ascii_case(host.host())
+            && (self.port.is_none() || self.port == host.port_u16())
+    }
+
+    /// The same name and port (or both without a port).
+    fn is(&self, host: &Authority) -> bool {
+        self.name.eq_ignore_ascii_case(host.host()) && self.port == host.port_u16()
     }
 }
 
+/// An allow-list entry.
 fn parse_authority(text: &str) -> Option<HostPort> {
+    let authority = authority(text)?;
+    Some(HostPort {
+        name: authority.host().to_owned(),
+        port: authority.port_u16(),
+    })
+}
+
+/// `host[:port]` with a numeric port and no user info.
+fn authority(text: &str) -> Option<Authority> {
     let authority = Authority::from_str(text).ok()?;
     let has_port = authority.as_str().len() != authority.host().len();
     if authority.as_str().contains('@') || (has_port && authority.port_u16().is_none()) {
         return None;
     }
-    Some(HostPort {
-        name: authority.host().to_ascii_lowercase(),
-        port: authority.port_u16(),
-    })
+    Some(authority)
 }
 
 #[cfg(test)]

@@ -41,15 +41,15 @@ impl Accepts {
             .flat_map(|v| v.split(','))
             .filter(|range| !refused(range));
         for range in ranges {
-            let range = essence(range).to_ascii_lowercase();
-            match range.as_str() {
-                "*/*" => {
-                    accepts.json = true;
-                    accepts.sse = true;
-                }
-                "application/*" | "application/json" => accepts.json = true,
-                "text/*" | "text/event-stream" => accepts.sse = true,
-                _ => {}
+            let range = essence(range);
+            let is = |name: &str| range.eq_ignore_ascii_case(name);
+            if is("*/*") {
+                accepts.json = true;
+                accepts.sse = true;
+            } else if is("application/*") || is("application/json") {
+                accepts.json = true;
+            } else if is("text/*") || is("text/event-stream") {
+                accepts.sse = true;
             }
         }
         accepts

@@ -6,8 +6,6 @@
 //! (`resources/read`) and `params.taskId` (`tasks/get`, `tasks/update`,
 //! `tasks/cancel`, SEP-2663).
 
-use std::borrow::Cow;
-
 use hyper::HeaderMap;
 use serde_json::Value;
 
@@ -29,7 +27,7 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
         .get("_meta")
         .and_then(|meta| meta.get(META_PROTOCOL_VERSION));
     let version = single(headers, PROTOCOL_VERSION)?;
-    if version.is_none() || version.map(Value::from).as_ref() != body_version {
+    if version.is_none() || body_version.and_then(Value::as_str) != version {
         return Err(mismatch(
             "MCP-Protocol-Version",
             version,
@@ -51,8 +49,9 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
         return Ok(());
     };
     let header_name = single(headers, NAME)?;
-    let decoded = header_name.map(decode_value);
-    if decoded.as_ref().and_then(Option::as_deref) != Some(body_name) {
+    // A malformed encoding decodes to nothing, which matches no name.
+    let decoded = header_name.and_then(decode_header_value);
+    if decoded.as_deref() != Some(body_name) {
         return Err(mismatch("Mcp-Name", header_name, body_name));
     }
     Ok(())
@@ -72,14 +71,6 @@ fn single<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, Err
     value.to_str().map(Some).map_err(|_| {
         ErrorObject::header_mismatch(format!("the {name} header has invalid characters"))
     })
-}
-
-/// Undoes the `=?base64?...?=` encoding of header values that are not plain
-/// ASCII; a value without the markers is returned as it is. `None` for a
-/// malformed encoding (bad or non-canonical Base64, not UTF-8), which then
-/// matches nothing.
-pub(super) fn decode_value(value: &str) -> Option<String> {
-    decode_header_value(value).map(Cow::into_owned)
 }
 
 fn describe(value: Option<&Value>) -> String {

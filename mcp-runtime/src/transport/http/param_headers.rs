@@ -10,9 +10,8 @@ use hyper::HeaderMap;
 use hyper::header::HeaderName;
 use serde_json::Value;
 
-use super::metadata::decode_value;
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::headers::{PARAM_HEADER_PREFIX, ParamHeader};
+use crate::protocol::headers::{PARAM_HEADER_PREFIX, ParamHeader, decode_header_value};
 
 /// The `x-mcp-header` properties of one tool's input schema, found once when
 /// the tool is registered so that a call only looks up its own arguments.
@@ -91,7 +90,7 @@ impl Marked {
             }
             (Some(value), Some(argument)) => (value, argument),
         };
-        let decoded = value.to_str().ok().and_then(decode_value);
+        let decoded = value.to_str().ok().and_then(decode_header_value);
         let Some(decoded) = decoded else {
             return Err(mismatch(format!(
                 "the {shown} header is not visible ASCII or not valid Base64"

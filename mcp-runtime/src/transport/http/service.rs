@@ -152,8 +152,13 @@ impl Shared {
                 if let Some(refusal) = self.refuse_tool_scopes(principal.as_deref(), &request) {
                     return refusal;
                 }
-                let inbound = Inbound::http(headers, parts.extensions, principal);
-                self.request(headers, request, accepts, inbound).await
+                // The headers move into the request's context: no copy.
+                let inbound = Inbound::http(parts.headers, parts.extensions, principal);
+                let headers = inbound
+                    .headers
+                    .clone()
+                    .expect("Inbound::http keeps the headers");
+                self.request(&headers, request, accepts, inbound).await
             }
             Ok(Incoming::Notification(notification)) => self.notification(
                 headers,
