@@ -35,8 +35,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (stream, _) = listener.accept().await?;
         stream.set_nodelay(true)?;
         tokio::spawn(async move {
-            let connection = http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service_fn(respond));
+            let connection =
+                http1::Builder::new().serve_connection(TokioIo::new(stream), service_fn(respond));
             // A client that goes away ends its connection, nothing more.
             let _ = connection.await;
         });
