@@ -1,6 +1,8 @@
 //! Snapshot tests: the generated code for every corpus file is compared with
 //! the file under `tests/snapshots/`. `UPDATE_SNAPSHOTS=1 cargo test` rewrites
-//! them. Besides the full module (`NAME.rs`, default options), a types-only
+//! them. Besides the full module (`NAME.rs`, default options), the full
+//! module with every input schema also as its tool's output schema
+//! (`outputs/NAME.rs`, compiled by the clients test too), a types-only
 //! module with every derive against a local serde shim (`types/NAME.rs`) and
 //! `types/registry.rs` are kept; the round-trip test compiles those.
 
@@ -72,6 +74,30 @@ fn generated_code_matches_snapshots() {
         writeln!(
             clients,
             "#[allow(dead_code, clippy::all)]\nmod {name} {{\n    include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/tests/snapshots/{name}.rs\"));\n}}"
+        )
+        .unwrap();
+
+        // Every input schema once more as the tool's output schema: a
+        // client's output types derive only `Deserialize` and are written
+        // apart from its argument types, and the corpus has few output
+        // schemas of its own.
+        let mirrored: Vec<_> = tools
+            .iter()
+            .cloned()
+            .map(|mut tool| {
+                tool.output_schema = Some(tool.input_schema.clone());
+                tool
+            })
+            .collect();
+        let outputs = generate(&mirrored, &Options::default()).unwrap();
+        assert_snapshot(
+            &dir("snapshots/outputs").join(format!("{name}.rs")),
+            &outputs.code,
+            &mut stale,
+        );
+        writeln!(
+            clients,
+            "#[allow(dead_code, clippy::all)]\nmod {name}_outputs {{\n    include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/tests/snapshots/outputs/{name}.rs\"));\n}}"
         )
         .unwrap();
 

@@ -4,66 +4,134 @@ mod allof {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/allof.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod allof_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/allof.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod deep {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/deep.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod deep_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/deep.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod docs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/docs.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod docs_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/docs.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod enums {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/enums.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod enums_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/enums.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod fallbacks {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/fallbacks.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod fallbacks_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/fallbacks.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod fuzz {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/fuzz.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod fuzz_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/fuzz.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod integers {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/integers.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod integers_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/integers.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod invalid {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/invalid.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod invalid_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/invalid.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod maps {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/maps.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod maps_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/maps.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod nullable {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/nullable.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod nullable_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/nullable.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod objects {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/objects.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod objects_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/objects.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod output {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/output.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod output_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/output.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod refs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/refs.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod refs_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/refs.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod text {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/text.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod text_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/text.rs"));
 }
 #[allow(dead_code, clippy::all)]
 mod tuples {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/tuples.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod tuples_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/tuples.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod unions {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/unions.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod unions_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/unions.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod wide {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/wide.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod wide_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/wide.rs"));
 }
