@@ -88,7 +88,7 @@ fn named_in(ty: &Ty, out: &mut Vec<TypeId>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Field, Presence, TypeDef};
+    use crate::ir::{Field, Presence, TaggedVariant, TypeDef};
 
     fn def(name: &str, kind: Kind) -> TypeDef {
         TypeDef {
@@ -144,5 +144,72 @@ mod tests {
             deserialize: true,
         };
         assert_eq!(usage, [ser, de, Usage::BOTH, de, Usage::BOTH]);
+    }
+
+    #[test]
+    fn directions_reach_through_every_container() {
+        // Arguments: 0 Args -> map values 2, tuple items 3, and its extra
+        // properties 7 -> their extra map's values 4. Output: 1 Output,
+        // tagged -> payload 5 -> newtype of 6 (the variant without payload
+        // adds nothing).
+        let extra = Kind::Struct {
+            fields: Vec::new(),
+            deny_unknown: false,
+            extra: Some(("rest".into(), Ty::Map(Box::new(Ty::Named(4))))),
+        };
+        let args = Kind::Struct {
+            fields: vec![
+                Field {
+                    ident: "map".into(),
+                    wire: "map".into(),
+                    ty: Ty::Map(Box::new(Ty::Named(2))),
+                    presence: Presence::Required,
+                    docs: Vec::new(),
+                },
+                Field {
+                    ident: "pair".into(),
+                    wire: "pair".into(),
+                    ty: Ty::Tuple(vec![Ty::String, Ty::Named(3)]),
+                    presence: Presence::Required,
+                    docs: Vec::new(),
+                },
+            ],
+            deny_unknown: false,
+            extra: Some(("more".into(), Ty::Named(7))),
+        };
+        let variant = |ident: &str, payload| TaggedVariant {
+            ident: ident.into(),
+            tag_value: ident.to_lowercase(),
+            payload,
+            docs: Vec::new(),
+        };
+        let types = Types {
+            defs: vec![
+                def("Args", args),
+                def(
+                    "Output",
+                    Kind::Tagged {
+                        tag: "kind".into(),
+                        variants: vec![variant("Full", Some(5)), variant("Empty", None)],
+                    },
+                ),
+                def("InMap", Kind::Alias(Ty::Bool)),
+                def("InTuple", Kind::StringEnum(vec![("A".into(), "a".into())])),
+                def("InExtra", Kind::Alias(Ty::String)),
+                def("Payload", Kind::Newtype(Ty::Named(6))),
+                def("Wrapped", holding(Ty::F64)),
+                def("Extra", extra),
+            ],
+        };
+        let usage = usages(&types, [0], [1]);
+        let ser = Usage {
+            serialize: true,
+            deserialize: false,
+        };
+        let de = Usage {
+            serialize: false,
+            deserialize: true,
+        };
+        assert_eq!(usage, [ser, de, ser, ser, ser, de, de, ser]);
     }
 }
