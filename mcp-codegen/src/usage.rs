@@ -90,6 +90,17 @@ mod tests {
     use super::*;
     use crate::ir::{Field, Presence, TaggedVariant, TypeDef};
 
+    /// Serialize only: reached from arguments alone.
+    const SER: Usage = Usage {
+        serialize: true,
+        deserialize: false,
+    };
+    /// Deserialize only: reached from output alone.
+    const DE: Usage = Usage {
+        serialize: false,
+        deserialize: true,
+    };
+
     fn def(name: &str, kind: Kind) -> TypeDef {
         TypeDef {
             name: name.into(),
@@ -135,15 +146,7 @@ mod tests {
             ],
         };
         let usage = usages(&types, [0], [1]);
-        let ser = Usage {
-            serialize: true,
-            deserialize: false,
-        };
-        let de = Usage {
-            serialize: false,
-            deserialize: true,
-        };
-        assert_eq!(usage, [ser, de, Usage::BOTH, de, Usage::BOTH]);
+        assert_eq!(usage, [SER, DE, Usage::BOTH, DE, Usage::BOTH]);
     }
 
     #[test]
@@ -202,14 +205,6 @@ mod tests {
             ],
         };
         let usage = usages(&types, [0], [1]);
-        let ser = Usage {
-            serialize: true,
-            deserialize: false,
-        };
-        let de = Usage {
-            serialize: false,
-            deserialize: true,
-        };
-        assert_eq!(usage, [ser, de, ser, ser, ser, de, de, ser]);
+        assert_eq!(usage, [SER, DE, SER, SER, SER, DE, DE, SER]);
     }
 }
