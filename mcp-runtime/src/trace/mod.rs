@@ -59,6 +59,9 @@
 use std::fmt::Write;
 use std::future::Future;
 
+use tokio::task::futures::TaskLocalFuture;
+use tokio_util::either::Either;
+
 #[cfg(feature = "opentelemetry")]
 pub(crate) mod otel;
 #[cfg(feature = "opentelemetry")]
@@ -216,11 +219,17 @@ pub(crate) fn outgoing() -> Option<TraceContext> {
     TraceContext::current().map(|context| context.child())
 }
 
-/// Runs `future` under `context` when there is one.
-pub(crate) async fn scoped<F: Future>(context: Option<TraceContext>, future: F) -> F::Output {
+/// Runs `future` under `context` when there is one. Not an `async fn`:
+/// that would hold `future` once as its argument and again inside the
+/// awaited scope, three times its size in all, and a request's future is
+/// moved (copied) into its box whole.
+pub(crate) fn scoped<F: Future>(
+    context: Option<TraceContext>,
+    future: F,
+) -> Either<TaskLocalFuture<TraceContext, F>, F> {
     match context {
-        Some(context) => context.in_scope(future).await,
-        None => future.await,
+        Some(context) => Either::Left(CURRENT.scope(context, future)),
+        None => Either::Right(future),
     }
 }
 
