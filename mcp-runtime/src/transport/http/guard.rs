@@ -89,7 +89,8 @@ fn forbidden(reason: String) -> Refusal {
 
 /// `host` is a `Host` value: `name` or `name:port`.
 fn host_allowed(host: &str, allowed: &[HostPort]) -> bool {
-    authority(host).is_some_and(|host| allowed.iter().any(|entry| entry.admits(&host)))
+    allowed.iter().any(|entry| entry.admits_exactly(host))
+        || authority(host).is_some_and(|host| allowed.iter().any(|entry| entry.admits(&host)))
 }
 
 /// `origin` is `scheme://host[:port]`; `null` and anything with a path or
@@ -128,6 +129,29 @@ impl HostPort {
             && (self.port.is_none() || self.port == host.port_u16())
     }
 
+    /// The fast path of [`host_allowed`]: `host` is this entry's name (in
+    /// any case), alone or with a decimal port the entry admits. Every
+    /// such value is also a valid authority that [`HostPort::admits`]
+    /// accepts, so this only spares the common request the parse; anything
+    /// else goes through it.
+    fn admits_exactly(&self, host: &str) -> bool {
+        let Some(name) = host.get(..self.name.len()) else {
+            return false;
+        };
+        if !name.eq_ignore_ascii_case(&self.name) {
+            return false;
+        }
+        match &host[self.name.len()..] {
+            "" => self.port.is_none(),
+            rest => rest.strip_prefix(':').is_some_and(|digits| {
+                digits.bytes().all(|b| b.is_ascii_digit())
+                    && digits
+                        .parse::<u16>()
+                        .is_ok_and(|port| self.port.is_none_or(|own| own == port))
+            }),
+        }
+    }
+
     /// The same name and port (or both without a port).
     fn is(&self, host: &Authority) -> bool {
         self.name.eq_ignore_ascii_case(host.host()) && self.port == host.port_u16()
@@ -143,14 +167,23 @@ fn parse_authority(text: &str) -> Option<HostPort> {
     })
 }
 
-/// `host[:port]` with a numeric port and no user info.
+/// `host[:port]` with a port of decimal digits (RFC 3986: `port = *DIGIT`,
+/// here at most 65535; `+80` parses as a number but is no port) and no user
+/// info.
 fn authority(text: &str) -> Option<Authority> {
     let authority = Authority::from_str(text).ok()?;
-    let has_port = authority.as_str().len() != authority.host().len();
-    if authority.as_str().contains('@') || (has_port && authority.port_u16().is_none()) {
+    if authority.as_str().contains('@') {
         return None;
     }
-    Some(authority)
+    // Without user info the authority starts with the host.
+    let port = authority.as_str().get(authority.host().len()..)?;
+    let port_valid = match port.strip_prefix(':') {
+        None => port.is_empty(),
+        Some(digits) => {
+            digits.bytes().all(|b| b.is_ascii_digit()) && authority.port_u16().is_some()
+        }
+    };
+    port_valid.then_some(authority)
 }
 
 #[cfg(test)]
@@ -195,8 +228,30 @@ mod tests {
             "user@localhost",
             "",
             "localhost:notaport",
+            "localhost:+80",
+            "localhost:",
+            "localhost:65536",
         ] {
             assert!(!host_allowed(host, &localhost()), "{host}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The fast path accepts nothing the full parse refuses, and the
+        /// two agree: the values are drawn from the allow-list's names and
+        /// the characters that could confuse a hand-written match.
+        #[test]
+        fn the_fast_path_agrees_with_the_parse(
+            host in "(localhost|LocalHost|127\\.0\\.0\\.1|\\[::1\\]|mcp\\.example\\.com|)[:@0-9a-z.\\[\\]/ +-]{0,8}"
+        ) {
+            for guard in [localhost(), guard(vec!["mcp.example.com:443".to_owned(), "LOCALHOST".to_owned()])] {
+                let allowed = guard.hosts.as_deref().unwrap();
+                let fast = allowed.iter().any(|entry| entry.admits_exactly(&host));
+                let parsed = authority(&host)
+                    .is_some_and(|parsed| allowed.iter().any(|entry| entry.admits(&parsed)));
+                proptest::prop_assert!(!fast || parsed, "{host:?}: fast path accepts, parse refuses");
+                proptest::prop_assert_eq!(super::host_allowed(&host, allowed), parsed, "{:?}", host);
+            }
         }
     }
 
