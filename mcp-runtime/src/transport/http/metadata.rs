@@ -7,6 +7,7 @@
 //! `tasks/cancel`, SEP-2663).
 
 use hyper::HeaderMap;
+use hyper::header::HeaderName;
 use serde_json::Value;
 
 use crate::jsonrpc::ErrorObject;
@@ -14,11 +15,11 @@ use crate::protocol::META_PROTOCOL_VERSION;
 use crate::protocol::headers::decode_header_value;
 
 /// `MCP-Protocol-Version`.
-pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 /// `Mcp-Method`.
-const METHOD: &str = "mcp-method";
+const METHOD: HeaderName = HeaderName::from_static("mcp-method");
 /// `Mcp-Name`.
-const NAME: &str = "mcp-name";
+const NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 /// Checks the headers of a request whose body carries the 2026-07-28
 /// `_meta`.
@@ -58,8 +59,8 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
 }
 
 /// The header's value when it appears at most once and is visible ASCII.
-fn single<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ErrorObject> {
-    let mut values = headers.get_all(name).iter();
+fn single(headers: &HeaderMap, name: HeaderName) -> Result<Option<&str>, ErrorObject> {
+    let mut values = headers.get_all(&name).iter();
     let Some(value) = values.next() else {
         return Ok(None);
     };

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::{Body, Bytes};
-use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -28,7 +28,7 @@ use crate::server::auth::Principal;
 use crate::server::{BoxFuture, Inbound, Server, Session};
 
 /// `Mcp-Session-Id`.
-const SESSION_ID: &str = "mcp-session-id";
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The Streamable HTTP endpoint of a [`Server`], for both protocol eras, as
 /// a [`tower_service::Service`]: mount it in axum with
