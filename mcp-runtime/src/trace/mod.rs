@@ -201,9 +201,11 @@ impl TraceContext {
     }
 
     /// Runs `future` with this context as the [current](Self::current) one,
-    /// so that the requests its clients make continue this trace.
-    pub async fn in_scope<F: Future>(self, future: F) -> F::Output {
-        CURRENT.scope(self, future).await
+    /// so that the requests its clients make continue this trace. The
+    /// returned future holds `future` once (an `async fn` here would hold it
+    /// twice over, in its argument and in the scope it awaits).
+    pub fn in_scope<F: Future>(self, future: F) -> TaskLocalFuture<TraceContext, F> {
+        CURRENT.scope(self, future)
     }
 }
 
@@ -220,15 +222,14 @@ pub(crate) fn outgoing() -> Option<TraceContext> {
 }
 
 /// Runs `future` under `context` when there is one. Not an `async fn`:
-/// that would hold `future` once as its argument and again inside the
-/// awaited scope, three times its size in all, and a request's future is
-/// moved (copied) into its box whole.
+/// that would hold `future` once as its argument and again in the branch it
+/// awaits, and a request's future is moved (copied) into its box whole.
 pub(crate) fn scoped<F: Future>(
     context: Option<TraceContext>,
     future: F,
 ) -> Either<TaskLocalFuture<TraceContext, F>, F> {
     match context {
-        Some(context) => Either::Left(CURRENT.scope(context, future)),
+        Some(context) => Either::Left(context.in_scope(future)),
         None => Either::Right(future),
     }
 }

@@ -229,10 +229,9 @@ impl CallToolResult {
     pub fn structured<T: Serialize>(value: &T) -> Result<Self, ToolError> {
         let value = serde_json::to_value(value)
             .map_err(|e| ToolError::new(format!("output not serializable: {e}")))?;
-        // Sized up front: `to_string` would grow the text from nothing.
-        let mut text = Vec::with_capacity(64);
-        serde_json::to_writer(&mut text, &value).expect("a JSON value always serializes");
-        let text = String::from_utf8(text).expect("serde_json writes UTF-8");
+        // Not `value.to_string()`: `Display` grows the text from nothing,
+        // `serde_json::to_string` starts with room for 128 bytes.
+        let text = serde_json::to_string(&value).expect("a JSON value always serializes");
         let mut result = CallToolResult::text(text);
         result.structured_content = Some(value);
         Ok(result)
