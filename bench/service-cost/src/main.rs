@@ -87,8 +87,7 @@ const MODERN: &str = "2026-07-28";
 
 /// A protocol era as `loadgen` speaks it.
 struct Era {
-    version: &'static str,
-    /// The legacy session `initialize` opened.
+    /// The legacy session `initialize` opened; `None` for 2026-07-28.
     session: Option<String>,
 }
 
@@ -105,7 +104,7 @@ impl Era {
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{id},"b":7}}{meta}}}}}"#
         );
-        let mut request = post(self.version);
+        let mut request = post(if modern { MODERN } else { LEGACY });
         if let Some(session) = &self.session {
             request = request.header("mcp-session-id", session);
         }
@@ -192,8 +191,8 @@ fn main() {
             .build()
             .expect("a valid server");
         let service = McpService::new(server, HttpConfig::default());
-        let legacy = Era { version: LEGACY, session: Some(initialize(&service).await) };
-        let modern = Era { version: MODERN, session: None };
+        let legacy = Era { session: Some(initialize(&service).await) };
+        let modern = Era { session: None };
         let mut next_id = 1;
         for (name, era) in [(LEGACY, &legacy), (MODERN, &modern)] {
             if only.is_some_and(|only| only != name) {
