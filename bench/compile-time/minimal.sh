@@ -118,7 +118,11 @@ echo "| crate | run | CPU s (user + sys) | wall s | peak RSS of one process MB |
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for crate in $crates; do
     (cd "$work/$crate" && cargo fetch -q)
-    for run in $(seq "$runs"); do
+done
+# Runs are interleaved (run 1 of every crate, then run 2, ...), so that a
+# slow spell of the machine hits both crates alike.
+for run in $(seq "$runs"); do
+    for crate in $crates; do
         rm -rf "$work/$crate/target"
         # getrusage of the children: every rustc and linker cargo ran.
         line=$(cd "$work/$crate" && python3 - <<'PY'
