@@ -17,8 +17,9 @@
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BT="$BENCH_DIR/target/release"
-OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
+# shellcheck source=http-servers.sh
+source "$BENCH_DIR/http-servers.sh"
+require_binaries
 SERVERS=${SERVERS:-"ours-session rmcp-session ours-modern rmcp-modern raw"}
 SMALL=${SMALL:-1000}
 LARGE=${LARGE:-3000}
@@ -40,23 +41,11 @@ wait
 EOF
 chmod +x "$WORK/wrap.sh"
 
-# "binary args|protocol" of each server, as in run-http.sh.
-server_spec() {
-    case "$1" in
-        ours-session) echo "$OURS_BIN --http 127.0.0.1:{port}|2025-11-25" ;;
-        ours-modern) echo "$OURS_BIN --http 127.0.0.1:{port}|2026-07-28" ;;
-        rmcp-session) echo "$BT/rmcp-echo-http --http 127.0.0.1:{port}|2025-11-25" ;;
-        rmcp-modern) echo "$BT/rmcp-echo-http --http 127.0.0.1:{port} --stateless|2026-07-28" ;;
-        raw) echo "$BT/raw-echo-http --http 127.0.0.1:{port}|2026-07-28" ;;
-        *) echo "unknown server $1" >&2; exit 1 ;;
-    esac
-}
-
 # Total instructions of one server run with $3 measured calls.
 total() {
     local name=$1 spec=$2 calls=$3
     local out="$WORK/$name-$calls.cg" pidfile="$WORK/$name-$calls.pid"
-    "$BT/loadgen" --server "$WORK/wrap.sh $out $pidfile ${spec%|*}" \
+    "$LOADGEN" --server "$WORK/wrap.sh $out $pidfile ${spec%|*}" \
         --url "http://127.0.0.1:{port}/mcp" --protocol "${spec#*|}" --name "$name" \
         --requests "$calls" --concurrency 1 --tool add --warmup 200 \
         --timeout-ms 30000 --max-seconds 900 >/dev/null 2>"$WORK/$name.err" ||

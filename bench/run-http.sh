@@ -29,8 +29,6 @@ REQ=${REQ:-50000}
 WARMUP=${WARMUP:-2000}
 REPS=${REPS:-3}
 SERVERS=${SERVERS:-"ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw"}
-LEGACY=2025-11-25
-MODERN=2026-07-28
 
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
@@ -43,26 +41,9 @@ if [[ -z "${SKIP_BUILD:-}" ]]; then
     (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p raw-echo -p loadgen)
 fi
 
-OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
-RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo-http"
-RAW_BIN="$CARGO_TARGET_DIR/release/raw-echo-http"
-LOADGEN="$CARGO_TARGET_DIR/release/loadgen"
-for bin in "$OURS_BIN" "$RMCP_BIN" "$RAW_BIN" "$LOADGEN"; do
-    [[ -x "$bin" ]] || { echo "missing binary: $bin" >&2; exit 1; }
-done
-
-# "command|protocol" of each server; loadgen replaces {port} with a free port.
-server_spec() {
-    case "$1" in
-        ours-session) echo "$OURS_BIN --http 127.0.0.1:{port}|$LEGACY" ;;
-        ours-modern) echo "$OURS_BIN --http 127.0.0.1:{port}|$MODERN" ;;
-        rmcp-session) echo "$RMCP_BIN --http 127.0.0.1:{port}|$LEGACY" ;;
-        rmcp-stateless) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$LEGACY" ;;
-        rmcp-modern) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$MODERN" ;;
-        raw) echo "$RAW_BIN --http 127.0.0.1:{port}|$MODERN" ;;
-        *) echo "unknown server $1" >&2; exit 1 ;;
-    esac
-}
+# shellcheck source=http-servers.sh
+source "$BENCH_DIR/http-servers.sh"
+require_binaries
 
 mkdir -p "$BENCH_DIR/results"
 OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-http-$TOOL.jsonl"
