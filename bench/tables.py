@@ -55,3 +55,28 @@ if pairs:
             print(f"| {ours} | {them} | {c} | {med('rps', o) / med('rps', t):.2f} "
                   f"| {med('p99_us', o) / med('p99_us', t):.2f} "
                   f"| {med('peak_rss_kib', o) / med('peak_rss_kib', t):.2f} |")
+
+# Warnings about the figures themselves: a run of under two seconds is at
+# the mercy of one hiccup of a shared VM, and repetitions of one cell that
+# disagree by more than a fifth say the medians above are not settled.
+SHORT_RUN_S = 2.0
+SPREAD = 1.2
+short = []
+spread = []
+for c in concs:
+    for s in servers:
+        rs = runs[(s, c)]
+        if not rs:
+            continue
+        seconds = min(r["requests"] / r["rps"] for r in rs if r["rps"] > 0)
+        if seconds < SHORT_RUN_S:
+            short.append(f"{s} at {c} ({seconds:.1f} s)")
+        rates = [r["rps"] for r in rs]
+        if len(rates) > 1 and min(rates) > 0 and max(rates) / min(rates) > SPREAD:
+            spread.append(f"{s} at {c} ({min(rates):.0f}–{max(rates):.0f} req/s)")
+if short:
+    print()
+    print(f"Runs shorter than {SHORT_RUN_S:.0f} s (noisy; raise REQ / REQ_C1): " + ", ".join(short) + ".")
+if spread:
+    print()
+    print(f"Repetitions more than {SPREAD - 1:.0%} apart: " + ", ".join(spread) + ".")
