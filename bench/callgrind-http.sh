@@ -2,7 +2,7 @@
 # Instructions per Streamable HTTP tools/call of each benchmark server, the
 # whole process (hyper, Tokio, allocator and ours) counted by callgrind, not
 # timed: unlike req/s, the figure does not move with the VM's load. See
-# bench/README.md, "Instructions per call over a socket".
+# bench/README.md, "At the floor" (instructions over a socket).
 #
 # Each server runs under `valgrind --tool=callgrind` twice, driven by loadgen
 # at 1 in flight with SMALL and then LARGE measured calls (200 warm-up calls
@@ -27,7 +27,15 @@ LARGE=${LARGE:-3000}
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# A server still under valgrind (the script stopped halfway) is stopped too.
+cleanup() {
+    local pidfile
+    for pidfile in "$WORK"/*.pid; do
+        [[ -f "$pidfile" ]] && { kill -TERM "$(cat "$pidfile")" 2>/dev/null || true; }
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
 # loadgen kills the process it started with SIGKILL, after which callgrind
 # writes nothing; so it starts this wrapper, which keeps valgrind's pid for
 # a SIGTERM that lets callgrind write its totals.
@@ -54,6 +62,7 @@ total() {
     pid=$(cat "$pidfile")
     kill -TERM "$pid"
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    rm -f "$pidfile"
     awk '/^(summary|totals):/ { print $2 }' "$out" | tail -1
 }
 
