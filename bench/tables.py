@@ -68,8 +68,8 @@ for c in concs:
         rs = runs[(s, c)]
         if not rs:
             continue
-        seconds = min(r["requests"] / r["rps"] for r in rs if r["rps"] > 0)
-        if seconds < SHORT_RUN_S:
+        seconds = min((r["requests"] / r["rps"] for r in rs if r["rps"] > 0), default=None)
+        if seconds is not None and seconds < SHORT_RUN_S:
             short.append(f"{s} at {c} ({seconds:.1f} s)")
         rates = [r["rps"] for r in rs]
         if len(rates) > 1 and min(rates) > 0 and max(rates) / min(rates) > SPREAD:
