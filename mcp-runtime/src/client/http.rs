@@ -22,17 +22,15 @@ use super::{AuthError, ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
 use crate::oauth::challenge;
 use crate::outbound::{self, ConnectError, HttpClient};
-use crate::protocol::headers::encode_header_value;
+use crate::protocol::headers::{
+    MCP_METHOD, MCP_NAME, MCP_PROTOCOL_VERSION, MCP_SESSION_ID, encode_header_value,
+};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 use crate::sync::lock;
 
 /// The largest response body or SSE event accepted.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
-const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
-const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
-const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
-const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 /// What the HTTP headers of one message must say about its body.
@@ -125,7 +123,7 @@ impl HttpLink {
             if had_session && response.status() == StatusCode::NOT_FOUND {
                 return Err(ClientError::SessionExpired);
             }
-            if let Some(session) = response.headers().get(&SESSION_ID) {
+            if let Some(session) = response.headers().get(&MCP_SESSION_ID) {
                 *lock(&self.session) = Some(session.clone());
             }
             self.read_response(response, id, &headers, progress).await
@@ -267,8 +265,8 @@ impl HttpLink {
             .method(Method::GET)
             .uri(self.url.clone())
             .header(ACCEPT, "text/event-stream")
-            .header(PROTOCOL_VERSION, header_value(protocol_version))
-            .header(SESSION_ID, session)
+            .header(MCP_PROTOCOL_VERSION, header_value(protocol_version))
+            .header(MCP_SESSION_ID, session)
             .body(Full::new(Bytes::new()))
             .map_err(|e| ClientError::InvalidArguments(e.to_string()))?;
         let response = self.send(request).await?;
@@ -303,10 +301,10 @@ impl HttpLink {
             .header(ACCEPT, "text/event-stream")
             .header(LAST_EVENT_ID, header_value(last_event_id));
         if let Some(version) = headers.protocol_version {
-            request = request.header(PROTOCOL_VERSION, header_value(version));
+            request = request.header(MCP_PROTOCOL_VERSION, header_value(version));
         }
         if let Some(session) = self.session_id() {
-            request = request.header(SESSION_ID, session);
+            request = request.header(MCP_SESSION_ID, session);
         }
         let request = request
             .body(Full::new(Bytes::new()))
@@ -422,13 +420,13 @@ impl HttpLink {
             request = request.header(MCP_NAME, header_value(name));
         }
         if let Some(version) = headers.protocol_version {
-            request = request.header(PROTOCOL_VERSION, header_value(version));
+            request = request.header(MCP_PROTOCOL_VERSION, header_value(version));
         }
         for (name, value) in &headers.params {
             request = request.header(name, value.clone());
         }
         if let Some(session) = self.session_id() {
-            request = request.header(SESSION_ID, session);
+            request = request.header(MCP_SESSION_ID, session);
         }
         request
             .body(Full::new(Bytes::from(frame)))

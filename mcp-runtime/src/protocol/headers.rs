@@ -8,6 +8,8 @@ use std::collections::HashSet;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+#[cfg(feature = "http")]
+use hyper::header::HeaderName;
 use serde_json::Value;
 
 /// The schema keyword that names the header mirroring a tool argument.
@@ -15,6 +17,20 @@ pub const X_MCP_HEADER: &str = "x-mcp-header";
 
 /// The lowercase prefix of the header an `x-mcp-header` name becomes.
 pub const PARAM_HEADER_PREFIX: &str = "mcp-param-";
+
+/// `Mcp-Session-Id`: the session a legacy server opened.
+#[cfg(feature = "http")]
+pub(crate) const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+/// `MCP-Protocol-Version`.
+#[cfg(feature = "http")]
+pub(crate) const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+/// `Mcp-Method`, mirroring the body's method (2026-07-28).
+#[cfg(feature = "http")]
+pub(crate) const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+/// `Mcp-Name`, mirroring the body's tool, prompt, resource or task
+/// (2026-07-28).
+#[cfg(feature = "http")]
+pub(crate) const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 const WRAP_START: &str = "=?base64?";
 const WRAP_END: &str = "?=";

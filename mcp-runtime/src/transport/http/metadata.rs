@@ -12,14 +12,7 @@ use serde_json::Value;
 
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::META_PROTOCOL_VERSION;
-use crate::protocol::headers::decode_header_value;
-
-/// `MCP-Protocol-Version`.
-pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
-/// `Mcp-Method`.
-const METHOD: HeaderName = HeaderName::from_static("mcp-method");
-/// `Mcp-Name`.
-const NAME: HeaderName = HeaderName::from_static("mcp-name");
+use crate::protocol::headers::{MCP_METHOD, MCP_NAME, MCP_PROTOCOL_VERSION, decode_header_value};
 
 /// Checks the headers of a request whose body carries the 2026-07-28
 /// `_meta`.
@@ -27,7 +20,7 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
     let body_version = params
         .get("_meta")
         .and_then(|meta| meta.get(META_PROTOCOL_VERSION));
-    let version = single(headers, PROTOCOL_VERSION)?;
+    let version = single(headers, MCP_PROTOCOL_VERSION)?;
     if version.is_none() || body_version.and_then(Value::as_str) != version {
         return Err(mismatch(
             "MCP-Protocol-Version",
@@ -35,7 +28,7 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
             &describe(body_version),
         ));
     }
-    let header_method = single(headers, METHOD)?;
+    let header_method = single(headers, MCP_METHOD)?;
     if header_method != Some(method) {
         return Err(mismatch("Mcp-Method", header_method, method));
     }
@@ -49,7 +42,7 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
     let Some(body_name) = params.get(name_key).and_then(Value::as_str) else {
         return Ok(());
     };
-    let header_name = single(headers, NAME)?;
+    let header_name = single(headers, MCP_NAME)?;
     // A malformed encoding decodes to nothing, which matches no name.
     let decoded = header_name.and_then(decode_header_value);
     if decoded.as_deref() != Some(body_name) {

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::{Body, Bytes};
-use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
+use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -23,12 +23,10 @@ use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
 use super::{HttpConfig, metadata, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
+use crate::protocol::headers::{MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
 use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::server::auth::Principal;
 use crate::server::{BoxFuture, Inbound, Server, Session};
-
-/// `Mcp-Session-Id`.
-const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// The Streamable HTTP endpoint of a [`Server`], for both protocol eras, as
 /// a [`tower_service::Service`]: mount it in axum with
@@ -366,7 +364,7 @@ impl Shared {
         match self.sessions.insert(session, owner) {
             Ok(session_id) => {
                 let value = HeaderValue::try_from(session_id).expect("hex digits");
-                response.headers_mut().insert(SESSION_ID, value);
+                response.headers_mut().insert(MCP_SESSION_ID, value);
                 response
             }
             Err(InsertError::Full) => {
@@ -434,7 +432,7 @@ impl Shared {
             return Ok(None);
         };
         let session = self.sessions.get(id, owner).ok_or_else(unknown_session)?;
-        if let Some(version) = headers.get(metadata::PROTOCOL_VERSION) {
+        if let Some(version) = headers.get(MCP_PROTOCOL_VERSION) {
             let known = version
                 .to_str()
                 .is_ok_and(|v| LEGACY_PROTOCOL_VERSIONS.contains(&v));
@@ -462,8 +460,8 @@ fn modern_params(params: Option<&Value>) -> Option<&Value> {
 /// A sessionless request whose `MCP-Protocol-Version` names no legacy
 /// version is a 2026-07-28 request (its `_meta` is missing or incomplete).
 fn modern_header_without_meta(headers: &HeaderMap) -> bool {
-    headers.get(SESSION_ID).is_none()
-        && headers.get(metadata::PROTOCOL_VERSION).is_some_and(|v| {
+    headers.get(MCP_SESSION_ID).is_none()
+        && headers.get(MCP_PROTOCOL_VERSION).is_some_and(|v| {
             v.to_str()
                 .is_ok_and(|v| !LEGACY_PROTOCOL_VERSIONS.contains(&v))
         })
@@ -485,7 +483,7 @@ fn owner(principal: Option<&Principal>) -> Option<String> {
 
 fn session_id(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {
     headers
-        .get(SESSION_ID)
+        .get(MCP_SESSION_ID)
         .map(|v| {
             v.to_str()
                 .map_err(|_| Refusal::new(StatusCode::BAD_REQUEST, "malformed Mcp-Session-Id"))

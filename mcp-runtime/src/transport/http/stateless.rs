@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use hyper::HeaderMap;
 
-use super::metadata::PROTOCOL_VERSION;
 use crate::protocol::LEGACY_PROTOCOL_VERSIONS;
+use crate::protocol::headers::MCP_PROTOCOL_VERSION;
 use crate::server::{ClientMeta, Era, Session};
 
 /// The version the spec says a server assumes when a legacy request names
@@ -17,7 +17,7 @@ const ASSUMED_VERSION: &str = "2025-03-26";
 /// A fresh, already initialized legacy session for one request.
 pub(super) fn session(headers: &HeaderMap) -> Arc<Session> {
     let version = headers
-        .get(PROTOCOL_VERSION)
+        .get(MCP_PROTOCOL_VERSION)
         .and_then(|v| v.to_str().ok())
         .filter(|v| LEGACY_PROTOCOL_VERSIONS.contains(v))
         .unwrap_or(ASSUMED_VERSION);
