@@ -5,6 +5,7 @@
 OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
 RMCP_BIN="$BENCH_DIR/target/release/rmcp-echo-http"
 RAW_BIN="$BENCH_DIR/target/release/raw-echo-http"
+FLOOR_BIN="$BENCH_DIR/target/release/raw-echo-blocking"
 LOADGEN="$BENCH_DIR/target/release/loadgen"
 LEGACY=2025-11-25
 MODERN=2026-07-28
@@ -18,6 +19,7 @@ server_spec() {
         rmcp-stateless) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$LEGACY" ;;
         rmcp-modern) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$MODERN" ;;
         raw) echo "$RAW_BIN --http 127.0.0.1:{port}|$MODERN" ;;
+        floor) echo "$FLOOR_BIN --http 127.0.0.1:{port}|$MODERN" ;;
         *) echo "unknown server $1" >&2; exit 1 ;;
     esac
 }
@@ -25,7 +27,7 @@ server_spec() {
 # Fails unless every binary the servers and the driver need is built.
 require_binaries() {
     local bin
-    for bin in "$OURS_BIN" "$RMCP_BIN" "$RAW_BIN" "$LOADGEN"; do
+    for bin in "$OURS_BIN" "$RMCP_BIN" "$RAW_BIN" "$FLOOR_BIN" "$LOADGEN"; do
         [[ -x "$bin" ]] || { echo "missing binary: $bin (run run-http.sh first)" >&2; exit 1; }
     done
 }

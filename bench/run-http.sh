@@ -11,9 +11,13 @@
 #   REQ=50000                requests per run at other concurrencies
 #   WARMUP=2000              warm-up calls before each measured run
 #   REPS=3                   repetitions (the table shows the per-metric median)
-#   SERVERS="ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw"
+#   SERVERS="ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw floor"
 #                            (raw: bench/raw-echo's raw-echo-http, the floor of
-#                            JSON over hyper HTTP/1.1, sent 2026-07-28 requests)
+#                            JSON over hyper HTTP/1.1, sent 2026-07-28 requests;
+#                            floor: raw-echo-blocking, the same work with a
+#                            blocking thread per connection and no runtime)
+#   WORKERS=N                Tokio worker threads of every Tokio server
+#                            (TOKIO_WORKER_THREADS; default: one per CPU)
 #   OURS_BIN=path            use this echo-server instead of building it
 #   SKIP_BUILD=1             use the binaries already built
 set -euo pipefail
@@ -28,7 +32,11 @@ REQ_C1=${REQ_C1:-20000}
 REQ=${REQ:-50000}
 WARMUP=${WARMUP:-2000}
 REPS=${REPS:-3}
-SERVERS=${SERVERS:-"ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw"}
+SERVERS=${SERVERS:-"ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw floor"}
+if [[ -n "${WORKERS:-}" ]]; then
+    # Read by #[tokio::main], which all three Tokio servers use.
+    export TOKIO_WORKER_THREADS=$WORKERS
+fi
 
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
@@ -47,7 +55,7 @@ require_binaries
 
 mkdir -p "$BENCH_DIR/results"
 OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-http-$TOOL.jsonl"
-echo "== $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS; raw results: $OUT" >&2
+echo "== $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, Tokio workers ${WORKERS:-one per CPU}; raw results: $OUT" >&2
 
 # Repetitions are interleaved (rep 1 of every server and concurrency, then
 # rep 2, ...), and the order of the servers rotates from one rep to the next,
@@ -72,4 +80,4 @@ done
 
 python3 "$BENCH_DIR/tables.py" "$OUT" 2 \
     ours-session:rmcp-session ours-session:rmcp-stateless ours-modern:rmcp-modern ours-modern:rmcp-stateless \
-    ours-session:raw ours-modern:raw raw:rmcp-modern
+    ours-session:raw ours-modern:raw raw:rmcp-modern ours-modern:floor floor:rmcp-modern
