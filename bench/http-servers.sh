@@ -20,6 +20,8 @@ server_spec() {
         rmcp-modern) echo "$RMCP_BIN --http 127.0.0.1:{port} --stateless|$MODERN" ;;
         raw) echo "$RAW_BIN --http 127.0.0.1:{port}|$MODERN" ;;
         floor) echo "$FLOOR_BIN --http 127.0.0.1:{port}|$MODERN" ;;
+        # Busy-polls a core per connection: for comparison, never a default.
+        floor-spin) echo "$FLOOR_BIN --http 127.0.0.1:{port} --spin|$MODERN" ;;
         *) echo "unknown server $1" >&2; exit 1 ;;
     esac
 }

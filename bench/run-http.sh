@@ -15,7 +15,9 @@
 #                            (raw: bench/raw-echo's raw-echo-http, the floor of
 #                            JSON over hyper HTTP/1.1, sent 2026-07-28 requests;
 #                            floor: raw-echo-blocking, the same work with a
-#                            blocking thread per connection and no runtime)
+#                            blocking thread per connection and no runtime;
+#                            floor-spin, not run unless named: the same
+#                            busy-polling its sockets, a core per connection)
 #   WORKERS=N                Tokio worker threads of every Tokio server
 #                            (TOKIO_WORKER_THREADS; default: one per CPU)
 #   OURS_BIN=path            use this echo-server instead of building it
@@ -80,4 +82,4 @@ done
 
 python3 "$BENCH_DIR/tables.py" "$OUT" 2 \
     ours-session:rmcp-session ours-session:rmcp-stateless ours-modern:rmcp-modern ours-modern:rmcp-stateless \
-    ours-session:raw ours-modern:raw raw:rmcp-modern ours-modern:floor floor:rmcp-modern
+    ours-session:raw ours-modern:raw raw:rmcp-modern ours-modern:floor floor:rmcp-modern floor-spin:rmcp-modern

@@ -10,11 +10,16 @@
 //! bodies, no MCP. With many connections in flight it is no floor: an event
 //! loop then serves several sockets per wake-up, where this wakes a thread
 //! per request.
+//!
+//! `--spin` makes the sockets non-blocking and retries `read` until data
+//! comes, so the thread never sleeps: what a round trip costs when neither
+//! core ever idles, bought with a whole core per connection. No server
+//! should run so; it shows how much of a round trip is waking up.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 
-const USAGE: &str = "usage: raw-echo-blocking --http IP:PORT";
+const USAGE: &str = "usage: raw-echo-blocking --http IP:PORT [--spin]";
 /// Largest request head (request line and headers) read, in bytes.
 const MAX_HEAD: usize = 64 << 10;
 /// Largest request body read, in bytes.
@@ -22,8 +27,14 @@ const MAX_BODY: usize = 1 << 20;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let addr: SocketAddr = match (args.next().as_deref(), args.next(), args.next()) {
-        (Some("--http"), Some(addr), None) => addr.parse()?,
+    let (addr, spin): (SocketAddr, bool) = match (
+        args.next().as_deref(),
+        args.next(),
+        args.next().as_deref(),
+        args.next(),
+    ) {
+        (Some("--http"), Some(addr), None, None) => (addr.parse()?, false),
+        (Some("--http"), Some(addr), Some("--spin"), None) => (addr.parse()?, true),
         _ => return Err(USAGE.into()),
     };
     let listener = TcpListener::bind(addr)?;
@@ -31,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for stream in listener.incoming() {
         let stream = stream?;
         stream.set_nodelay(true)?;
+        stream.set_nonblocking(spin)?;
         std::thread::spawn(move || {
             // A client that goes away or sends what this reader does not
             // take ends its connection, nothing more.
@@ -98,11 +110,17 @@ fn read_until_head_end(stream: &mut TcpStream, input: &mut Vec<u8>) -> io::Resul
     }
 }
 
-/// Appends what one `read` returns to `input`.
+/// Appends what one successful `read` returns to `input` (on a
+/// non-blocking socket, `read` is retried until it does not block).
 fn read_more(stream: &mut TcpStream, input: &mut Vec<u8>) -> io::Result<usize> {
     let start = input.len();
     input.resize(start + (16 << 10), 0);
-    let read = stream.read(&mut input[start..]);
+    let read = loop {
+        match stream.read(&mut input[start..]) {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::hint::spin_loop(),
+            other => break other,
+        }
+    };
     input.truncate(start + *read.as_ref().unwrap_or(&0));
     read
 }
