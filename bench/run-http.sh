@@ -57,7 +57,9 @@ require_binaries
 
 mkdir -p "$BENCH_DIR/results"
 OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-http-$TOOL.jsonl"
-echo "== $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, Tokio workers ${TOKIO_WORKER_THREADS:-one per CPU}; raw results: $OUT" >&2
+# shellcheck source=machine.sh
+source "$BENCH_DIR/machine.sh"
+echo "== $(machine_summary), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, Tokio workers ${TOKIO_WORKER_THREADS:-one per CPU}; raw results: $OUT" >&2
 
 # Repetitions are interleaved (rep 1 of every server and concurrency, then
 # rep 2, ...), and the order of the servers rotates from one rep to the next,

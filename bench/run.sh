@@ -73,7 +73,9 @@ fi
 
 mkdir -p "$BENCH_DIR/results"
 OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-$TOOL.jsonl"
-echo "== $(nproc) CPUs, tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, pin=$PIN; raw results: $OUT" >&2
+# shellcheck source=machine.sh
+source "$BENCH_DIR/machine.sh"
+echo "== $(machine_summary), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, pin=$PIN; raw results: $OUT" >&2
 
 # Repetitions are interleaved (rep 1 of every server and concurrency, then
 # rep 2, ...) so that slow drift of the machine hits all servers alike.
