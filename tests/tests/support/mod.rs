@@ -1,6 +1,6 @@
 //! Helpers for the tests that drive cargo on the workspace itself
-//! (`workspace_docs`, `msrv`, `package`, `fuzz_smoke`). Every file in
-//! `tests/tests/` is its own crate and uses only some of them.
+//! (`workspace_docs`, `msrv`, `package`, `fuzz_smoke`, `bench_smoke`). Every
+//! file in `tests/tests/` is its own crate and uses only some of them.
 
 #![allow(dead_code)]
 
