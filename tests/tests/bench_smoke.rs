@@ -15,41 +15,33 @@ use serde_json::Value;
 /// Calls per run: enough to go through warm-up, measurement and report.
 const CALLS: &str = "300";
 
-/// Builds with `cargo build ARGS`, failing the test with cargo's output.
-fn build(args: &[&str]) {
-    let output = support::cargo()
-        .arg("build")
-        .args(args)
-        .output()
-        .expect("cargo runs");
+/// Runs `command` and returns its standard output; fails the test with
+/// its standard error unless it succeeds.
+fn succeed(command: &mut Command) -> Vec<u8> {
+    let output = command.output().expect("the command starts");
     assert!(
         output.status.success(),
-        "cargo build {args:?} failed:\n{}",
+        "{command:?} failed:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    output.stdout
+}
+
+/// `cargo build ARGS` in the workspace.
+fn build(args: &[&str]) {
+    succeed(support::cargo().arg("build").args(args));
 }
 
 /// Runs `loadgen` with `args` and returns its report, which must count
 /// every call and no wrong reply.
 fn loadgen(loadgen: &Path, args: &[&str]) -> Value {
-    let output = Command::new(loadgen)
-        .args([
-            "--requests",
-            CALLS,
-            "--warmup",
-            "20",
-            "--max-seconds",
-            "120",
-        ])
-        .args(args)
-        .output()
-        .expect("loadgen runs");
-    assert!(
-        output.status.success(),
-        "loadgen {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = succeed(
+        Command::new(loadgen)
+            .args(["--requests", CALLS, "--warmup", "20"])
+            .args(["--max-seconds", "120"])
+            .args(args),
     );
-    let report: Value = serde_json::from_slice(&output.stdout).expect("loadgen prints JSON");
+    let report: Value = serde_json::from_slice(&stdout).expect("loadgen prints JSON");
     assert_eq!(report["errors"], 0, "{report}");
     assert_eq!(
         report["requests"],
@@ -63,8 +55,9 @@ fn loadgen(loadgen: &Path, args: &[&str]) -> Value {
     report
 }
 
-fn path(binary: &Path) -> &str {
-    binary.to_str().expect("a UTF-8 path")
+/// `path` as a command-line argument (loadgen splits `--server` at spaces).
+fn utf8(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
 }
 
 #[test]
@@ -76,9 +69,9 @@ fn bench_tools_build_and_measure_every_kind_of_server() {
     build(&[
         "--locked",
         "--manifest-path",
-        path(&bench_manifest),
+        utf8(&bench_manifest),
         "--target-dir",
-        path(&bench_target),
+        utf8(&bench_target),
         "-p",
         "loadgen",
         "-p",
@@ -89,24 +82,20 @@ fn bench_tools_build_and_measure_every_kind_of_server() {
     let driver = bench_bin("loadgen");
     let ours = target.join("debug/echo-server");
     let http =
-        |server: &Path, extra: &str| format!("{} --http 127.0.0.1:{{port}}{extra}", path(server));
+        |server: &Path, extra: &str| format!("{} --http 127.0.0.1:{{port}}{extra}", utf8(server));
     let url = "http://127.0.0.1:{port}/mcp";
 
     let mut reports = Vec::new();
-    for (name, tool, args) in [
-        ("ours-stdio", "add", vec![path(&ours).to_owned()]),
-        (
-            "raw-stdio",
-            "echo",
-            vec![path(&bench_bin("raw-echo")).to_owned()],
-        ),
+    let raw_stdio = bench_bin("raw-echo");
+    for (name, tool, server) in [
+        ("ours-stdio", "add", utf8(&ours)),
+        ("raw-stdio", "echo", utf8(&raw_stdio)),
     ] {
-        let server = args.join(" ");
         let report = loadgen(
             &driver,
             &[
                 "--server",
-                &server,
+                server,
                 "--name",
                 name,
                 "--tool",
@@ -154,18 +143,13 @@ fn bench_tools_build_and_measure_every_kind_of_server() {
     let results = bench_target.join("smoke.jsonl");
     let lines: Vec<String> = reports.iter().map(Value::to_string).collect();
     std::fs::write(&results, lines.join("\n") + "\n").expect("write the reports");
-    let output = Command::new("python3")
-        .arg(root.join("bench/tables.py"))
-        .arg(&results)
-        .args(["2", "ours-modern:raw", "floor:ours-modern"])
-        .output()
-        .expect("python3 runs");
-    let tables = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "tables.py failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = succeed(
+        Command::new("python3")
+            .arg(root.join("bench/tables.py"))
+            .arg(&results)
+            .args(["2", "ours-modern:raw", "floor:ours-modern"]),
     );
+    let tables = String::from_utf8_lossy(&stdout);
     for row in [
         "| ours-modern | raw | 8 |",
         "| floor-spin | 2026-07-28 | 1 |",
@@ -194,16 +178,6 @@ fn bench_scripts_parse() {
     }
     assert!(scripts.len() >= 5, "bench scripts: {scripts:?}");
     for script in &scripts {
-        let output = Command::new("bash")
-            .arg("-n")
-            .arg(script)
-            .output()
-            .expect("bash runs");
-        assert!(
-            output.status.success(),
-            "{} does not parse:\n{}",
-            script.display(),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        succeed(Command::new("bash").arg("-n").arg(script));
     }
 }
