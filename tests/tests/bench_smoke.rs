@@ -1,6 +1,6 @@
 //! Keeps `bench/` building and running. Its load driver and raw responders
-//! (the bench workspace, debug profile) and `echo-server` are built, every
-//! kind of server answers a few hundred checked `tools/call`s over stdio
+//! (the bench workspace, debug profile) and `echo-server` are built; ours
+//! and every raw server answer a few hundred checked `tools/call`s over stdio
 //! and Streamable HTTP, and `tables.py` turns the reports into its tables.
 //! The measurements themselves, rmcp's servers among them, run outside CI
 //! (`bench/README.md`).
@@ -61,7 +61,7 @@ fn utf8(path: &Path) -> &str {
 }
 
 #[test]
-fn bench_tools_build_and_measure_every_kind_of_server() {
+fn bench_tools_build_and_drive_ours_and_every_raw_server() {
     let root = support::workspace();
     let target = support::target_dir(&support::metadata());
     let bench_target = target.join("bench-smoke");

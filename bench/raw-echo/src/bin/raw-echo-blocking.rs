@@ -6,8 +6,9 @@
 //! request it does the same work as `raw-echo-http` (parse the body as
 //! JSON, answer what `loadgen` checks, see [`raw_echo`]) with a minimal
 //! HTTP/1.1 reader: a request line and headers, then `Content-Length` bytes
-//! of body (400 if they are not JSON, 202 for a notification). No chunked
-//! bodies, no MCP. With many connections in flight it is no floor: an event
+//! of body (400 if they are not JSON, 202 for a notification). A chunked
+//! body ends the connection unanswered, since this reader cannot tell where
+//! it stops. No MCP. With many connections in flight it is no floor: an event
 //! loop then serves several sockets per wake-up, where this wakes a thread
 //! per request.
 //!
@@ -60,7 +61,7 @@ fn serve(mut stream: TcpStream) -> io::Result<()> {
         let Some(head_len) = read_until_head_end(&mut stream, &mut input)? else {
             return Ok(());
         };
-        let body_len = content_length(&input[..head_len])?;
+        let body_len = body_length(&input[..head_len])?;
         if body_len > MAX_BODY {
             return Err(invalid("body too large"));
         }
@@ -89,7 +90,7 @@ fn serve(mut stream: TcpStream) -> io::Result<()> {
                 output.extend_from_slice(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
             }
         }
-        stream.write_all(&output)?;
+        write_all(&mut stream, &output)?;
         input.drain(..head_len + body_len);
     }
 }
@@ -97,10 +98,14 @@ fn serve(mut stream: TcpStream) -> io::Result<()> {
 /// Reads until `input` holds a whole head; its length with the blank line,
 /// or `None` if the peer closed first.
 fn read_until_head_end(stream: &mut TcpStream, input: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    // Where the search resumes: a head sent a byte at a time is scanned
+    // once, not once per byte.
+    let mut searched = 0;
     loop {
-        if let Some(end) = input.windows(4).position(|w| w == b"\r\n\r\n") {
-            return Ok(Some(end + 4));
+        if let Some(end) = input[searched..].windows(4).position(|w| w == b"\r\n\r\n") {
+            return Ok(Some(searched + end + 4));
         }
+        searched = input.len().saturating_sub(3);
         if input.len() > MAX_HEAD {
             return Err(invalid("head too large"));
         }
@@ -110,35 +115,57 @@ fn read_until_head_end(stream: &mut TcpStream, input: &mut Vec<u8>) -> io::Resul
     }
 }
 
-/// Appends what one successful `read` returns to `input` (on a
-/// non-blocking socket, `read` is retried until it does not block).
+/// Appends what one successful `read` returns to `input`.
 fn read_more(stream: &mut TcpStream, input: &mut Vec<u8>) -> io::Result<usize> {
     let start = input.len();
     input.resize(start + (16 << 10), 0);
-    let read = loop {
-        match stream.read(&mut input[start..]) {
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::hint::spin_loop(),
-            other => break other,
-        }
-    };
+    let read = unblocked(|| stream.read(&mut input[start..]));
     input.truncate(start + *read.as_ref().unwrap_or(&0));
     read
 }
 
-/// The `Content-Length` of a head (0 without one).
-fn content_length(head: &[u8]) -> io::Result<usize> {
-    let head = std::str::from_utf8(head).map_err(|_| invalid("head is not UTF-8"))?;
-    for line in head.split("\r\n").skip(1) {
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            return value
-                .trim()
-                .parse()
-                .map_err(|_| invalid("bad Content-Length"));
+/// Writes all of `bytes`.
+fn write_all(stream: &mut TcpStream, mut bytes: &[u8]) -> io::Result<()> {
+    while !bytes.is_empty() {
+        match unblocked(|| stream.write(bytes))? {
+            0 => return Err(io::ErrorKind::WriteZero.into()),
+            written => bytes = &bytes[written..],
         }
     }
-    Ok(0)
+    Ok(())
+}
+
+/// Runs `op` until it does not report `WouldBlock`, which only a
+/// non-blocking (`--spin`) socket does.
+fn unblocked<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    loop {
+        match op() {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::hint::spin_loop(),
+            done => return done,
+        }
+    }
+}
+
+/// The body length a head declares: its `Content-Length`, 0 without one.
+/// A `Transfer-Encoding` is refused: its body's end is not read here.
+fn body_length(head: &[u8]) -> io::Result<usize> {
+    let head = std::str::from_utf8(head).map_err(|_| invalid("head is not UTF-8"))?;
+    let mut length = 0;
+    for line in head.split("\r\n").skip(1) {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        if name.eq_ignore_ascii_case("transfer-encoding") {
+            return Err(invalid("Transfer-Encoding is not read"));
+        }
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value
+                .trim()
+                .parse()
+                .map_err(|_| invalid("bad Content-Length"))?;
+        }
+    }
+    Ok(length)
 }
 
 fn invalid(why: &str) -> io::Error {
