@@ -18,6 +18,8 @@
 #                            blocking thread per connection and no runtime;
 #                            floor-spin, not run unless named: the same
 #                            busy-polling its sockets, a core per connection)
+#   PIN=0|1|same             1: loadgen on CPU 0, server on CPU 1; same: both
+#                            on CPU 0 (needs taskset)
 #   WORKERS=N                Tokio worker threads of every Tokio server
 #                            (TOKIO_WORKER_THREADS; default: one per CPU)
 #   OURS_BIN=path            use this echo-server instead of building it
@@ -35,10 +37,7 @@ REQ=${REQ:-50000}
 WARMUP=${WARMUP:-2000}
 REPS=${REPS:-3}
 SERVERS=${SERVERS:-"ours-session rmcp-session rmcp-stateless ours-modern rmcp-modern raw floor"}
-if [[ -n "${WORKERS:-}" ]]; then
-    # Read by #[tokio::main], which all three Tokio servers use.
-    export TOKIO_WORKER_THREADS=$WORKERS
-fi
+PIN=${PIN:-0}
 
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
@@ -59,7 +58,9 @@ mkdir -p "$BENCH_DIR/results"
 OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-http-$TOOL.jsonl"
 # shellcheck source=machine.sh
 source "$BENCH_DIR/machine.sh"
-echo "== $(machine_summary), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, Tokio workers ${TOKIO_WORKER_THREADS:-one per CPU}; raw results: $OUT" >&2
+pin_prefixes
+apply_workers
+echo "== $(run_summary), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS; raw results: $OUT" >&2
 
 # Repetitions are interleaved (rep 1 of every server and concurrency, then
 # rep 2, ...), and the order of the servers rotates from one rep to the next,
@@ -71,7 +72,7 @@ for rep in $(seq 1 "$REPS"); do
         [[ "$c" == 1 ]] && n=$REQ_C1
         for s in "${ORDER[@]}"; do
             spec=$(server_spec "$s")
-            line=$("$LOADGEN" --server "${spec%|*}" --url "http://127.0.0.1:{port}/mcp" --protocol "${spec#*|}" \
+            line=$("${LG_PREFIX[@]}" "$LOADGEN" --server "$SRV_PREFIX${spec%|*}" --url "http://127.0.0.1:{port}/mcp" --protocol "${spec#*|}" \
                 --name "$s" --requests "$n" --concurrency "$c" --tool "$TOOL" --warmup "$WARMUP" --max-seconds 120 \
                 2> >(grep -v '^listening on ' >&2))
             echo "$line" >>"$OUT"

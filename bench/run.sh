@@ -11,7 +11,10 @@
 #   WARMUP=2000              warm-up calls before each measured run
 #   REPS=3                   repetitions (the table shows the per-metric median)
 #   SERVERS="ours rmcp rmcp-pipes raw"   (raw: bench/raw-echo, the line-JSON floor)
-#   PIN=0|1                  1: loadgen on CPU 0, server on CPU 1 (needs taskset)
+#   PIN=0|1|same             1: loadgen on CPU 0, server on CPU 1; same: both
+#                            on CPU 0 (needs taskset)
+#   WORKERS=N                Tokio worker threads of every Tokio server
+#                            (TOKIO_WORKER_THREADS; default: one per CPU)
 #   OURS_BIN=path            use this echo-server instead of building it
 #   SKIP_BUILD=1             use the binaries already built
 set -euo pipefail
@@ -59,23 +62,14 @@ server_cmd() {
     esac
 }
 
-LG_PREFIX=()
-SRV_PREFIX=""
-if [[ "$PIN" == 1 ]]; then
-    if command -v taskset >/dev/null; then
-        LG_PREFIX=(taskset -c 0)
-        SRV_PREFIX="taskset -c 1 "
-    else
-        echo "PIN=1 but taskset is not installed; running unpinned" >&2
-        PIN=0
-    fi
-fi
+# shellcheck source=machine.sh
+source "$BENCH_DIR/machine.sh"
+pin_prefixes
+apply_workers
 
 mkdir -p "$BENCH_DIR/results"
 OUT="$BENCH_DIR/results/$(date -u +%Y%m%dT%H%M%SZ)-$TOOL.jsonl"
-# shellcheck source=machine.sh
-source "$BENCH_DIR/machine.sh"
-echo "== $(machine_summary), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS, pin=$PIN; raw results: $OUT" >&2
+echo "== $(run_summary), tool=$TOOL, concurrencies=[$CONCURRENCIES], reps=$REPS; raw results: $OUT" >&2
 
 # Repetitions are interleaved (rep 1 of every server and concurrency, then
 # rep 2, ...) so that slow drift of the machine hits all servers alike.
