@@ -15,7 +15,7 @@
 # Knobs: STEPS (default "stdio http size build codegen"), REPS (3),
 # SKIP_BUILD=1 (use the benchmark binaries already built). The tables go to
 # stdout and to bench/results/acceptance-<UTC time>/<step>.md (git-ignored).
-# It takes about an hour on the 2-core machine; nothing else should run.
+# It took 34 minutes on the 2-core machine; nothing else should run.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -147,10 +147,11 @@ fn unblocked<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
 }
 
 /// The body length a head declares: its `Content-Length`, 0 without one.
-/// A `Transfer-Encoding` is refused: its body's end is not read here.
+/// A `Transfer-Encoding`, or two `Content-Length`s that disagree, are
+/// refused: where the body ends would be a guess.
 fn body_length(head: &[u8]) -> io::Result<usize> {
     let head = std::str::from_utf8(head).map_err(|_| invalid("head is not UTF-8"))?;
-    let mut length = 0;
+    let mut length = None;
     for line in head.split("\r\n").skip(1) {
         let Some((name, value)) = line.split_once(':') else {
             continue;
@@ -159,13 +160,17 @@ fn body_length(head: &[u8]) -> io::Result<usize> {
             return Err(invalid("Transfer-Encoding is not read"));
         }
         if name.eq_ignore_ascii_case("content-length") {
-            length = value
+            let value = value
                 .trim()
                 .parse()
                 .map_err(|_| invalid("bad Content-Length"))?;
+            if length.is_some_and(|length| length != value) {
+                return Err(invalid("Content-Lengths disagree"));
+            }
+            length = Some(value);
         }
     }
-    Ok(length)
+    Ok(length.unwrap_or(0))
 }
 
 fn invalid(why: &str) -> io::Error {
