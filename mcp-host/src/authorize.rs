@@ -12,6 +12,11 @@ use crate::config::{OAuthGrant, OAuthSettings};
 /// The name the host registers under when it registers itself.
 const CLIENT_NAME: &str = "mcp-host";
 
+/// Why a server that needs the user's authorization is unavailable to a
+/// host that cannot ask.
+const NO_WAY_TO_ASK: &str = "the server needs the user's authorization, and this host has no way \
+     to ask (HostOptions::authorization_step)";
+
 /// The OAuth configuration for `settings`; the authorization code grant
 /// needs `step`, the user's part (a browser, or the application's own UI).
 pub(crate) fn oauth_config(
@@ -29,11 +34,13 @@ pub(crate) fn oauth_config(
             OAuthConfig::client_credentials(credentials)
         }
         OAuthGrant::AuthorizationCode => {
-            let step = step.ok_or(
-                "the server needs the user's authorization, and this host has no way to ask \
-                 (HostOptions::authorization_step)",
-            )?;
-            let config = OAuthConfig::authorization_code(CLIENT_NAME, step.clone());
+            // Without a way to ask the user, the stored token (refreshed
+            // when it expired) may still do: the error waits until the
+            // user is actually needed.
+            let config = match step {
+                Some(step) => OAuthConfig::authorization_code(CLIENT_NAME, step.clone()),
+                None => OAuthConfig::without_user(CLIENT_NAME, NO_WAY_TO_ASK),
+            };
             match credentials {
                 Some(credentials) => config.pre_registered(credentials),
                 None => config,

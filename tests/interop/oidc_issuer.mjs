@@ -15,12 +15,17 @@
 // The authorization code flow: clients register themselves (RFC 7591), and the user's login and
 // consent are answered programmatically at /interaction/UID (user `alice`, every scope asked for
 // granted), so a client that follows the redirects, keeping cookies, ends at its redirect URI
-// with a code. Access tokens from codes live CODE_TTL seconds; refresh tokens are always issued.
+// with a code. Access tokens from codes live CODE_TTL seconds; refresh tokens are always issued,
+// and with ROTATE_REFRESH=1 each is used once (a new one per refresh; a used one presented again is
+// refused and revokes its grant, as the provider does for public clients).
+// REQUEST_LOG=FILE appends a line per request (`GET /auth`) and per token grant (`grant
+// refresh_token`, `grant-error refresh_token invalid_grant`), so a test can tell what a client did.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as http from 'node:http';
 import * as crypto from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 
 // oidc-provider logs notices with console.info; stdout carries only the ISSUER line.
 console.info = (...a) => console.error(...a);
@@ -38,6 +43,7 @@ const PORT = Number(process.argv[2] ?? 0);
 const SCOPES = process.env.SCOPES ?? 'calc profile';
 const SHORT_TTL = Number(process.env.SHORT_TTL ?? 2);
 const CODE_TTL = Number(process.env.CODE_TTL ?? 3600);
+const log = (line) => { if (process.env.REQUEST_LOG) appendFileSync(process.env.REQUEST_LOG, `${line}\n`); };
 const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'es256-test', use: 'sig', alg: 'ES256' };
 
@@ -71,6 +77,7 @@ server.listen(PORT, '127.0.0.1', () => {
     findAccount: async (ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
     issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ...(process.env.ROTATE_REFRESH === '1' ? { rotateRefreshToken: true } : {}),
     pkce: { required: () => true },
     features: {
       registration: { enabled: true },
@@ -107,8 +114,11 @@ server.listen(PORT, '127.0.0.1', () => {
     },
   });
   provider.on('server_error', (ctx, err) => console.error('server_error', err));
+  provider.on('grant.success', (ctx) => log(`grant ${ctx.oidc.params.grant_type}`));
+  provider.on('grant.error', (ctx, err) => log(`grant-error ${ctx.oidc.params?.grant_type} ${err.error}`));
   const callback = provider.callback();
   server.on('request', async (req, res) => {
+    log(`${req.method} ${new URL(req.url, 'http://x').pathname}`);
     const match = /^\/interaction\/([^/?]+)/.exec(req.url);
     if (!match) return callback(req, res);
     try {

@@ -27,7 +27,9 @@ pub(crate) async fn get_json<T: DeserializeOwned>(
         .header(ACCEPT, "application/json")
         .body(Full::new(Bytes::new()))
         .map_err(|e| e.to_string())?;
-    exchange(client, &uri, request, max_bytes, timeout).await
+    exchange(client, &uri, request, max_bytes, timeout)
+        .await
+        .map_err(|failure| failure.message)
 }
 
 /// POSTs `form` to `url`, with HTTP Basic client authentication when
@@ -40,6 +42,21 @@ pub(crate) async fn post_form<T: DeserializeOwned>(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, String> {
+    post_oauth_form(client, url, form, basic, max_bytes, timeout)
+        .await
+        .map_err(|failure| failure.message)
+}
+
+/// [`post_form`], keeping the `error` code of an OAuth error answer (RFC
+/// 6749 §5.2), which tells a dead grant from a passing failure.
+pub(crate) async fn post_oauth_form<T: DeserializeOwned>(
+    client: &HttpClient,
+    url: &str,
+    form: &[(&str, &str)],
+    basic: Option<HeaderValue>,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<T, Failure> {
     let uri = parse(url)?;
     let body = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form)
@@ -76,7 +93,9 @@ pub(crate) async fn post_json<T: DeserializeOwned>(
         .header(CONTENT_TYPE, "application/json")
         .body(Full::new(Bytes::from(body.to_string())))
         .map_err(|e| e.to_string())?;
-    exchange(client, &uri, request, max_bytes, timeout).await
+    exchange(client, &uri, request, max_bytes, timeout)
+        .await
+        .map_err(|failure| failure.message)
 }
 
 /// GETs `url` without following its redirect and returns the redirect's
@@ -121,13 +140,41 @@ fn parse(url: &str) -> Result<Uri, String> {
         .map_err(|e| format!("invalid URL {url}: {e}"))
 }
 
+/// Why an exchange failed, and the `error` member of the answer when the
+/// server refused with an OAuth error document.
+pub(crate) struct Failure {
+    pub(crate) message: String,
+    pub(crate) oauth_error: Option<String>,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure {
+            message,
+            oauth_error: None,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The `error` member of an OAuth error answer.
+#[derive(serde::Deserialize)]
+struct OAuthErrorAnswer {
+    error: String,
+}
+
 async fn exchange<T: DeserializeOwned>(
     client: &HttpClient,
     uri: &Uri,
     request: Request<Full<Bytes>>,
     max_bytes: usize,
     timeout: Duration,
-) -> Result<T, String> {
+) -> Result<T, Failure> {
     let work = async {
         let response = client
             .request(request)
@@ -135,9 +182,7 @@ async fn exchange<T: DeserializeOwned>(
             .map_err(|e| ConnectError::classify(uri, &e).to_string())?;
         let status = response.status();
         if status.is_redirection() {
-            return Err(format!(
-                "{uri} answered HTTP {status}; redirects are not followed"
-            ));
+            return Err(format!("{uri} answered HTTP {status}; redirects are not followed").into());
         }
         let body = Limited::new(response.into_body(), max_bytes)
             .collect()
@@ -146,11 +191,18 @@ async fn exchange<T: DeserializeOwned>(
             .to_bytes();
         if !status.is_success() {
             let text = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
-            return Err(format!("{uri} answered HTTP {status}: {text}"));
+            let oauth_error = serde_json::from_slice::<OAuthErrorAnswer>(&body)
+                .ok()
+                .map(|answer| answer.error);
+            return Err(Failure {
+                message: format!("{uri} answered HTTP {status}: {text}"),
+                oauth_error,
+            });
         }
-        serde_json::from_slice(&body).map_err(|e| format!("{uri} sent an unreadable document: {e}"))
+        serde_json::from_slice(&body)
+            .map_err(|e| format!("{uri} sent an unreadable document: {e}").into())
     };
     tokio::time::timeout(timeout, work)
         .await
-        .map_err(|_| format!("{uri} did not answer within {timeout:?}"))?
+        .map_err(|_| Failure::from(format!("{uri} did not answer within {timeout:?}")))?
 }

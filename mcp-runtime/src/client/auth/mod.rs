@@ -9,6 +9,13 @@
 //! asked for, a bounded number of times. A token is only ever sent to the
 //! resource it was issued for.
 //!
+//! The [`TokenStore`] keeps, with each token, what refreshing it needs (the
+//! issuer's metadata, the resource, the client's own registration), so
+//! that a later run with a [`FileTokenStore`] refreshes an expired token
+//! without the user. A refresh token is forgotten only when the
+//! authorization server refuses it (`invalid_grant`), never because a
+//! refresh failed on the way.
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
 //! use std::sync::Arc;
@@ -26,9 +33,11 @@
 //! ```
 
 mod discovery;
+mod file_store;
 mod flow;
 mod pkce;
 mod redirect;
+mod refusal;
 mod registration;
 mod store;
 mod token;
@@ -36,8 +45,11 @@ mod token;
 use std::fmt;
 use std::sync::Arc;
 
+pub use file_store::FileTokenStore;
 pub use redirect::{AuthorizationStep, AuthorizeFuture, FollowRedirect, LoopbackBrowser};
-pub use store::{FileTokenStore, MemoryTokenStore, StoredToken, TokenStore};
+pub use store::{
+    MemoryTokenStore, StoreLock, StoredIssuer, StoredRegistration, StoredToken, TokenStore,
+};
 
 pub(crate) use flow::OAuthSession;
 
@@ -59,6 +71,9 @@ pub(crate) enum Grant {
     AuthorizationCode(Arc<dyn AuthorizationStep>),
     /// The client acts for itself (machine to machine).
     ClientCredentials(ClientCredentials),
+    /// The authorization code flow with no user to ask: stored tokens
+    /// only, refreshed; the reason is the error when the user is needed.
+    WithoutUser(String),
 }
 
 /// A client's identity at an authorization server, registered beforehand.
@@ -109,6 +124,14 @@ impl OAuthConfig {
     /// URL and returns the URL the browser was redirected to.
     pub fn authorization_code(client_name: &str, step: impl AuthorizationStep) -> Self {
         OAuthConfig::with_grant(client_name, Grant::AuthorizationCode(Arc::new(step)))
+    }
+
+    /// The authorization code flow for a client that cannot ask a user (a
+    /// build script, a headless run): it uses the tokens its store kept and
+    /// refreshes them, and where the user's authorization is needed it
+    /// fails with `why`, before registering or asking anyone.
+    pub fn without_user(client_name: &str, why: impl Into<String>) -> Self {
+        OAuthConfig::with_grant(client_name, Grant::WithoutUser(why.into()))
     }
 
     /// The client credentials grant (machine to machine) with pre-registered

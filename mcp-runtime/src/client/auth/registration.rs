@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::discovery::failure;
-use super::{ClientCredentials, ClientSecret, OAuthConfig};
+use super::{ClientCredentials, ClientSecret, OAuthConfig, StoredRegistration};
 use crate::client::ClientError;
 use crate::oauth::metadata::{AuthorizationServerMetadata, MAX_DOCUMENT_BYTES};
 use crate::outbound::{self, fetch};
@@ -47,6 +47,64 @@ impl AuthMethod {
 pub(super) struct Registration {
     pub(super) credentials: ClientCredentials,
     pub(super) method: AuthMethod,
+    /// The redirect URI registered with it, when it registered one.
+    pub(super) redirect_uri: Option<String>,
+}
+
+impl Registration {
+    /// Credentials of the client's configuration, used as they are.
+    pub(super) fn configured(
+        credentials: &ClientCredentials,
+        metadata: &AuthorizationServerMetadata,
+    ) -> Self {
+        Registration {
+            method: method_for(&credentials.secret, metadata),
+            credentials: credentials.clone(),
+            redirect_uri: None,
+        }
+    }
+
+    /// Whether the authorization code flow may use it with `redirect_uri`
+    /// (a registration without one, a metadata document's, takes any).
+    pub(super) fn accepts(&self, redirect_uri: &str) -> bool {
+        self.redirect_uri
+            .as_deref()
+            .is_none_or(|registered| registered == redirect_uri)
+    }
+
+    /// What a store keeps of it (a private key is never the client's own
+    /// registration, and is not kept).
+    pub(super) fn to_stored(&self) -> Option<StoredRegistration> {
+        let secret = match &self.credentials.secret {
+            ClientSecret::None => None,
+            ClientSecret::Secret(secret) => Some(secret.clone()),
+            ClientSecret::PrivateKeyJwt { .. } => return None,
+        };
+        Some(StoredRegistration::new(
+            self.credentials.client_id.clone(),
+            secret,
+            self.method.name(),
+            self.redirect_uri.clone(),
+        ))
+    }
+
+    /// A registration a store kept, unless its method is unknown or lacks
+    /// the secret it needs.
+    pub(super) fn from_stored(stored: &StoredRegistration) -> Option<Self> {
+        let method = AuthMethod::parse(&stored.token_endpoint_auth_method)?;
+        let secret = match (method, &stored.client_secret) {
+            (AuthMethod::None, _) => ClientSecret::None,
+            (AuthMethod::Basic | AuthMethod::Post, Some(secret)) => {
+                ClientSecret::Secret(secret.clone())
+            }
+            _ => return None,
+        };
+        Some(Registration {
+            credentials: ClientCredentials::new(stored.client_id.clone(), secret),
+            method,
+            redirect_uri: stored.redirect_uri.clone(),
+        })
+    }
 }
 
 /// The registration to use at the server `metadata` describes.
@@ -56,10 +114,7 @@ pub(super) async fn register(
     redirect_uri: &str,
 ) -> Result<Registration, ClientError> {
     if let Some(credentials) = &config.pre_registered {
-        return Ok(Registration {
-            method: method_for(&credentials.secret, metadata),
-            credentials: credentials.clone(),
-        });
+        return Ok(Registration::configured(credentials, metadata));
     }
     let takes_documents =
         metadata.extra.get("client_id_metadata_document_supported") == Some(&Value::Bool(true));
@@ -67,6 +122,7 @@ pub(super) async fn register(
         return Ok(Registration {
             credentials: ClientCredentials::new(url.clone(), ClientSecret::None),
             method: AuthMethod::None,
+            redirect_uri: None,
         });
     }
     let endpoint = metadata.registration_endpoint.as_deref().ok_or_else(|| {
@@ -119,6 +175,7 @@ pub(super) async fn register(
     Ok(Registration {
         credentials: ClientCredentials::new(registered.client_id, secret),
         method,
+        redirect_uri: Some(redirect_uri.to_owned()),
     })
 }
 
@@ -140,10 +197,7 @@ fn supported(metadata: &AuthorizationServerMetadata) -> Vec<AuthMethod> {
 }
 
 /// How pre-registered credentials authenticate at this server.
-pub(super) fn method_for(
-    secret: &ClientSecret,
-    metadata: &AuthorizationServerMetadata,
-) -> AuthMethod {
+fn method_for(secret: &ClientSecret, metadata: &AuthorizationServerMetadata) -> AuthMethod {
     match secret {
         ClientSecret::None => AuthMethod::None,
         ClientSecret::PrivateKeyJwt { .. } => AuthMethod::PrivateKeyJwt,

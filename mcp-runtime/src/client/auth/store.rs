@@ -1,12 +1,18 @@
-//! Where tokens live between requests (and, with a file, between runs).
+//! What a client keeps of its authorization with each MCP server between
+//! requests and, with a file ([`FileTokenStore`](super::FileTokenStore)),
+//! between runs: the token, and for the issuer that issued it what a
+//! refresh needs without the user (the issuer's metadata, the resource
+//! indicator, and the client's registration when it registered itself).
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::oauth::metadata::AuthorizationServerMetadata;
 use crate::sync::lock;
 
 /// A token for one resource, as the authorization server issued it.
@@ -47,84 +53,223 @@ impl std::fmt::Debug for StoredToken {
     }
 }
 
-/// Keeps tokens by resource (the server's canonical URL).
-pub trait TokenStore: Send + Sync + 'static {
-    /// The token for `resource`, if any.
-    fn load(&self, resource: &str) -> Option<StoredToken>;
-    /// Keeps `token` for `resource`, or forgets it (`None`).
-    fn save(&self, resource: &str, token: Option<&StoredToken>);
+/// The identity a client registered for itself at an authorization server
+/// (Dynamic Client Registration, or a Client ID Metadata Document).
+/// Credentials from the client's configuration are never stored.
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
+#[non_exhaustive]
+pub struct StoredRegistration {
+    /// The `client_id` the server assigned (or the document's URL).
+    pub client_id: String,
+    /// The `client_secret`, for a confidential client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// How the client authenticates at the token endpoint
+    /// (`client_secret_basic`, `client_secret_post`, `none`).
+    pub token_endpoint_auth_method: String,
+    /// The redirect URI it was registered with, when it registered one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect_uri: Option<String>,
 }
 
-/// Tokens in memory, for the life of the process (the default).
+impl std::fmt::Debug for StoredRegistration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredRegistration")
+            .field("client_id", &self.client_id)
+            .field(
+                "token_endpoint_auth_method",
+                &self.token_endpoint_auth_method,
+            )
+            .field("redirect_uri", &self.redirect_uri)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a client knows of one authorization server, for one MCP server:
+/// enough to refresh a token it issued, in a later run and without the
+/// user.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[non_exhaustive]
+pub struct StoredIssuer {
+    /// The server's metadata as discovered (its token endpoint above all).
+    pub metadata: AuthorizationServerMetadata,
+    /// The resource indicator (RFC 8707) tokens are asked for.
+    pub resource: String,
+    /// The client's own registration there, when it registered itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registration: Option<StoredRegistration>,
+}
+
+impl StoredIssuer {
+    /// A record of `metadata` and `resource`, with the client's
+    /// `registration` when it registered itself.
+    pub fn new(
+        metadata: AuthorizationServerMetadata,
+        resource: impl Into<String>,
+        registration: Option<StoredRegistration>,
+    ) -> Self {
+        StoredIssuer {
+            metadata,
+            resource: resource.into(),
+            registration,
+        }
+    }
+}
+
+impl StoredRegistration {
+    /// A registration as `client_id`, authenticating with `method`.
+    pub fn new(
+        client_id: impl Into<String>,
+        client_secret: Option<String>,
+        method: impl Into<String>,
+        redirect_uri: Option<String>,
+    ) -> Self {
+        StoredRegistration {
+            client_id: client_id.into(),
+            client_secret,
+            token_endpoint_auth_method: method.into(),
+            redirect_uri,
+        }
+    }
+}
+
+/// The right to refresh a server's token, from
+/// [`TokenStore::try_lock`]; given back when dropped.
+pub struct StoreLock {
+    _release: Box<dyn Send>,
+}
+
+impl StoreLock {
+    /// A lock given back when `release` is dropped.
+    pub fn new(release: impl Send + 'static) -> Self {
+        StoreLock {
+            _release: Box::new(release),
+        }
+    }
+}
+
+/// Keeps, per MCP server (its canonical URL), the token and what
+/// refreshing it needs. A store shared by several clients (processes
+/// sharing a file) also hands out the right to refresh, so that a refresh
+/// token is used once: the holder reads the token again, refreshes it only
+/// if nobody did meanwhile, and saves the new one before giving the right
+/// back.
+///
+/// Only `load` and `save` are required; a store without the rest keeps a
+/// token that a later run cannot refresh (it authorizes again).
+pub trait TokenStore: Send + Sync + 'static {
+    /// The token for `server`, as last saved by anyone.
+    fn load(&self, server: &str) -> Option<StoredToken>;
+    /// Keeps `token` for `server`, or forgets it (`None`).
+    fn save(&self, server: &str, token: Option<&StoredToken>);
+    /// What is known of `issuer` for `server`.
+    fn load_issuer(&self, server: &str, issuer: &str) -> Option<StoredIssuer> {
+        let _ = (server, issuer);
+        None
+    }
+    /// Keeps `record` of `issuer` for `server`, or forgets it (`None`).
+    fn save_issuer(&self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
+        let _ = (server, issuer, record);
+    }
+    /// The right to refresh `server`'s token, or `None` while another
+    /// client holds it (callers wait and try again). Must not block. The
+    /// default grants it always, for a store only one client uses.
+    fn try_lock(&self, server: &str) -> std::io::Result<Option<StoreLock>> {
+        let _ = server;
+        Ok(Some(StoreLock::new(())))
+    }
+}
+
+/// All a store keeps for one MCP server.
+#[derive(Clone, Default, Serialize, Deserialize, PartialEq, Debug)]
+pub(super) struct Entry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) token: Option<StoredToken>,
+    /// By issuer.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) issuers: BTreeMap<String, StoredIssuer>,
+}
+
+/// Every server's entry; empty entries are dropped.
+#[derive(Clone, Default, PartialEq, Debug)]
+pub(super) struct Entries(pub(super) BTreeMap<String, Entry>);
+
+impl Entries {
+    pub(super) fn token(&self, server: &str) -> Option<StoredToken> {
+        self.0.get(server)?.token.clone()
+    }
+
+    pub(super) fn issuer(&self, server: &str, issuer: &str) -> Option<StoredIssuer> {
+        self.0.get(server)?.issuers.get(issuer).cloned()
+    }
+
+    pub(super) fn set_token(&mut self, server: &str, token: Option<&StoredToken>) {
+        self.change(server, |entry| entry.token = token.cloned());
+    }
+
+    pub(super) fn set_issuer(&mut self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
+        self.change(server, |entry| match record {
+            Some(record) => {
+                entry.issuers.insert(issuer.to_owned(), record.clone());
+            }
+            None => {
+                entry.issuers.remove(issuer);
+            }
+        });
+    }
+
+    fn change(&mut self, server: &str, change: impl FnOnce(&mut Entry)) {
+        let entry = self.0.entry(server.to_owned()).or_default();
+        change(entry);
+        if entry.token.is_none() && entry.issuers.is_empty() {
+            self.0.remove(server);
+        }
+    }
+}
+
+/// Tokens in memory, for the life of the process (the default). Its
+/// clients in this process refresh one at a time.
 #[derive(Default)]
 pub struct MemoryTokenStore {
-    tokens: Mutex<HashMap<String, StoredToken>>,
+    entries: Mutex<Entries>,
+    refreshing: Mutex<HashMap<String, Arc<AtomicBool>>>,
 }
 
 impl TokenStore for MemoryTokenStore {
-    fn load(&self, resource: &str) -> Option<StoredToken> {
-        lock(&self.tokens).get(resource).cloned()
+    fn load(&self, server: &str) -> Option<StoredToken> {
+        lock(&self.entries).token(server)
     }
 
-    fn save(&self, resource: &str, token: Option<&StoredToken>) {
-        let mut tokens = lock(&self.tokens);
-        match token {
-            Some(token) => tokens.insert(resource.to_owned(), token.clone()),
-            None => tokens.remove(resource),
-        };
+    fn save(&self, server: &str, token: Option<&StoredToken>) {
+        lock(&self.entries).set_token(server, token);
     }
-}
 
-/// Tokens in a JSON file readable by its owner only (mode 0600 on Unix),
-/// so that a CLI keeps its authorization between runs.
-pub struct FileTokenStore {
-    path: PathBuf,
-    memory: MemoryTokenStore,
-}
+    fn load_issuer(&self, server: &str, issuer: &str) -> Option<StoredIssuer> {
+        lock(&self.entries).issuer(server, issuer)
+    }
 
-impl FileTokenStore {
-    /// Tokens in `path` (read now if it exists; an unreadable file counts
-    /// as empty, with a warning).
-    pub fn new(path: impl Into<PathBuf>) -> Self {
-        let path = path.into();
-        let memory = MemoryTokenStore::default();
-        match std::fs::read(&path) {
-            Ok(bytes) => match serde_json::from_slice::<HashMap<String, StoredToken>>(&bytes) {
-                Ok(tokens) => *lock(&memory.tokens) = tokens,
-                Err(error) => tracing::warn!(path = %path.display(), %error, "token file ignored"),
-            },
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-            Err(error) => tracing::warn!(path = %path.display(), %error, "token file ignored"),
+    fn save_issuer(&self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
+        lock(&self.entries).set_issuer(server, issuer, record);
+    }
+
+    fn try_lock(&self, server: &str) -> std::io::Result<Option<StoreLock>> {
+        let flag = lock(&self.refreshing)
+            .entry(server.to_owned())
+            .or_default()
+            .clone();
+        if flag.swap(true, Ordering::AcqRel) {
+            return Ok(None);
         }
-        FileTokenStore { path, memory }
-    }
-
-    fn write(&self) -> std::io::Result<()> {
-        let bytes = serde_json::to_vec_pretty(&*lock(&self.memory.tokens))?;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&self.path)?;
-        #[cfg(unix)]
-        std::fs::set_permissions(
-            &self.path,
-            std::os::unix::fs::PermissionsExt::from_mode(0o600),
-        )?;
-        std::io::Write::write_all(&mut file, &bytes)
+        Ok(Some(StoreLock::new(Lowered(flag))))
     }
 }
 
-impl TokenStore for FileTokenStore {
-    fn load(&self, resource: &str) -> Option<StoredToken> {
-        self.memory.load(resource)
-    }
+/// Lowers the flag it holds when dropped.
+struct Lowered(Arc<AtomicBool>);
 
-    fn save(&self, resource: &str, token: Option<&StoredToken>) {
-        self.memory.save(resource, token);
-        if let Err(error) = self.write() {
-            tracing::warn!(path = %self.path.display(), %error, "tokens not saved");
-        }
+impl Drop for Lowered {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
 }
 
@@ -133,33 +278,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_store_keeps_tokens_between_runs_readable_by_its_owner_only() {
-        let dir = std::env::temp_dir().join(format!("mcp-token-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("tokens.json");
+    fn a_memory_store_keeps_tokens_and_issuers_and_lets_one_refresh_at_a_time() {
+        let store = MemoryTokenStore::default();
         let token = StoredToken {
             access_token: "a".into(),
             refresh_token: Some("r".into()),
             expires_at: Some(1),
-            scopes: vec!["s".into()],
+            scopes: vec![],
             issuer: "https://as".into(),
         };
-        FileTokenStore::new(&path).save("https://rs/mcp", Some(&token));
+        store.save("https://rs/mcp", Some(&token));
+        let metadata: AuthorizationServerMetadata =
+            serde_json::from_value(serde_json::json!({"issuer": "https://as"})).unwrap();
+        let record = StoredIssuer::new(metadata, "https://rs/mcp", None);
+        store.save_issuer("https://rs/mcp", "https://as", Some(&record));
+        assert_eq!(store.load("https://rs/mcp"), Some(token));
         assert_eq!(
-            FileTokenStore::new(&path).load("https://rs/mcp"),
-            Some(token.clone())
+            store.load_issuer("https://rs/mcp", "https://as"),
+            Some(record)
         );
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600);
-        }
-        assert!(token.is_expired());
-        assert!(
-            !format!("{token:?}").contains("\"a\""),
-            "no secrets in debug output"
-        );
-        let _ = std::fs::remove_dir_all(dir);
+
+        let held = store.try_lock("https://rs/mcp").unwrap().expect("free");
+        assert!(store.try_lock("https://rs/mcp").unwrap().is_none());
+        assert!(store.try_lock("https://other/mcp").unwrap().is_some());
+        drop(held);
+        assert!(store.try_lock("https://rs/mcp").unwrap().is_some());
+
+        store.save("https://rs/mcp", None);
+        store.save_issuer("https://rs/mcp", "https://as", None);
+        assert!(lock(&store.entries).0.is_empty(), "empty entries go");
     }
 }

@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Deserialize;
 
 use super::discovery::failure;
+use super::refusal::TokenFailure;
 use super::registration::{AuthMethod, Registration};
 use super::{ClientSecret, StoredToken};
 use crate::client::ClientError;
@@ -33,7 +34,7 @@ pub(super) async fn request(
     mut form: Vec<(&'static str, String)>,
     scopes: &[String],
     timeout: Duration,
-) -> Result<StoredToken, ClientError> {
+) -> Result<StoredToken, TokenFailure> {
     let credentials = &registration.credentials;
     let mut basic = None;
     match (registration.method, &credentials.secret) {
@@ -58,7 +59,7 @@ pub(super) async fn request(
         .map_err(|e| failure(format!("invalid token endpoint {endpoint}: {e}")))?;
     let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let answer: TokenResponse = fetch::post_form(
+    let answer: TokenResponse = fetch::post_oauth_form(
         &client,
         endpoint,
         &pairs,
@@ -67,7 +68,7 @@ pub(super) async fn request(
         timeout,
     )
     .await
-    .map_err(|e| failure(format!("the token request failed: {e}")))?;
+    .map_err(|e| TokenFailure::new(&e, failure(format!("the token request failed: {e}"))))?;
     let granted = answer.scope.map(|scope| {
         scope
             .split(' ')
