@@ -806,14 +806,21 @@ async fn the_host_authorizes_as_its_configuration_says() {
     }
     host.shutdown(Duration::from_millis(100)).await;
 
-    // Without a way to ask the user, the code flow cannot run: said so.
+    // Without a way to ask the user, the stored token still serves; where
+    // the code flow would have to run, the host says why.
+    let config = json!({"mcpServers": {
+        "user": {"url": server.url, "oauth": {"tokenFile": tokens}},
+        "stranger": {"url": server.url, "oauth": {}}
+    }});
+    let config = Config::parse(&config.to_string(), |_| None).unwrap();
     let host = Host::start(config, HostOptions::default()).await;
-    let user = host
+    let states: std::collections::BTreeMap<_, _> = host
         .servers()
         .into_iter()
-        .find(|s| s.name == "user")
-        .unwrap();
-    let why = user.state.unwrap_err();
+        .map(|status| (status.name, status.state))
+        .collect();
+    assert!(states["user"].is_ok(), "{states:?}");
+    let why = states["stranger"].as_ref().unwrap_err();
     assert!(why.contains("authorization_step"), "{why}");
 }
 

@@ -144,6 +144,8 @@ fn parse(url: &str) -> Result<Uri, String> {
 /// server refused with an OAuth error document.
 pub(crate) struct Failure {
     pub(crate) message: String,
+    /// Read by the client's token requests only.
+    #[cfg_attr(not(feature = "client"), expect(dead_code))]
     pub(crate) oauth_error: Option<String>,
 }
 
