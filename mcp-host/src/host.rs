@@ -304,7 +304,7 @@ impl Host {
                 tokio::spawn(async move {
                     // The client bounds the connection itself and says why
                     // it failed; this outer bound only backs it up.
-                    let backstop = timeout + Duration::from_secs(5);
+                    let backstop = timeout.saturating_add(BACKSTOP_MARGIN);
                     let connected =
                         match tokio::time::timeout(backstop, connect(&server, &options)).await {
                             Ok(Ok(connected)) => connected,
@@ -425,6 +425,15 @@ fn client_options(connect_timeout: Duration) -> ConnectOptions {
     }
 }
 
+/// How much longer than its connect timeout a server's start may take
+/// before the host gives up on it without the client's word on why.
+const BACKSTOP_MARGIN: Duration = Duration::from_secs(2);
+
+/// The least time the first listing gets, even when connecting took (nearly)
+/// all of the connect timeout (a user who authorized in a browser meanwhile,
+/// whose time the client's limits do not count).
+const MIN_LISTING_TIME: Duration = Duration::from_secs(1);
+
 /// The shortest time a user gets to approve access in a browser.
 const USER_AUTHORIZATION_TIME: Duration = Duration::from_secs(300);
 
@@ -443,6 +452,7 @@ fn connect_bound(server: &ServerConfig, options: &HostOptions) -> Duration {
 
 async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connected, String> {
     let timeout = connect_bound(server, options);
+    let started = Instant::now();
     let client = match server {
         ServerConfig::Stdio {
             command,
@@ -489,8 +499,14 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connect
     // Listening starts before the first listing, so that no change the
     // server announces after it is missed.
     let listening = Listening::begin(&client);
+    // Listed within what is left of the connect timeout, so that a server
+    // whose answer cannot be read is reported with the client's diagnosis
+    // (too deep, not JSON-RPC) in time, not by the backstop.
+    let left = timeout
+        .saturating_sub(started.elapsed())
+        .max(MIN_LISTING_TIME);
     let list = client
-        .tool_list()
+        .tool_list_within(left)
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
     Ok((ServerState::ready(client, list, 0), Some(listening)))

@@ -403,6 +403,19 @@ impl Client {
         self.inner.notify(method, &params).await
     }
 
+    /// [`tool_list`](Self::tool_list), every page of it within `limit` in
+    /// all (instead of `request_timeout` per page): for a caller with a
+    /// deadline of its own, such as a host listing a server's tools within
+    /// its connect timeout. When the limit runs out, the error says what the
+    /// server's output shows about why, as every request's timeout does (a
+    /// message nested too deeply, output that is not JSON-RPC).
+    pub async fn tool_list_within(&self, limit: Duration) -> Result<ToolList, ClientError> {
+        match self.inner.within(limit, self.tool_list()).await {
+            Ok(list) => list,
+            Err(deadline::Elapsed) => Err(self.inner.no_answer()),
+        }
+    }
+
     /// Every tool, following pagination (at most 1,000 pages).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
         Ok(self.tool_list().await?.tools)

@@ -3,7 +3,8 @@
 //!
 //! Exit status: 0 done, 1 the tool reported an error, 2 usage or arguments
 //! invalid against the schema (nothing sent), 3 refused by policy or not
-//! confirmed, 4 timed out, 5 server unavailable.
+//! confirmed, 4 timed out, 5 server unavailable (for `tools`: every
+//! configured server; each one that failed is named on stderr, with why).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::net::SocketAddr;
@@ -147,7 +148,16 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
         Command::Tools { json } => {
             let host = Host::start(config, host_options).await;
             let tools = host.tools();
+            let servers = host.servers();
             host.shutdown(SHUTDOWN_GRACE).await;
+            let failed = report_failures(&servers);
+            if !servers.is_empty() && failed == servers.len() {
+                let names: Vec<&str> = servers.iter().map(|s| s.name.as_str()).collect();
+                return Err(HostError::Unavailable {
+                    server: names.join(", "),
+                    why: "no configured server could be used".into(),
+                });
+            }
             if json {
                 let list: Vec<Value> = tools
                     .iter()
@@ -264,6 +274,19 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
             })
         }
     }
+}
+
+/// Says on stderr why each server that failed is unavailable; returns how
+/// many failed. The catalogue on stdout leaves their tools out.
+fn report_failures(servers: &[mcp_host::ServerStatus]) -> usize {
+    let mut failed = 0;
+    for server in servers {
+        if let Err(why) = &server.state {
+            eprintln!("mcp-host: server {}: {why}", server.name);
+            failed += 1;
+        }
+    }
+    failed
 }
 
 /// `tracing` to stderr (stdout may be the gateway's stdio transport),
