@@ -17,7 +17,7 @@ pub enum Transport {
     /// This process's stdin and stdout.
     Stdio,
     /// Streamable HTTP at `http://ADDR/mcp`, bound and checked.
-    Http(GatewayListener),
+    Http(Box<GatewayListener>),
 }
 
 /// How callers of `serve --http` authenticate.
@@ -127,7 +127,7 @@ pub async fn transport(http: Option<SocketAddr>, auth: &AuthArgs) -> Result<Tran
         .await
         .map_err(|e| HostError::Usage(format!("serve: {e}{}", remedy(&e))))?;
     eprintln!("mcp-host: {}", who_may_call(&access, &listener));
-    Ok(Transport::Http(listener))
+    Ok(Transport::Http(Box::new(listener)))
 }
 
 /// The flags that would let the gateway listen.
@@ -181,7 +181,7 @@ pub async fn serve(
             // The line tests and scripts wait for; the gateway answers from
             // here on.
             eprintln!("mcp-host: listening on {}", listener.url());
-            host.serve_gateway_http(options, listener, stop_signal())
+            host.serve_gateway_http(options, *listener, stop_signal())
                 .await
         }
     };
