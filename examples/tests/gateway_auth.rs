@@ -278,6 +278,61 @@ async fn with_an_issuer_it_serves_only_callers_holding_its_tokens() {
     assert!(asked[0].starts_with("Allow echo.echo?"), "{asked:?}");
 }
 
+/// Opaque tokens, checked at the issuer's introspection endpoint with the
+/// gateway's client secret from the environment. The resource is the URL a
+/// proxy would publish, not where the gateway listens.
+#[tokio::test(flavor = "multi_thread")]
+async fn with_introspection_it_serves_callers_holding_opaque_tokens() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (config, _) = echo_config(dir.path());
+    // The issuer makes opaque tokens for resources ending in /opaque.
+    let resource = "http://127.0.0.1:1/opaque";
+    let endpoint = format!("{}/token/introspection", issuer.url);
+    let gateway = gateway(
+        &config,
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--auth-issuer",
+            &issuer.url,
+            "--resource",
+            resource,
+            "--introspect",
+            &endpoint,
+            "--introspect-client",
+            "mcp-test",
+            "--introspect-secret-env",
+            "GATEWAY_TEST_INTROSPECTION_SECRET",
+        ],
+        &[("GATEWAY_TEST_INTROSPECTION_SECRET", "test-secret")],
+    );
+    let url = gateway.url.clone();
+
+    let token = issuer.token("mcp-test", resource, "calc");
+    assert_eq!(token.split('.').count(), 1, "opaque, not a JWT: {token}");
+    let client = connect(&url, &token, ConnectOptions::default())
+        .await
+        .unwrap();
+    let sum = client
+        .call_tool("echo.add", &json!({"a": 40, "b": 2}))
+        .await
+        .unwrap();
+    assert_eq!(sum.structured_content, Some(json!({"sum": 42})));
+
+    // An opaque token for another resource, and a made-up one: 401.
+    let elsewhere = issuer.token("mcp-test", "http://127.0.0.1:2/opaque", "calc");
+    for wrong in [elsewhere.as_str(), "made-up-opaque-token"] {
+        let error = refused(connect(&url, wrong, ConnectOptions::default()).await);
+        assert_eq!(error.status, 401, "{error}");
+        let metadata = error.resource_metadata().unwrap_or_default();
+        assert!(
+            metadata.ends_with("/.well-known/oauth-protected-resource/opaque"),
+            "{metadata}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn with_a_static_token_it_serves_only_its_holder() {
     let dir = tempfile::tempdir().unwrap();
