@@ -31,6 +31,10 @@ pub struct HostOptions {
     /// unavailable). The `mcp-host` command uses a
     /// [`LoopbackBrowser`](mcp_runtime::client::auth::LoopbackBrowser).
     pub authorization_step: Option<Arc<dyn AuthorizationStep>>,
+    /// Environment variables a stdio server does not inherit from the host
+    /// (default none): the host's own secrets, such as the gateway's token.
+    /// A server's `env` entry still sets one explicitly.
+    pub withheld_env: Vec<String>,
 }
 
 impl Default for HostOptions {
@@ -39,6 +43,7 @@ impl Default for HostOptions {
             connect_timeout: Duration::from_secs(30),
             max_in_flight: 8,
             authorization_step: None,
+            withheld_env: Vec::new(),
         }
     }
 }
@@ -55,6 +60,7 @@ impl std::fmt::Debug for HostOptions {
                     .as_ref()
                     .map(|step| step.redirect_uri()),
             )
+            .field("withheld_env", &self.withheld_env)
             .finish()
     }
 }
@@ -461,7 +467,12 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connect
             cwd,
         } => {
             let mut process = tokio::process::Command::new(command);
-            process.args(args).envs(env);
+            process.args(args);
+            for name in &options.withheld_env {
+                process.env_remove(name);
+            }
+            // What the configuration gives a server explicitly, it gets.
+            process.envs(env);
             if let Some(cwd) = cwd {
                 process.current_dir(cwd);
             }

@@ -75,9 +75,11 @@ enum Command {
     },
     /// Serves every allowed tool as SERVER.TOOL from one MCP server (a gateway), over stdio.
     Serve {
-        /// Serve Streamable HTTP at http://ADDR/mcp instead (ADDR is IP:PORT; port 0 picks one).
+        /// Serve Streamable HTTP at http://ADDR/mcp instead (ADDR is IP:PORT; port 0 picks one). Beyond a loopback address, callers must authenticate.
         #[arg(long, value_name = "ADDR")]
         http: Option<SocketAddr>,
+        #[command(flatten)]
+        auth: serve::AuthArgs,
         /// Seconds without progress before a call is cancelled.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
@@ -199,6 +201,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
         }
         Command::Serve {
             http,
+            auth,
             timeout,
             max_timeout,
             yes,
@@ -214,9 +217,10 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
                 max_timeout: seconds(max_timeout, "--max-timeout")?,
                 ..GatewayOptions::default()
             };
-            let transport = match http {
-                Some(addr) => serve::Transport::Http(addr),
-                None => serve::Transport::Stdio,
+            let transport = serve::transport(http, &auth).await?;
+            let host_options = HostOptions {
+                withheld_env: auth.secret_vars(),
+                ..host_options
             };
             let host = Host::start(config, host_options).await;
             serve::serve(host, transport, options, SHUTDOWN_GRACE).await
