@@ -245,6 +245,35 @@ fn issuers_must_use_https_except_on_loopback() {
     );
 }
 
+#[tokio::test]
+async fn introspected_expiries_of_any_number_form_are_checked() {
+    use mcp_runtime::server::auth::IntrospectionVerifier;
+    for (exp, accepted) in [
+        (json!(1.5), false),
+        (json!(-1), false),
+        (json!("tomorrow"), false),
+        (json!(1e12), true),
+        (json!(u64::MAX), true),
+        (json!(null), true),
+    ] {
+        let answer = json!({"active": true, "aud": RESOURCE, "exp": exp});
+        let issuer = Hostile::start(move |_| {
+            HashMap::from([("/introspect".to_owned(), ok(answer.clone()))])
+        })
+        .await;
+        let endpoint = format!("{}/introspect", issuer.url);
+        let verifier = IntrospectionVerifier::new(&endpoint, RESOURCE).unwrap();
+        match verifier.verify("opaque").await {
+            Ok(_) => assert!(accepted, "exp {exp}: accepted"),
+            Err(TokenError::Invalid(why)) => {
+                assert!(!accepted, "exp {exp}: refused ({why})");
+                assert!(why.contains("expired"), "{why}");
+            }
+            Err(other) => panic!("exp {exp}: {other:?}"),
+        }
+    }
+}
+
 /// Token lifetimes no issuer should send: each is read without a panic,
 /// as a year when it claims more (or the number overflows) and as unknown
 /// when it is no positive number, and a client that makes several
