@@ -358,51 +358,82 @@ mod token_lifetimes {
         url
     }
 
-    /// Calls `echo` five times as a client of a server whose issuer
-    /// answers `expires_in` (with a refresh token, so that a token taken
-    /// for expired would be refreshed): the token the client keeps, and
-    /// how many token requests it made.
-    async fn five_calls(expires_in: serde_json::Value) -> (StoredToken, usize) {
-        let issuer = Hostile::start(move |url| {
-            HashMap::from([
-                (
-                    "/.well-known/oauth-authorization-server".to_owned(),
-                    ok(json!({"issuer": url, "token_endpoint": format!("{url}/token")})),
-                ),
-                (
-                    "/token".to_owned(),
-                    ok(json!({
-                        "access_token": ISSUED,
-                        "token_type": "Bearer",
-                        "refresh_token": "refresh",
-                        "expires_in": expires_in,
-                    })),
-                ),
-            ])
-        })
-        .await;
-        let url = protected_server(&issuer.url).await;
-        let store = Shared::default();
-        let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
-        let config = OAuthConfig::client_credentials(credentials)
-            .store(store.clone())
-            .timeout(Duration::from_secs(2));
-        let options = ConnectOptions {
-            oauth: Some(Arc::new(config)),
-            request_timeout: Duration::from_secs(10),
-            ..ConnectOptions::default()
-        };
-        let client = Client::connect_http_with(&url, options).await.unwrap();
-        for i in 0..5 {
-            let text = i.to_string();
-            let result = client
-                .call_tool("echo", &json!({ "text": text }))
-                .await
-                .unwrap();
-            assert_eq!(result.content[0].as_text(), Some(text.as_str()));
+    /// A client of a protected server whose issuer answers `expires_in`
+    /// (with a refresh token, so that a token taken for expired is
+    /// refreshed).
+    struct Setup {
+        issuer: Hostile,
+        url: String,
+        store: Shared,
+        client: Client,
+    }
+
+    impl Setup {
+        async fn connect(expires_in: serde_json::Value) -> Self {
+            let issuer = Hostile::start(move |url| {
+                HashMap::from([
+                    (
+                        "/.well-known/oauth-authorization-server".to_owned(),
+                        ok(json!({"issuer": url, "token_endpoint": format!("{url}/token")})),
+                    ),
+                    (
+                        "/token".to_owned(),
+                        ok(json!({
+                            "access_token": ISSUED,
+                            "token_type": "Bearer",
+                            "refresh_token": "refresh",
+                            "expires_in": expires_in,
+                        })),
+                    ),
+                ])
+            })
+            .await;
+            let url = protected_server(&issuer.url).await;
+            let store = Shared::default();
+            let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
+            let config = OAuthConfig::client_credentials(credentials)
+                .store(store.clone())
+                .timeout(Duration::from_secs(2));
+            let options = ConnectOptions {
+                oauth: Some(Arc::new(config)),
+                request_timeout: Duration::from_secs(10),
+                ..ConnectOptions::default()
+            };
+            let client = Client::connect_http_with(&url, options).await.unwrap();
+            Setup {
+                issuer,
+                url,
+                store,
+                client,
+            }
         }
-        let token = store.load(&url).expect("the client keeps its token");
-        (token, issuer.hits("/token"))
+
+        /// Calls `echo` five times.
+        async fn five_calls(&self) {
+            for i in 0..5 {
+                let text = i.to_string();
+                let result = self
+                    .client
+                    .call_tool("echo", &json!({ "text": text }))
+                    .await
+                    .unwrap();
+                assert_eq!(result.content[0].as_text(), Some(text.as_str()));
+            }
+        }
+
+        fn token(&self) -> StoredToken {
+            self.store
+                .load(&self.url)
+                .expect("the client keeps its token")
+        }
+    }
+
+    /// Five calls with an issuer that answers `expires_in`: the token the
+    /// client keeps, and how many token requests it made.
+    async fn five_calls(expires_in: serde_json::Value) -> (StoredToken, usize) {
+        let setup = Setup::connect(expires_in).await;
+        setup.five_calls().await;
+        (setup.token(), setup.issuer.hits("/token"))
     }
 
     #[tokio::test]
@@ -438,6 +469,18 @@ mod token_lifetimes {
         assert_eq!(requests, 1);
         let at = token.expires_at.expect("a known expiry");
         assert!((before + 3600..=now() + 3600).contains(&at), "{at}");
+    }
+
+    #[tokio::test]
+    async fn a_token_is_refreshed_once_per_expiry() {
+        // 33 s, refreshed 30 s early: taken for expired 2 to 3 s after
+        // it was issued (Unix seconds are whole).
+        let setup = Setup::connect(json!("33")).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 1, "before the expiry");
+        tokio::time::sleep(Duration::from_millis(3500)).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 2, "one refresh after it");
     }
 }
 
