@@ -176,6 +176,7 @@ mod frontmatter;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod jsonrpc;
+pub mod lifetime;
 #[cfg(feature = "http")]
 pub mod oauth;
 #[cfg(feature = "http")]
