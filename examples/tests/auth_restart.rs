@@ -8,17 +8,17 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use support::cargo::cargo;
 use support::host::mcp_host;
-use support::interop::{HttpFixture, script, sdks};
+use support::interop::HttpFixture;
+use support::oidc::{Issuer, http};
 
 /// Access tokens from codes live this long (the client counts them
 /// expired at once: it refreshes 30 s ahead).
@@ -34,90 +34,14 @@ const RUN_LIMIT: Duration = Duration::from_secs(60);
 /// What a client does when it needs the user (`LoopbackBrowser`).
 const ASKS_THE_USER: &str = "Open this URL to authorize access";
 
-/// The authorization server, logging every request to a file; killed on
-/// drop.
-struct Issuer {
-    child: Child,
-    url: String,
-    log: PathBuf,
-}
-
-impl Issuer {
-    /// Refresh tokens are used once (a used one presented again revokes
-    /// the grant), so two processes refreshing with one would be seen.
-    fn start(dir: &Path) -> Self {
-        let log = dir.join("issuer.log");
-        let mut child = Command::new("node")
-            .arg(script("oidc_issuer.mjs"))
-            .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
-            .env("CODE_TTL", CODE_TTL)
-            .env("ROTATE_REFRESH", "1")
-            .env("REQUEST_LOG", &log)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start node oidc_issuer.mjs");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the issuer did not start");
-        let url = line
-            .trim()
-            .strip_prefix("ISSUER ")
-            .unwrap_or_else(|| panic!("unexpected issuer output {line:?}"))
-            .to_owned();
-        Issuer { child, url, log }
-    }
-
-    /// The log's lines since the last call (which empties it).
-    fn take_log(&self) -> Vec<String> {
-        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
-        std::fs::write(&self.log, "").unwrap();
-        text.lines().map(str::to_owned).collect()
-    }
-}
-
-impl Drop for Issuer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// One GET to a loopback server: status and head.
+/// One GET to a loopback server, with `cookie`: status and head.
 fn get(url: &str, cookie: &str) -> (u16, String) {
-    let rest = url.strip_prefix("http://").expect("http URL");
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let mut stream = TcpStream::connect(authority).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let mut request = format!(
-        "GET {} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n",
-        if path.is_empty() { "/" } else { path }
-    );
-    if !cookie.is_empty() {
-        request.push_str(&format!("Cookie: {cookie}\r\n"));
-    }
-    request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    let response = String::from_utf8_lossy(&response).into_owned();
-    let head = response.split("\r\n\r\n").next().unwrap_or_default();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned())
+    let headers: &[(&str, &str)] = match cookie.is_empty() {
+        true => &[],
+        false => &[("Cookie", cookie)],
+    };
+    let (status, head, _) = http("GET", url, "", headers);
+    (status, head)
 }
 
 /// The user: opens `url`, logs in and consents (the issuer answers its
@@ -241,6 +165,8 @@ fn whoami(config: &Path) -> Command {
 /// server keeps its tokens in `tokens.json`.
 struct Setup {
     issuer: Issuer,
+    /// The issuer's request log.
+    log: PathBuf,
     server: HttpFixture,
     config: PathBuf,
     tokens: PathBuf,
@@ -250,7 +176,14 @@ struct Setup {
 impl Setup {
     fn start() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let issuer = Issuer::start(dir.path());
+        let log = dir.path().join("issuer.log");
+        // Refresh tokens are used once (a used one presented again revokes
+        // the grant), so two processes refreshing with one would be seen.
+        let issuer = Issuer::start_with(&[
+            ("CODE_TTL", CODE_TTL),
+            ("ROTATE_REFRESH", "1"),
+            ("REQUEST_LOG", log.to_str().unwrap()),
+        ]);
         let server = HttpFixture::start(
             Path::new(env!("CARGO_BIN_EXE_echo-server")),
             &[Path::new("--auth-issuer"), Path::new(&issuer.url)],
@@ -263,6 +196,7 @@ impl Setup {
         std::fs::write(&config, servers.to_string()).unwrap();
         Setup {
             issuer,
+            log,
             server,
             config,
             tokens,
@@ -275,7 +209,7 @@ impl Setup {
         let first = run(whoami(&self.config), Some(&self.issuer.url));
         assert!(first.ok, "the first run failed:\n{}", first.stderr);
         assert!(first.stdout.contains("alice"), "{}", first.stdout);
-        let log = self.issuer.take_log();
+        let log = self.take_log();
         assert!(visited_authorization_endpoint(&log), "{log:?}");
         assert!(
             log.iter().any(|l| l == "grant authorization_code"),
@@ -287,6 +221,14 @@ impl Setup {
         let registration = &entry["issuers"][self.issuer.url.as_str()]["registration"];
         assert!(registration["client_id"].is_string(), "{saved}");
         assert!(registration["client_secret"].is_string(), "{saved}");
+    }
+
+    /// The issuer's request log: its lines since the last call, which
+    /// empties it.
+    fn take_log(&self) -> Vec<String> {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        std::fs::write(&self.log, "").unwrap();
+        text.lines().map(str::to_owned).collect()
     }
 
     /// The token file, which must always be whole, valid JSON.
@@ -320,7 +262,7 @@ fn a_new_process_refreshes_the_stored_token_without_the_user() {
     let second = run(whoami(&setup.config), None);
     assert!(second.ok, "the second run failed:\n{}", second.stderr);
     assert!(second.stdout.contains("alice"), "{}", second.stdout);
-    refreshed_without_the_user(&setup.issuer.take_log());
+    refreshed_without_the_user(&setup.take_log());
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -350,7 +292,7 @@ fn two_processes_refreshing_one_file_at_once_both_keep_a_working_token() {
             assert!(ran.ok, "round {round}, {which} failed:\n{}", ran.stderr);
             assert!(ran.stdout.contains("alice"), "{}", ran.stdout);
         }
-        refreshed_without_the_user(&setup.issuer.take_log());
+        refreshed_without_the_user(&setup.take_log());
         let saved = setup.saved();
         assert_eq!(saved["version"], 2, "{saved}");
     }
@@ -361,7 +303,7 @@ fn two_processes_refreshing_one_file_at_once_both_keep_a_working_token() {
         "the kept refresh token is dead:\n{}",
         after.stderr
     );
-    refreshed_without_the_user(&setup.issuer.take_log());
+    refreshed_without_the_user(&setup.take_log());
 }
 
 /// The `mcp-codegen` binary, built once (it belongs to another package).
@@ -405,7 +347,7 @@ fn codegen_from_a_host_configuration_uses_the_stored_token() {
         "{}",
         refused.stderr
     );
-    let log = setup.issuer.take_log();
+    let log = setup.take_log();
     assert!(
         !log.iter().any(|l| l.starts_with("POST /reg")),
         "registered although it could not ask the user: {log:?}"
@@ -416,5 +358,5 @@ fn codegen_from_a_host_configuration_uses_the_stored_token() {
     let generated = run(generate(), None);
     assert!(generated.ok, "codegen failed:\n{}", generated.stderr);
     assert!(generated.stdout.contains("whoami"), "{}", generated.stdout);
-    refreshed_without_the_user(&setup.issuer.take_log());
+    refreshed_without_the_user(&setup.take_log());
 }
