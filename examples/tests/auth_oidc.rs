@@ -7,10 +7,8 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use base64::Engine;
@@ -18,119 +16,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_runtime::client::{AuthError, Client, ClientError, ConnectOptions};
 use serde_json::{Value, json};
 use support::interop::{HttpFixture, python, script, sdks};
-
-/// The authorization server, killed on drop.
-struct Issuer {
-    child: Child,
-    url: String,
-}
-
-impl Issuer {
-    fn start() -> Self {
-        Self::start_with(&[])
-    }
-
-    fn start_with(env: &[(&str, &str)]) -> Self {
-        let mut child = Command::new("node")
-            .arg(script("oidc_issuer.mjs"))
-            .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
-            .env("SHORT_TTL", "1")
-            .envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start node oidc_issuer.mjs");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the issuer did not start");
-        let url = line
-            .trim()
-            .strip_prefix("ISSUER ")
-            .unwrap_or_else(|| panic!("unexpected issuer output {line:?}"))
-            .to_owned();
-        Issuer { child, url }
-    }
-
-    /// An access token from the client_credentials grant.
-    fn token(&self, client: &str, resource: &str, scope: &str) -> String {
-        let form = format!(
-            "grant_type=client_credentials&client_id={client}&client_secret=test-secret&resource={}&scope={}",
-            encode(resource),
-            encode(scope)
-        );
-        let answer = post(
-            &format!("{}/token", self.url),
-            &form,
-            "application/x-www-form-urlencoded",
-        );
-        answer["access_token"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no token: {answer}"))
-            .to_owned()
-    }
-}
-
-impl Drop for Issuer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-/// One HTTP/1.1 exchange with a loopback server: status, headers, body.
-fn http(method: &str, url: &str, body: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
-    let rest = url.strip_prefix("http://").expect("http URL");
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let mut stream = TcpStream::connect(authority).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let mut request = format!(
-        "{method} {} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        if path.is_empty() { "/" } else { path },
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned(), body.to_owned())
-}
-
-fn post(url: &str, body: &str, content_type: &str) -> Value {
-    let (status, _, body) = http("POST", url, body, &[("Content-Type", content_type)]);
-    assert_eq!(status, 200, "{url}: {body}");
-    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{url}: {e}: {body}"))
-}
+use support::oidc::{Issuer, http};
 
 fn protected_server(issuer: &Issuer) -> HttpFixture {
     HttpFixture::start(

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
+use mcp_runtime::lifetime::bounded;
 use mcp_runtime::protocol::{CallToolResult, ProgressNotificationParams};
 use mcp_runtime::schema::CompiledSchema;
 use serde_json::Value;
@@ -245,9 +246,10 @@ async fn bounded_call(
     // On the heap: the client's call is a large future, and the host's own
     // (restart, retry, consent) nest around it.
     let mut call = Box::pin(call);
-    let cap = started + options.max_timeout;
+    // Bounded: `Instant + Duration` panics past the clock's range.
+    let cap = started + bounded(options.max_timeout);
     let deadline = || {
-        let quiet_until = *lock(&last_news) + options.timeout;
+        let quiet_until = *lock(&last_news) + bounded(options.timeout);
         quiet_until.min(cap)
     };
     loop {
@@ -296,4 +298,36 @@ fn backoff(retry: u32) -> Duration {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos() % 50);
     Duration::from_millis(100 * 2u64.pow(retry.saturating_sub(1)) + u64::from(jitter))
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_runtime::client::ConnectOptions;
+    use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    use serde_json::json;
+
+    use super::*;
+    use crate::policy::AlwaysAllow;
+
+    #[tokio::test]
+    async fn timeouts_past_a_year_run_out_after_a_year_instead_of_panicking() {
+        let hello = ToolDef::new("hello", |_call: ToolCall| async {
+            Ok(CallToolResult::text("hi"))
+        });
+        let server = Server::builder(mcp_runtime::server_info!())
+            .tool(hello)
+            .build()
+            .unwrap();
+        let client = Client::connect_in_memory(server, ConnectOptions::default())
+            .await
+            .unwrap();
+        let options = CallOptions {
+            timeout: Duration::MAX,
+            max_timeout: Duration::MAX,
+            ..CallOptions::new(&AlwaysAllow)
+        };
+        let outcome = bounded_call(&client, "hello", &json!({}), &options, Instant::now()).await;
+        let result = outcome.expect("in time").expect("answered");
+        assert_eq!(result.content[0].as_text(), Some("hi"));
+    }
 }

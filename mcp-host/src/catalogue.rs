@@ -113,15 +113,10 @@ impl Watcher {
 /// Lists `client`'s tools again and puts them in `state`, unless the
 /// connection was replaced meanwhile. A failure keeps the old list.
 async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
-    let listed = tokio::time::timeout(timeout, client.tool_list()).await;
-    let list = match listed {
-        Ok(Ok(list)) => list,
-        Ok(Err(error)) => {
+    let list = match client.tool_list_within(timeout).await {
+        Ok(list) => list,
+        Err(error) => {
             tracing::warn!(%error, "listing the tools again failed; the old list stays");
-            return;
-        }
-        Err(_) => {
-            tracing::warn!("listing the tools again timed out; the old list stays");
             return;
         }
     };

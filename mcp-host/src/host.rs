@@ -31,6 +31,10 @@ pub struct HostOptions {
     /// unavailable). The `mcp-host` command uses a
     /// [`LoopbackBrowser`](mcp_runtime::client::auth::LoopbackBrowser).
     pub authorization_step: Option<Arc<dyn AuthorizationStep>>,
+    /// Environment variables a stdio server does not inherit from the host
+    /// (default none): the host's own secrets, such as the gateway's token.
+    /// A server's `env` entry still sets one explicitly.
+    pub withheld_env: Vec<String>,
 }
 
 impl Default for HostOptions {
@@ -39,6 +43,7 @@ impl Default for HostOptions {
             connect_timeout: Duration::from_secs(30),
             max_in_flight: 8,
             authorization_step: None,
+            withheld_env: Vec::new(),
         }
     }
 }
@@ -55,6 +60,7 @@ impl std::fmt::Debug for HostOptions {
                     .as_ref()
                     .map(|step| step.redirect_uri()),
             )
+            .field("withheld_env", &self.withheld_env)
             .finish()
     }
 }
@@ -306,7 +312,7 @@ impl Host {
                 tokio::spawn(async move {
                     // The client bounds the connection itself and says why
                     // it failed; this outer bound only backs it up.
-                    let backstop = timeout + Duration::from_secs(5);
+                    let backstop = timeout.saturating_add(BACKSTOP_MARGIN);
                     let connected =
                         match tokio::time::timeout(backstop, connect(&server, &options)).await {
                             Ok(Ok(connected)) => connected,
@@ -428,6 +434,15 @@ fn client_options(connect_timeout: Duration) -> ConnectOptions {
     }
 }
 
+/// How much longer than its connect timeout a server's start may take
+/// before the host gives up on it without the client's word on why.
+const BACKSTOP_MARGIN: Duration = Duration::from_secs(2);
+
+/// The least time the first listing gets, even when connecting took (nearly)
+/// all of the connect timeout (a user who authorized in a browser meanwhile,
+/// whose time the client's limits do not count).
+const MIN_LISTING_TIME: Duration = Duration::from_secs(1);
+
 /// The shortest time a user gets to approve access in a browser.
 const USER_AUTHORIZATION_TIME: Duration = Duration::from_secs(300);
 
@@ -446,6 +461,7 @@ fn connect_bound(server: &ServerConfig, options: &HostOptions) -> Duration {
 
 async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connected, String> {
     let timeout = connect_bound(server, options);
+    let started = Instant::now();
     let client = match server {
         ServerConfig::Stdio {
             command,
@@ -454,7 +470,12 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connect
             cwd,
         } => {
             let mut process = tokio::process::Command::new(command);
-            process.args(args).envs(env);
+            process.args(args);
+            for name in &options.withheld_env {
+                process.env_remove(name);
+            }
+            // What the configuration gives a server explicitly, it gets.
+            process.envs(env);
             if let Some(cwd) = cwd {
                 process.current_dir(cwd);
             }
@@ -492,8 +513,14 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connect
     // Listening starts before the first listing, so that no change the
     // server announces after it is missed.
     let listening = Listening::begin(&client);
+    // Listed within what is left of the connect timeout, so that a server
+    // whose answer cannot be read is reported with the client's diagnosis
+    // (too deep, not JSON-RPC) in time, not by the backstop.
+    let left = timeout
+        .saturating_sub(started.elapsed())
+        .max(MIN_LISTING_TIME);
     let list = client
-        .tool_list()
+        .tool_list_within(left)
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
     Ok((ServerState::ready(client, list, 0), Some(listening)))

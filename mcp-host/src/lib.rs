@@ -51,6 +51,9 @@ pub use audit::{AuditKey, AuditRecord, AuditSink, Decision, argument_digest};
 pub use call::{CallOptions, CallOutcome};
 pub use config::{Config, OAuthGrant, OAuthSettings, PolicyConfig, ServerConfig};
 pub use error::HostError;
-pub use gateway::{GatewayConsent, GatewayOptions};
+pub use gateway::{
+    AccessError, BEARER_SUBJECT, BearerError, ConsentCallers, GatewayAccess, GatewayConsent,
+    GatewayListener, GatewayOptions, Introspection, MIN_BEARER_CHARS, OAuthAccess, StaticBearer,
+};
 pub use host::{CatalogueEntry, Freshness, Host, HostOptions, ServerState, ServerStatus};
 pub use policy::{AlwaysAllow, Consent, ConsentRequest, NeverAllow, Policy};

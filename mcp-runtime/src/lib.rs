@@ -97,10 +97,12 @@
 //! | what handlers are made of (definitions, the registry) | `server::registry` |
 //! | what the macros target | `server::derive`, `__private` |
 //!
-//! `jsonrpc`, `protocol`, `canonical` and `oauth` are leaves: they import
-//! nothing else of this crate. Outgoing HTTP (the client's transport, an
-//! issuer's metadata and keys) is built in one place, `outbound`. Nothing imports from a later stage, and the crate
-//! has no import cycles.
+//! `jsonrpc`, `protocol`, `canonical`, `oauth` and [`lifetime`] are leaves:
+//! they import nothing else of this crate. Outgoing HTTP (the client's
+//! transport, an issuer's metadata and keys) is built in one place,
+//! `outbound`. Every lifetime or limit a peer or a configuration names
+//! passes through [`lifetime::bounded`] before it meets a clock. Nothing
+//! imports from a later stage, and the crate has no import cycles.
 //!
 //! # Where to look next
 //!
@@ -176,6 +178,7 @@ mod frontmatter;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod jsonrpc;
+pub mod lifetime;
 #[cfg(feature = "http")]
 pub mod oauth;
 #[cfg(feature = "http")]

@@ -245,6 +245,245 @@ fn issuers_must_use_https_except_on_loopback() {
     );
 }
 
+#[tokio::test]
+async fn introspected_expiries_of_any_number_form_are_checked() {
+    use mcp_runtime::server::auth::IntrospectionVerifier;
+    for (exp, accepted) in [
+        (json!(1.5), false),
+        (json!(-1), false),
+        (json!("tomorrow"), false),
+        (json!(1e12), true),
+        (json!(u64::MAX), true),
+        (json!(null), true),
+    ] {
+        let answer = json!({"active": true, "aud": RESOURCE, "exp": exp});
+        let issuer = Hostile::start(move |_| {
+            HashMap::from([("/introspect".to_owned(), ok(answer.clone()))])
+        })
+        .await;
+        let endpoint = format!("{}/introspect", issuer.url);
+        let verifier = IntrospectionVerifier::new(&endpoint, RESOURCE).unwrap();
+        match verifier.verify("opaque").await {
+            Ok(_) => assert!(accepted, "exp {exp}: accepted"),
+            Err(TokenError::Invalid(why)) => {
+                assert!(!accepted, "exp {exp}: refused ({why})");
+                assert!(why.contains("expired"), "{why}");
+            }
+            Err(other) => panic!("exp {exp}: {other:?}"),
+        }
+    }
+}
+
+/// Token lifetimes no issuer should send: each is read without a panic,
+/// as a year when it claims more (or the number overflows) and as unknown
+/// when it is no positive number, and a client that makes several
+/// requests asks for one token, not one per request.
+mod token_lifetimes {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    use mcp_runtime::client::auth::{
+        ClientCredentials, ClientSecret, MemoryTokenStore, OAuthConfig, StoredToken, TokenStore,
+    };
+    use mcp_runtime::client::{Client, ConnectOptions};
+    use mcp_runtime::lifetime::MAX_LIFETIME;
+    use mcp_runtime::protocol::CallToolResult;
+    use mcp_runtime::server::auth::{AuthConfig, Principal, VerifyFuture};
+    use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    use mcp_runtime::transport::HttpConfig;
+
+    use super::*;
+
+    /// The one access token the issuer issues.
+    const ISSUED: &str = "issued-token";
+
+    /// Accepts [`ISSUED`] only.
+    struct Issued;
+
+    impl TokenVerifier for Issued {
+        fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a> {
+            Box::pin(async move {
+                if token == ISSUED {
+                    Ok(Principal::from_claims(serde_json::Map::new()))
+                } else {
+                    Err(TokenError::Invalid("unknown token".into()))
+                }
+            })
+        }
+    }
+
+    /// The client's token store, which the test reads too.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<MemoryTokenStore>);
+
+    impl TokenStore for Shared {
+        fn load(&self, resource: &str) -> Option<StoredToken> {
+            self.0.load(resource)
+        }
+
+        fn save(&self, resource: &str, token: Option<&StoredToken>) {
+            self.0.save(resource, token);
+        }
+    }
+
+    fn now() -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    }
+
+    /// An MCP server with an `echo` tool on a free port, whose tokens come
+    /// from `issuer`: its URL.
+    async fn protected_server(issuer: &str) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let server = Server::builder(mcp_runtime::server_info!())
+            .tool(
+                ToolDef::new("echo", |call: ToolCall| async move {
+                    Ok(CallToolResult::text(call.argument::<String>("text")?))
+                })
+                .input_schema(json!({"type": "object"})),
+            )
+            .build()
+            .unwrap();
+        let auth = AuthConfig::new(&url, Issued)
+            .unwrap()
+            .authorization_server(issuer)
+            .unwrap();
+        let config = HttpConfig {
+            auth: Some(auth),
+            ..HttpConfig::default()
+        };
+        tokio::spawn(server.serve_http_with(listener, config, std::future::pending()));
+        url
+    }
+
+    /// A client of a protected server whose issuer answers `expires_in`
+    /// (with a refresh token, so that a token taken for expired is
+    /// refreshed).
+    struct Setup {
+        issuer: Hostile,
+        url: String,
+        store: Shared,
+        client: Client,
+    }
+
+    impl Setup {
+        async fn connect(expires_in: serde_json::Value) -> Self {
+            let issuer = Hostile::start(move |url| {
+                HashMap::from([
+                    (
+                        "/.well-known/oauth-authorization-server".to_owned(),
+                        ok(json!({"issuer": url, "token_endpoint": format!("{url}/token")})),
+                    ),
+                    (
+                        "/token".to_owned(),
+                        ok(json!({
+                            "access_token": ISSUED,
+                            "token_type": "Bearer",
+                            "refresh_token": "refresh",
+                            "expires_in": expires_in,
+                        })),
+                    ),
+                ])
+            })
+            .await;
+            let url = protected_server(&issuer.url).await;
+            let store = Shared::default();
+            let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
+            let config = OAuthConfig::client_credentials(credentials)
+                .store(store.clone())
+                .timeout(Duration::from_secs(2));
+            let options = ConnectOptions {
+                oauth: Some(Arc::new(config)),
+                request_timeout: Duration::from_secs(10),
+                ..ConnectOptions::default()
+            };
+            let client = Client::connect_http_with(&url, options).await.unwrap();
+            Setup {
+                issuer,
+                url,
+                store,
+                client,
+            }
+        }
+
+        /// Calls `echo` five times.
+        async fn five_calls(&self) {
+            for i in 0..5 {
+                let text = i.to_string();
+                let result = self
+                    .client
+                    .call_tool("echo", &json!({ "text": text }))
+                    .await
+                    .unwrap();
+                assert_eq!(result.content[0].as_text(), Some(text.as_str()));
+            }
+        }
+
+        fn token(&self) -> StoredToken {
+            self.store
+                .load(&self.url)
+                .expect("the client keeps its token")
+        }
+    }
+
+    /// Five calls with an issuer that answers `expires_in`: the token the
+    /// client keeps, and how many token requests it made.
+    async fn five_calls(expires_in: serde_json::Value) -> (StoredToken, usize) {
+        let setup = Setup::connect(expires_in).await;
+        setup.five_calls().await;
+        (setup.token(), setup.issuer.hits("/token"))
+    }
+
+    #[tokio::test]
+    async fn a_lifetime_past_a_year_is_a_year() {
+        let year = MAX_LIFETIME.as_secs();
+        for expires_in in [json!(u64::MAX), json!(1e308), json!("99999999999")] {
+            let before = now();
+            let (token, requests) = five_calls(expires_in.clone()).await;
+            assert_eq!(requests, 1, "expires_in {expires_in}: token requests");
+            let at = token.expires_at.expect("a known expiry");
+            assert!(
+                (before + year..=now() + year).contains(&at),
+                "expires_in {expires_in}: expires at {at}, {} s from now",
+                at.saturating_sub(now())
+            );
+            assert!(!token.is_expired());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lifetime_that_is_no_positive_number_is_unknown() {
+        for expires_in in [json!(-1), json!("soon"), json!(0), json!(null)] {
+            let (token, requests) = five_calls(expires_in.clone()).await;
+            assert_eq!(requests, 1, "expires_in {expires_in}: token requests");
+            assert_eq!(token.expires_at, None, "expires_in {expires_in}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lifetime_in_a_string_is_read() {
+        let before = now();
+        let (token, requests) = five_calls(json!("3600")).await;
+        assert_eq!(requests, 1);
+        let at = token.expires_at.expect("a known expiry");
+        assert!((before + 3600..=now() + 3600).contains(&at), "{at}");
+    }
+
+    #[tokio::test]
+    async fn a_token_is_refreshed_once_per_expiry() {
+        // 33 s, refreshed 30 s early: taken for expired 2 to 3 s after
+        // it was issued (Unix seconds are whole).
+        let setup = Setup::connect(json!("33")).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 1, "before the expiry");
+        tokio::time::sleep(Duration::from_millis(3500)).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 2, "one refresh after it");
+    }
+}
+
 mod client_flow {
     use std::time::{Duration, Instant};
 

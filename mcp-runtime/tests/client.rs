@@ -273,3 +273,39 @@ async fn an_unreadable_line_from_the_server_does_not_close_the_connection() {
         .unwrap();
     assert!(client.list_tools().await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn limits_past_a_year_run_out_after_a_year_instead_of_panicking() {
+    // `Instant + Duration::MAX` panics: every limit is bounded first.
+    let options = ConnectOptions {
+        connect_timeout: Some(Duration::MAX),
+        discover_timeout: Duration::MAX,
+        request_timeout: Duration::MAX,
+        ..ConnectOptions::default()
+    };
+    let server = server(Arc::default());
+    let client = Client::connect_in_memory(server, options).await.unwrap();
+    let sum: Sum = client
+        .call_tool_as("add", &AddArgs { a: 1, b: 2 })
+        .await
+        .unwrap();
+    assert_eq!(sum, Sum { sum: 3 });
+    client.close(Duration::MAX).await;
+}
+
+#[tokio::test]
+async fn a_list_lifetime_past_a_year_is_a_year() {
+    let options = mcp_runtime::server::ServerOptions {
+        list_ttl_ms: u64::MAX,
+        ..Default::default()
+    };
+    let server = Server::builder(mcp_runtime::server_info!())
+        .options(options)
+        .build()
+        .unwrap();
+    let client = Client::connect_in_memory(server, ConnectOptions::default())
+        .await
+        .unwrap();
+    let list = client.tool_list().await.unwrap();
+    assert_eq!(list.ttl, Some(mcp_runtime::lifetime::MAX_LIFETIME));
+}

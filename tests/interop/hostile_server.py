@@ -8,6 +8,8 @@ Usage: hostile_server.py MODE, where MODE is one of
   huge       answers the first request with a 65 MiB line
   exit3      writes a reason on stderr and exits with status 3 at once
   deep       answers the first request with a result nested 100,000 levels deep
+  deep-list  answers initialize as a server should, and tools/list with a result nested 100,000
+             levels deep
   slow       a well-behaved server whose one tool, `slow`, sends progress every 0.3 s and never
              finishes; every line it receives is appended to the file named by $RECEIVED_LOG
   announcer  a well-behaved server that, after its first tools/list, announces
@@ -49,7 +51,11 @@ def main() -> int:
             out.write('{"jsonrpc":"2.0","id":%s,"result":{"x":"' % json.dumps(request_id))
             out.write("x" * (65 * 1024 * 1024))
             out.write('"}}\n')
-        elif mode == "deep":
+        elif mode == "deep-list" and message.get("method") == "initialize":
+            out.write(json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "deep-list", "version": "1"}}}) + "\n")
+        elif mode in ("deep", "deep-list"):
             depth = 100_000
             out.write('{"jsonrpc":"2.0","id":%s,"result":{"x":' % json.dumps(request_id))
             out.write("[" * depth + "]" * depth + "}}\n")

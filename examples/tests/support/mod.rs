@@ -7,6 +7,7 @@ pub mod cargo;
 pub mod host;
 pub mod interop;
 pub mod nginx;
+pub mod oidc;
 pub mod redis;
 pub mod survey;
 pub mod wire;

@@ -1,5 +1,7 @@
 //! Consent through the gateway: `--yes`, or the gateway's own client asked
-//! with an elicitation form, or a refusal when there is no one to ask.
+//! with an elicitation form, or a refusal when there is no one to ask (the
+//! client cannot answer forms, or it came over HTTP and nobody
+//! authenticated it).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -11,7 +13,7 @@ use mcp_runtime::protocol::{
 };
 use mcp_runtime::server::{InputError, RequestContext};
 
-use super::GatewayConsent;
+use super::{ConsentCallers, GatewayConsent};
 use crate::policy::{Consent, ConsentRequest};
 use crate::sync::lock;
 
@@ -23,6 +25,9 @@ const ALLOW: &str = "allow";
 pub(super) enum Asked {
     /// The client did not declare elicitation.
     NoOneToAsk,
+    /// The client came over HTTP without a verified access token, to a
+    /// gateway that asks only authenticated callers.
+    Unauthenticated,
     /// 2026-07-28: the question went back to the client; the call ends
     /// with `input_required` and runs again with the answer.
     Waiting,
@@ -35,15 +40,22 @@ pub(super) enum Asked {
 /// Consent for one call through the gateway.
 pub(super) struct ClientConsent {
     mode: GatewayConsent,
+    callers: ConsentCallers,
     context: RequestContext,
     asked: Mutex<Option<Asked>>,
 }
 
 impl ClientConsent {
-    /// Consent in `mode` for the call whose request is `context`.
-    pub(super) fn new(mode: GatewayConsent, context: RequestContext) -> Self {
+    /// Consent in `mode`, asking `callers`, for the call whose request is
+    /// `context`.
+    pub(super) fn new(
+        mode: GatewayConsent,
+        callers: ConsentCallers,
+        context: RequestContext,
+    ) -> Self {
         ClientConsent {
             mode,
+            callers,
             context,
             asked: Mutex::new(None),
         }
@@ -55,6 +67,13 @@ impl ClientConsent {
     }
 
     async fn ask(&self, request: &ConsentRequest) -> Result<(), Asked> {
+        if !may_ask(
+            self.callers,
+            self.context.http_headers().is_some(),
+            self.context.principal().is_some(),
+        ) {
+            return Err(Asked::Unauthenticated);
+        }
         if self.context.client().capabilities.elicitation.is_none() {
             return Err(Asked::NoOneToAsk);
         }
@@ -94,6 +113,13 @@ impl Consent for ClientConsent {
             }
         })
     }
+}
+
+/// Whether a caller may be asked: over stdio always (it started the
+/// gateway), over HTTP when its token was verified or every caller is
+/// local.
+fn may_ask(callers: ConsentCallers, over_http: bool, authenticated: bool) -> bool {
+    !over_http || authenticated || callers == ConsentCallers::Local
 }
 
 /// The form the user sees: what would be called, why it needs consent,
@@ -139,5 +165,14 @@ mod tests {
         assert!(form.message.contains("it is marked destructive"));
         assert!(form.message.contains(r#"{"path":"/tmp/x"}"#));
         assert!(form.requested_schema.properties.contains_key(ALLOW));
+    }
+
+    #[test]
+    fn an_unauthenticated_http_caller_is_asked_only_on_a_local_gateway() {
+        use ConsentCallers::{Authenticated, Local};
+        assert!(!may_ask(Authenticated, true, false));
+        assert!(may_ask(Authenticated, true, true));
+        assert!(may_ask(Authenticated, false, false), "stdio");
+        assert!(may_ask(Local, true, false));
     }
 }

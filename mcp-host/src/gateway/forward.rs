@@ -35,7 +35,7 @@ async fn forward(
 ) -> ToolOutcome {
     let context = call.context().clone();
     let arguments = Value::Object(call.arguments().clone());
-    let consent = ClientConsent::new(options.consent, context.clone());
+    let consent = ClientConsent::new(options.consent, options.consent_callers, context.clone());
     let (progress, mut news) = mpsc::unbounded_channel();
     let on_progress = move |update: &ProgressNotificationParams| {
         let _ = progress.send(update.clone());
@@ -91,6 +91,10 @@ fn explain(name: &str, error: &HostError, asked: Option<Asked>) -> String {
             "{error}. The gateway has no one to ask: start it with `mcp-host serve --yes` to \
              allow tools that may have side effects, or call it from a client that supports \
              elicitation"
+        ),
+        (HostError::Refused { .. }, Some(Asked::Unauthenticated)) => format!(
+            "{error}. The gateway asks for consent only a caller it authenticated: serve it \
+             with authentication (`--auth-issuer` or `--bearer-env`), or with `--yes`"
         ),
         (HostError::Refused { .. }, Some(Asked::Declined)) => format!("{error}: the user declined"),
         (HostError::Refused { .. }, Some(Asked::Failed(why))) => {

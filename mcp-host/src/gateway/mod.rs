@@ -4,17 +4,24 @@
 //!
 //! Parts: `tools` makes catalogue entries into tool definitions, `forward`
 //! runs one call through [`Host::call`], `consent` asks the gateway's
-//! client.
+//! client, `access` decides who may call it over HTTP, and `bearer` is the
+//! static token one of those ways takes.
 
+mod access;
+mod bearer;
 mod consent;
 mod forward;
 mod tools;
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_runtime::protocol::Implementation;
 use mcp_runtime::server::{BuildError, Server, ServerOptions};
+
+pub use access::{AccessError, GatewayAccess, GatewayListener, Introspection, OAuthAccess};
+pub use bearer::{BEARER_SUBJECT, BearerError, MIN_BEARER_CHARS, StaticBearer};
 
 use crate::host::Host;
 
@@ -30,11 +37,29 @@ pub enum GatewayConsent {
     AllowAll,
 }
 
+/// Which callers over HTTP may be asked for consent. Over stdio the caller
+/// is the process that started the gateway, and is always asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConsentCallers {
+    /// Only a caller whose access token the transport verified (the
+    /// default): a caller nobody authenticated is refused as one the
+    /// gateway cannot ask.
+    #[default]
+    Authenticated,
+    /// Any caller, authenticated or not: right only when the listener is on
+    /// a loopback address, so that every caller is a process of this
+    /// machine. [`Host::serve_gateway_http`] sets it for a
+    /// [`GatewayAccess::Open`] listener.
+    Local,
+}
+
 /// How the gateway serves the catalogue.
 #[derive(Debug, Clone)]
 pub struct GatewayOptions {
     /// Who consents to calls with side effects.
     pub consent: GatewayConsent,
+    /// Which callers over HTTP may be asked.
+    pub consent_callers: ConsentCallers,
     /// The longest wait without progress for one call (default 60 s).
     pub timeout: Duration,
     /// The longest wait for one call in all (default 10 minutes).
@@ -51,6 +76,7 @@ impl Default for GatewayOptions {
     fn default() -> Self {
         GatewayOptions {
             consent: GatewayConsent::default(),
+            consent_callers: ConsentCallers::default(),
             timeout: Duration::from_secs(60),
             max_timeout: Duration::from_secs(600),
             info: mcp_runtime::server_info!(),
@@ -88,6 +114,15 @@ impl Host {
     ///   with the answer, so that round is audited as not confirmed; in the
     ///   legacy era the call waits for the answer), and the call is refused
     ///   with a message naming `--yes` when it does not.
+    /// - A consent question never goes to a remote caller nobody
+    ///   authenticated. Over HTTP it goes only to a caller whose access
+    ///   token the transport verified, unless
+    ///   [`GatewayOptions::consent_callers`] is [`ConsentCallers::Local`];
+    ///   [`Host::serve_gateway_http`] sets that only for a listener without
+    ///   authentication, which [`GatewayListener::bind`] allows on a
+    ///   loopback address alone. Beyond loopback the transport refuses a
+    ///   request without a valid token (401) before any tool runs, so no
+    ///   question can be asked of its sender.
     /// - The list is fixed here: the runtime's registry is built once, so a
     ///   tool a server adds later is served only by a gateway built after
     ///   that. Calls reach the server's current tool (the host follows
@@ -114,5 +149,39 @@ impl Host {
             builder = builder.tool(tool);
         }
         builder.build()
+    }
+
+    /// Serves [`gateway`](Self::gateway) over Streamable HTTP on
+    /// `listener` until `shutdown` resolves. Callers authenticate as the
+    /// listener's [`GatewayAccess`] says; a listener without authentication
+    /// (loopback only) lets any caller be asked for consent, one with
+    /// authentication only callers whose token was verified.
+    ///
+    /// ```no_run
+    /// # async fn run(host: std::sync::Arc<mcp_host::Host>) -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_host::{GatewayAccess, GatewayListener, GatewayOptions, StaticBearer};
+    ///
+    /// let token = StaticBearer::new(&std::env::var("GATEWAY_TOKEN")?)?;
+    /// let access = GatewayAccess::Bearer { token, resource: None };
+    /// let listener = GatewayListener::bind("127.0.0.1:8080".parse()?, &access).await?;
+    /// host.serve_gateway_http(GatewayOptions::default(), listener, std::future::pending())
+    ///     .await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn serve_gateway_http(
+        self: &Arc<Self>,
+        mut options: GatewayOptions,
+        listener: GatewayListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        options.consent_callers = match listener.authenticates {
+            true => ConsentCallers::Authenticated,
+            false => ConsentCallers::Local,
+        };
+        let server = self.gateway(options).map_err(std::io::Error::other)?;
+        server
+            .serve_http_with(listener.listener, listener.config, shutdown)
+            .await
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::Inner;
 use super::link::Link;
+use crate::lifetime::bounded;
 
 /// How often a limit that ran out during the user's step looks again.
 const RECHECK: Duration = Duration::from_millis(250);
@@ -23,13 +24,15 @@ impl Inner {
         }
     }
 
-    /// Runs `future` for at most `limit`, not counting the user's time.
+    /// Runs `future` for at most `limit` (at most a year), not counting the
+    /// user's time.
     pub(crate) async fn within<F: Future>(
         &self,
         limit: Duration,
         future: F,
     ) -> Result<F::Output, Elapsed> {
         tokio::pin!(future);
+        let limit = bounded(limit);
         let mut deadline = tokio::time::Instant::now() + limit;
         let mut waited_for_user = false;
         loop {

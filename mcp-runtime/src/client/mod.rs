@@ -57,6 +57,7 @@ pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
+use crate::lifetime::bounded;
 use crate::protocol::{
     CacheScope, CallToolResult, ClientCapabilities, ContentBlock, Implementation, InputRequests,
     InputResponses, ListToolsResult, ProgressNotificationParams, ProgressToken, ServerCapabilities,
@@ -174,7 +175,8 @@ pub struct ServerDescription {
 pub struct ToolList {
     /// The tools the client can call.
     pub tools: Vec<Tool>,
-    /// How long the list stays fresh (`ttlMs`), when the server said.
+    /// How long the list stays fresh (`ttlMs`, at most a year), when the
+    /// server said.
     pub ttl: Option<Duration>,
     /// Who may cache it (`cacheScope`), when the server said: a `private`
     /// list belongs to this client's user and must not be shared.
@@ -344,7 +346,7 @@ impl Client {
         let Link::Lines(lines) = &self.inner.link else {
             return;
         };
-        let deadline = tokio::time::Instant::now() + grace;
+        let deadline = tokio::time::Instant::now() + bounded(grace);
         let _ = tokio::time::timeout_at(deadline, lines.drained()).await;
         let _ = tokio::time::timeout_at(deadline, lines.close_output()).await;
         if let Some(process) = &self.inner.process {
@@ -403,6 +405,19 @@ impl Client {
         self.inner.notify(method, &params).await
     }
 
+    /// [`tool_list`](Self::tool_list), every page of it within `limit` in
+    /// all (instead of `request_timeout` per page): for a caller with a
+    /// deadline of its own, such as a host listing a server's tools within
+    /// its connect timeout. When the limit runs out, the error says what the
+    /// server's output shows about why, as every request's timeout does (a
+    /// message nested too deeply, output that is not JSON-RPC).
+    pub async fn tool_list_within(&self, limit: Duration) -> Result<ToolList, ClientError> {
+        match self.inner.within(limit, self.tool_list()).await {
+            Ok(list) => list,
+            Err(deadline::Elapsed) => Err(self.inner.no_answer()),
+        }
+    }
+
     /// Every tool, following pagination (at most 1,000 pages).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
         Ok(self.tool_list().await?.tools)
@@ -421,7 +436,7 @@ impl Client {
             }
             let page: ListToolsResult = self.request("tools/list", &params).await?;
             list.tools.extend(page.tools);
-            if let Some(ttl) = page.ttl_ms.map(Duration::from_millis) {
+            if let Some(ttl) = page.ttl_ms.map(|ms| bounded(Duration::from_millis(ms))) {
                 list.ttl = Some(list.ttl.map_or(ttl, |known| known.min(ttl)));
             }
             list.cache_scope = match (list.cache_scope, page.cache_scope) {

@@ -3,7 +3,8 @@
 //!
 //! Exit status: 0 done, 1 the tool reported an error, 2 usage or arguments
 //! invalid against the schema (nothing sent), 3 refused by policy or not
-//! confirmed, 4 timed out, 5 server unavailable.
+//! confirmed, 4 timed out, 5 server unavailable (for `tools`: every
+//! configured server; each one that failed is named on stderr, with why).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::net::SocketAddr;
@@ -74,9 +75,11 @@ enum Command {
     },
     /// Serves every allowed tool as SERVER.TOOL from one MCP server (a gateway), over stdio.
     Serve {
-        /// Serve Streamable HTTP at http://ADDR/mcp instead (ADDR is IP:PORT; port 0 picks one).
+        /// Serve Streamable HTTP at http://ADDR/mcp instead (ADDR is IP:PORT; port 0 picks one). Beyond a loopback address, callers must authenticate.
         #[arg(long, value_name = "ADDR")]
         http: Option<SocketAddr>,
+        #[command(flatten)]
+        auth: serve::AuthArgs,
         /// Seconds without progress before a call is cancelled.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
@@ -147,7 +150,16 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
         Command::Tools { json } => {
             let host = Host::start(config, host_options).await;
             let tools = host.tools();
+            let servers = host.servers();
             host.shutdown(SHUTDOWN_GRACE).await;
+            let failed = report_failures(&servers);
+            if !servers.is_empty() && failed == servers.len() {
+                let names: Vec<&str> = servers.iter().map(|s| s.name.as_str()).collect();
+                return Err(HostError::Unavailable {
+                    server: names.join(", "),
+                    why: "no configured server could be used".into(),
+                });
+            }
             if json {
                 let list: Vec<Value> = tools
                     .iter()
@@ -189,6 +201,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
         }
         Command::Serve {
             http,
+            auth,
             timeout,
             max_timeout,
             yes,
@@ -204,9 +217,10 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
                 max_timeout: seconds(max_timeout, "--max-timeout")?,
                 ..GatewayOptions::default()
             };
-            let transport = match http {
-                Some(addr) => serve::Transport::Http(addr),
-                None => serve::Transport::Stdio,
+            let transport = serve::transport(http, &auth).await?;
+            let host_options = HostOptions {
+                withheld_env: auth.secret_vars(),
+                ..host_options
             };
             let host = Host::start(config, host_options).await;
             serve::serve(host, transport, options, SHUTDOWN_GRACE).await
@@ -264,6 +278,19 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
             })
         }
     }
+}
+
+/// Says on stderr why each server that failed is unavailable; returns how
+/// many failed. The catalogue on stdout leaves their tools out.
+fn report_failures(servers: &[mcp_host::ServerStatus]) -> usize {
+    let mut failed = 0;
+    for server in servers {
+        if let Err(why) = &server.state {
+            eprintln!("mcp-host: server {}: {why}", server.name);
+            failed += 1;
+        }
+    }
+    failed
 }
 
 /// `tracing` to stderr (stdout may be the gateway's stdio transport),

@@ -33,7 +33,8 @@ impl StoredToken {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        self.expires_at.is_some_and(|at| at <= now + 30)
+        self.expires_at
+            .is_some_and(|at| at <= now.saturating_add(30))
     }
 }
 

@@ -4,11 +4,13 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Deserialize;
+use serde_json::Value;
 
 use super::discovery::failure;
 use super::registration::{AuthMethod, Registration};
 use super::{ClientSecret, StoredToken};
 use crate::client::ClientError;
+use crate::lifetime::MAX_LIFETIME;
 use crate::oauth::basic_authorization;
 use crate::oauth::metadata::MAX_DOCUMENT_BYTES;
 use crate::outbound::{self, fetch};
@@ -20,9 +22,31 @@ const JWT_BEARER: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer
 #[derive(Deserialize)]
 struct TokenResponse {
     access_token: String,
-    expires_in: Option<u64>,
+    /// Any JSON: read by [`expires_at`], so that an odd value never fails
+    /// the response.
+    #[serde(default)]
+    expires_in: Value,
     refresh_token: Option<String>,
     scope: Option<String>,
+}
+
+/// When a token issued at `now` (Unix seconds) expires by its
+/// `expires_in` (RFC 6749 section 5.1: recommended, a number of seconds):
+/// a positive number, or a string that holds one (as some servers send
+/// it), in whole seconds and at most [`MAX_LIFETIME`]. Anything else
+/// (absent, null, zero, negative, not a number) is an unknown lifetime:
+/// the token is used until the server refuses it. That costs one token
+/// request, where a guessed short lifetime would cost one per guess and
+/// throw away tokens that still work.
+fn expires_at(expires_in: &Value, now: u64) -> Option<u64> {
+    let seconds = match expires_in {
+        Value::Number(number) => number.as_f64(),
+        Value::String(text) => text.trim().parse::<f64>().ok(),
+        _ => None,
+    }?;
+    // NaN fails the comparison; `as` saturates.
+    let lifetime = (seconds >= 1.0).then(|| seconds.min(MAX_LIFETIME.as_secs_f64()) as u64)?;
+    Some(now.saturating_add(lifetime))
 }
 
 /// POSTs `form` to the token endpoint of `issuer`, authenticated as
@@ -80,7 +104,7 @@ pub(super) async fn request(
     Ok(StoredToken {
         access_token: answer.access_token,
         refresh_token: answer.refresh_token,
-        expires_at: answer.expires_in.map(|seconds| now() + seconds),
+        expires_at: expires_at(&answer.expires_in, now()),
         scopes: granted.unwrap_or_else(|| scopes.to_vec()),
         issuer: issuer.to_owned(),
     })
@@ -129,4 +153,87 @@ fn assertion(_: &str, _: &str, _: &str, _: &str) -> Result<String, ClientError> 
     Err(failure(
         "private_key_jwt needs mcp-runtime's `jwt` feature, which this build left out",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+
+    const NOW: u64 = 1_700_000_000;
+
+    /// `expires_at` of a token response whose `expires_in` is `raw` JSON
+    /// text (`None` for no member); `Err` where the response is unreadable.
+    fn expiry(raw: Option<&str>) -> Result<Option<u64>, serde_json::Error> {
+        let member = raw.map_or(String::new(), |raw| format!(r#","expires_in":{raw}"#));
+        let body = format!(r#"{{"access_token":"t","token_type":"Bearer"{member}}}"#);
+        let answer: TokenResponse = serde_json::from_str(&body)?;
+        Ok(expires_at(&answer.expires_in, NOW))
+    }
+
+    #[test]
+    fn hostile_lifetimes_are_capped_or_unknown() {
+        let year = MAX_LIFETIME.as_secs();
+        for (raw, expected) in [
+            ("18446744073709551615", Some(NOW + year)),
+            ("1e308", Some(NOW + year)),
+            ("31536001", Some(NOW + year)),
+            ("3600", Some(NOW + 3600)),
+            ("3600.9", Some(NOW + 3600)),
+            (r#""3600""#, Some(NOW + 3600)),
+            (r#"" 60 ""#, Some(NOW + 60)),
+            (r#""1e999""#, Some(NOW + year)),
+            ("-1", None),
+            ("0", None),
+            ("0.5", None),
+            ("-1e308", None),
+            (r#""soon""#, None),
+            (r#""NaN""#, None),
+            ("null", None),
+            ("true", None),
+            ("[]", None),
+            ("{}", None),
+        ] {
+            assert_eq!(expiry(Some(raw)).unwrap(), expected, "expires_in: {raw}");
+        }
+        assert_eq!(expiry(None).unwrap(), None);
+    }
+
+    #[test]
+    fn the_expiry_saturates_at_the_end_of_time() {
+        assert_eq!(expires_at(&json!(60), u64::MAX - 1), Some(u64::MAX));
+    }
+
+    /// `expires_in` as JSON text: numbers of every shape and size (beyond
+    /// `u64` and `f64` too), strings (numeric or not), and other types.
+    fn any_expires_in() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<u64>().prop_map(|n| n.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<f64>()
+                .prop_filter("JSON has no NaN or infinity", |f| f.is_finite())
+                .prop_map(|f| format!("{f:e}")),
+            "-?[0-9]{1,400}(\\.[0-9]{1,30})?([eE][+-]?[0-9]{1,5})?",
+            "\"[ -~]{0,24}\"",
+            any::<f64>().prop_map(|f| format!("\"{f}\"")),
+            Just("null".to_owned()),
+            Just("false".to_owned()),
+            Just("[1]".to_owned()),
+            Just(r#"{"seconds":1}"#.to_owned()),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn any_expires_in_gives_a_bounded_expiry_or_a_clean_error(raw in any_expires_in()) {
+            // Unreadable JSON (a number beyond f64, say) fails the response
+            // with an error; a readable one never panics and never expires
+            // before it was issued or after the bound.
+            if let Ok(Some(at)) = expiry(Some(&raw)) {
+                prop_assert!(at > NOW && at <= NOW + MAX_LIFETIME.as_secs(), "{raw}: {at}");
+            }
+        }
+    }
 }

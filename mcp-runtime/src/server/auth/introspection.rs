@@ -104,11 +104,14 @@ impl IntrospectionVerifier {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        if answer
-            .get("exp")
-            .and_then(Value::as_u64)
-            .is_some_and(|exp| exp <= now)
-        {
+        // RFC 7662's `exp` is an integer, but a fraction or a negative
+        // number is a time all the same (`as_u64` took them for no expiry);
+        // an `exp` that is no number is refused, not ignored.
+        let expired = match answer.get("exp") {
+            None | Some(Value::Null) => false,
+            Some(exp) => exp.as_f64().is_none_or(|exp| exp <= now as f64),
+        };
+        if expired {
             return Err(TokenError::Invalid("the token has expired".into()));
         }
         Ok(Principal::from_claims(answer))

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::canonical::write_canonical;
 use crate::jsonrpc::ErrorObject;
+use crate::lifetime::millis;
 use crate::protocol::InputResponse;
 
 /// The secret that seals request states. Give every instance behind a load
@@ -85,7 +86,7 @@ pub(crate) fn seal(
         v: 1,
         m: method.to_owned(),
         d: digest.to_owned(),
-        e: now_ms().saturating_add(ttl.as_millis() as u64),
+        e: now_ms().saturating_add(millis(ttl)),
         r: answers.clone(),
     };
     let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).expect("answers serialize"));
@@ -127,7 +128,7 @@ pub(crate) fn open(
 fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+        .map_or(0, millis)
 }
 
 #[cfg(test)]
@@ -198,6 +199,17 @@ mod tests {
         std::thread::sleep(Duration::from_millis(5));
         let error = open(&key, &expired, "tools/call", &digest).unwrap_err();
         assert!(error.message.contains("expired"), "{error}");
+    }
+
+    #[test]
+    fn a_ttl_too_long_for_milliseconds_saturates_instead_of_wrapping() {
+        // 2^61 s is 125 * 2^64 ms: wrapped to u64, no time at all.
+        let key = StateKey::random();
+        let digest = request_digest("tools/call", "t", &json!({}));
+        let ttl = Duration::from_secs(1 << 61);
+        let state = seal(&key, "tools/call", &digest, &answers(), ttl);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(open(&key, &state, "tools/call", &digest).is_ok());
     }
 
     #[test]

@@ -20,16 +20,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::clock::rfc3339;
 use crate::jsonrpc::ErrorObject;
+use crate::lifetime::{bounded, millis};
 use crate::protocol::{
     CreateTaskResult, GetTaskResult, InputRequest, InputResponse, JsonObject, ResultType, Task,
     TaskStatus,
 };
 use crate::server::InputError;
 use crate::sync::lock;
-
-/// The longest TTL: far enough for any job, near enough that the expiry
-/// instant cannot overflow.
-const MAX_TTL: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// How a task's work ended: the request's result, or its JSON-RPC error.
 pub(crate) type Outcome = Result<JsonObject, ErrorObject>;
@@ -53,7 +50,7 @@ impl TaskStore {
         TaskStore {
             tasks: Mutex::default(),
             max_tasks,
-            ttl: ttl.min(MAX_TTL),
+            ttl: bounded(ttl),
             poll_interval,
             watched: false,
         }
@@ -437,10 +434,6 @@ fn task_id() -> String {
         &hex[16..20],
         &hex[20..]
     )
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
