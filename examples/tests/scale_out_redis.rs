@@ -296,10 +296,12 @@ fn conformance_tasks_scenarios_pass_through_the_balancer() {
 }
 
 /// Redis (requiring a password, which the URL carries) goes away and comes
-/// back: requests that need it fail with -32603 naming the store and never
-/// showing the password, everything else keeps working, a task this
-/// instance runs is still served from its memory, and once Redis is back
-/// (empty, on the same port) new tasks work again without a restart.
+/// back: requests that need it fail with -32603 naming the store and a
+/// correlation id, never Redis's own words, its URL, address or password
+/// (those go to the server's log under the same id), everything else
+/// keeps working, a task this instance runs is still served from its
+/// memory, and once Redis is back (empty, on the same port) new tasks work
+/// again without a restart.
 #[test]
 fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
     const PASSWORD: &str = "hunter2-redis-secret";
@@ -316,11 +318,21 @@ fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
     let refused = request(url, 1, "tools/call", Some("slow_compute"), call.clone());
     assert_eq!(refused["error"]["code"], -32603, "{refused}");
     let message = refused["error"]["message"].as_str().unwrap_or_default();
-    assert!(
-        message.contains("shared task store is unavailable"),
-        "{refused}"
-    );
-    assert!(!refused.to_string().contains(PASSWORD), "{refused}");
+    let correlation_id = message
+        .split_once("the shared task store is unavailable (correlation id ")
+        .and_then(|(_, rest)| rest.get(..8))
+        .filter(|id| id.chars().all(|c| c.is_ascii_hexdigit()))
+        .unwrap_or_else(|| panic!("no correlation id: {refused}"))
+        .to_owned();
+    let address = redis.url.rsplit('@').next().unwrap_or_default();
+    let address = address.trim_start_matches("redis://").trim_end_matches('/');
+    let remote = refused.to_string();
+    for private in ["Redis", "redis", PASSWORD, address] {
+        assert!(
+            !remote.contains(private),
+            "{private:?} reached the client: {refused}"
+        );
+    }
     let elsewhere = get(url, "00000000-0000-4000-8000-000000000000");
     assert_eq!(elsewhere["error"]["code"], -32603, "{elsewhere}");
     assert_eq!(get(url, &local)["result"]["status"], "working");
@@ -351,5 +363,11 @@ fn losing_redis_fails_what_needs_it_clearly_and_recovers() {
     assert!(
         !logged.contains(PASSWORD),
         "the password reached the log:\n{logged}"
+    );
+    assert!(
+        logged
+            .lines()
+            .any(|line| line.contains(&correlation_id) && line.contains("Redis")),
+        "the log has no details under {correlation_id}:\n{logged}"
     );
 }

@@ -61,7 +61,7 @@ impl std::fmt::Debug for Source {
             } => {
                 let names: Vec<_> = headers.iter().map(|(name, _)| name.as_str()).collect();
                 f.debug_struct("Url")
-                    .field("url", url)
+                    .field("url", &mcp_runtime::redact::RedactedUrl::new(url))
                     .field("header_names", &names)
                     .field("oauth", oauth)
                     .finish()

@@ -17,14 +17,16 @@ pub enum Decision {
 }
 
 /// One call, as the audit trail keeps it. The arguments are kept as a
-/// digest only: they may hold secrets.
+/// keyed digest only: they may hold secrets (see [`argument_digest`]).
 #[derive(Debug, Clone)]
 pub struct AuditRecord {
     /// The server.
     pub server: String,
     /// The tool.
     pub tool: String,
-    /// SHA-256 of the arguments' JSON, hex.
+    /// HMAC-SHA256 of the arguments' JSON under the host's [`AuditKey`],
+    /// hex: equal for equal arguments within one run of the host, and no
+    /// use to anyone guessing the arguments without the key.
     pub argument_digest: String,
     /// What was decided.
     pub decision: Decision,
@@ -40,9 +42,39 @@ pub trait AuditSink: Send + Sync {
     fn record(&self, record: &AuditRecord);
 }
 
-/// The digest of `arguments` used in audit records.
-pub fn argument_digest(arguments: &serde_json::Value) -> String {
-    hex::encode(hmac_sha256::Hash::hash(arguments.to_string().as_bytes()))
+/// The secret that keys the argument digests of one host: 256 bits from
+/// the OS's random source, drawn when the host starts and kept in its
+/// memory only (never written, never logged). So digests can be compared
+/// within one run, not across runs, and an unkeyed hash's weakness is
+/// gone: a short secret in an argument (a PIN, a password) cannot be
+/// confirmed by hashing guesses.
+#[derive(Clone)]
+pub struct AuditKey([u8; 32]);
+
+impl AuditKey {
+    /// A fresh key.
+    pub fn random() -> Self {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).expect("the OS random source is available");
+        AuditKey(key)
+    }
+}
+
+/// Never the key itself.
+impl std::fmt::Debug for AuditKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AuditKey(..)")
+    }
+}
+
+/// The digest of `arguments` in audit records: HMAC-SHA256 of their JSON
+/// under `key`, hex. The same arguments give the same digest under one
+/// key and unrelated ones under another.
+pub fn argument_digest(key: &AuditKey, arguments: &serde_json::Value) -> String {
+    hex::encode(hmac_sha256::HMAC::mac(
+        arguments.to_string().as_bytes(),
+        key.0,
+    ))
 }
 
 /// Writes `record` to `tracing` (target `mcp_host::audit`).
@@ -57,4 +89,25 @@ pub(crate) fn trace(record: &AuditRecord) {
         duration_ms = record.duration.as_millis() as u64,
         "tool call"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{AuditKey, argument_digest};
+
+    #[test]
+    fn digests_are_keyed_by_the_host() {
+        let arguments = json!({"pin": "1234"});
+        let (one, other) = (AuditKey::random(), AuditKey::random());
+        let digest = argument_digest(&one, &arguments);
+        assert_eq!(digest, argument_digest(&one, &arguments));
+        assert_ne!(digest, argument_digest(&other, &arguments));
+        assert_ne!(digest, argument_digest(&one, &json!({"pin": "1235"})));
+        let unkeyed = hex::encode(hmac_sha256::Hash::hash(arguments.to_string().as_bytes()));
+        assert_ne!(digest, unkeyed, "a guess hashed without the key matches");
+        assert_eq!(digest.len(), 64);
+        assert_eq!(format!("{one:?}"), "AuditKey(..)");
+    }
 }

@@ -90,7 +90,7 @@ impl Host {
             let record = AuditRecord {
                 server: server.to_owned(),
                 tool: tool_name.to_owned(),
-                argument_digest: argument_digest(&arguments),
+                argument_digest: argument_digest(&self.audit_key, &arguments),
                 decision,
                 outcome: outcome.to_owned(),
                 duration: started.elapsed(),

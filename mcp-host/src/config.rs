@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use mcp_runtime::redact::RedactedUrl;
 use serde::Deserialize;
 
 use crate::error::HostError;
@@ -32,7 +33,9 @@ pub struct Config {
 }
 
 /// How to reach one server. Its debug output names headers and
-/// environment variables but never shows their values (tokens).
+/// environment variables but never shows their values (tokens), and shows
+/// URLs without userinfo, query or fragment
+/// ([`RedactedUrl`](mcp_runtime::redact::RedactedUrl)).
 #[derive(Clone, PartialEq)]
 pub enum ServerConfig {
     /// A child process speaking stdio.
@@ -100,7 +103,10 @@ impl std::fmt::Debug for OAuthSettings {
             .field("client_id", &self.client_id)
             .field("has_client_secret", &self.client_secret.is_some())
             .field("private_key", &self.private_key)
-            .field("client_metadata_url", &self.client_metadata_url)
+            .field(
+                "client_metadata_url",
+                &self.client_metadata_url.as_deref().map(RedactedUrl::new),
+            )
             .field("token_file", &self.token_file)
             .finish()
     }
@@ -127,7 +133,7 @@ impl std::fmt::Debug for ServerConfig {
                 oauth,
             } => f
                 .debug_struct("Http")
-                .field("url", url)
+                .field("url", &RedactedUrl::new(url))
                 .field("header_names", &headers.keys().collect::<Vec<_>>())
                 .field("oauth", oauth)
                 .finish(),

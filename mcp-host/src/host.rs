@@ -10,7 +10,7 @@ use mcp_runtime::client::{Client, ClientError, ConnectOptions, ToolList};
 use mcp_runtime::protocol::{CacheScope, Tool};
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
-use crate::audit::AuditSink;
+use crate::audit::{AuditKey, AuditSink};
 use crate::catalogue::{Listening, Watcher};
 use crate::config::{Config, OAuthGrant, ServerConfig};
 use crate::policy::Policy;
@@ -70,6 +70,8 @@ pub struct Host {
     pub(crate) servers: BTreeMap<String, Slot>,
     pub(crate) policy: Policy,
     pub(crate) audit: Vec<Arc<dyn AuditSink>>,
+    /// Keys the argument digests of this run's audit records.
+    pub(crate) audit_key: AuditKey,
 }
 
 pub(crate) struct Slot {
@@ -340,6 +342,7 @@ impl Host {
             servers,
             policy: Policy::new(config.policy),
             audit: Vec::new(),
+            audit_key: AuditKey::random(),
         }
     }
 

@@ -47,7 +47,7 @@ mod host;
 mod policy;
 mod sync;
 
-pub use audit::{AuditRecord, AuditSink, Decision, argument_digest};
+pub use audit::{AuditKey, AuditRecord, AuditSink, Decision, argument_digest};
 pub use call::{CallOptions, CallOutcome};
 pub use config::{Config, OAuthGrant, OAuthSettings, PolicyConfig, ServerConfig};
 pub use error::HostError;

@@ -184,6 +184,7 @@ pub mod oauth;
 #[cfg(feature = "http")]
 mod outbound;
 pub mod protocol;
+pub mod redact;
 pub mod schema;
 pub mod server;
 mod sync;

@@ -82,9 +82,7 @@ impl HttpLink {
         oauth: Option<Arc<OAuthConfig>>,
         notices: Notices,
     ) -> Result<Self, ClientError> {
-        let url: Uri = url
-            .parse()
-            .map_err(|e| ClientError::InvalidArguments(format!("invalid URL {url}: {e}")))?;
+        let url = outbound::parse_url(url).map_err(ClientError::InvalidArguments)?;
         let client = outbound::client_for(&url).map_err(ClientError::Connect)?;
         let oauth = oauth.map(|config| OAuthSession::new(config, &url.to_string()));
         Ok(HttpLink {

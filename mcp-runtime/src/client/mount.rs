@@ -66,7 +66,8 @@ impl Client {
             let pages: Vec<ListResourcesResult> = self.pages("resources/list").await?;
             for resource in pages.into_iter().flat_map(|page| page.resources) {
                 let Some(uri) = prefixed_uri(prefix, &resource.uri) else {
-                    tracing::warn!(uri = %resource.uri, "resource without a scheme not mounted");
+                    let uri = crate::redact::RedactedUrl::new(&resource.uri);
+                    tracing::warn!(%uri, "resource without a scheme not mounted");
                     continue;
                 };
                 let upstream = self.clone();

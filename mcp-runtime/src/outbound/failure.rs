@@ -8,10 +8,13 @@ use std::io;
 
 use hyper::Uri;
 
+use crate::redact::RedactedUrl;
+
 /// Reaching a server failed before it answered.
 #[derive(Debug)]
 pub struct ConnectError {
-    /// The URL that was being reached (without its query).
+    /// The URL that was being reached, as [`RedactedUrl`] shows it (no
+    /// userinfo, query or fragment).
     pub url: String,
     /// What went wrong.
     pub kind: ConnectErrorKind,
@@ -42,7 +45,7 @@ pub enum ConnectErrorKind {
 impl ConnectError {
     pub(crate) fn new(url: &Uri, kind: ConnectErrorKind) -> Self {
         ConnectError {
-            url: without_query(url),
+            url: RedactedUrl::new(&url.to_string()).to_string(),
             kind,
         }
     }
@@ -124,12 +127,4 @@ fn chain(error: &(dyn StdError + 'static)) -> String {
         next = error.source();
     }
     text
-}
-
-/// A URL safe to print: no query (it may carry secrets).
-fn without_query(url: &Uri) -> String {
-    match (url.scheme_str(), url.authority()) {
-        (Some(scheme), Some(authority)) => format!("{scheme}://{authority}{}", url.path()),
-        _ => url.path().to_owned(),
-    }
 }

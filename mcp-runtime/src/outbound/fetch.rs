@@ -11,6 +11,7 @@ use hyper::{Method, Request, Uri};
 use serde::de::DeserializeOwned;
 
 use super::{ConnectError, HttpClient};
+use crate::redact::RedactedUrl;
 
 /// GETs `url` and reads its JSON body as `T`.
 #[cfg(any(feature = "client", feature = "jwt"))]
@@ -20,7 +21,7 @@ pub(crate) async fn get_json<T: DeserializeOwned>(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, String> {
-    let uri = parse(url)?;
+    let uri = super::parse_url(url)?;
     let request = Request::builder()
         .method(Method::GET)
         .uri(uri.clone())
@@ -57,7 +58,7 @@ pub(crate) async fn post_oauth_form<T: DeserializeOwned>(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, Failure> {
-    let uri = parse(url)?;
+    let uri = super::parse_url(url)?;
     let body = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form)
         .finish();
@@ -85,7 +86,7 @@ pub(crate) async fn post_json<T: DeserializeOwned>(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, String> {
-    let uri = parse(url)?;
+    let uri = super::parse_url(url)?;
     let request = Request::builder()
         .method(Method::POST)
         .uri(uri.clone())
@@ -106,12 +107,13 @@ pub(crate) async fn redirect_location(
     url: &str,
     timeout: Duration,
 ) -> Result<String, String> {
-    let uri = parse(url)?;
+    let uri = super::parse_url(url)?;
     let request = Request::builder()
         .method(Method::GET)
         .uri(uri.clone())
         .body(Full::new(Bytes::new()))
         .map_err(|e| e.to_string())?;
+    let shown = RedactedUrl::new(url);
     let work = async {
         let response = client
             .request(request)
@@ -132,12 +134,7 @@ pub(crate) async fn redirect_location(
     };
     tokio::time::timeout(timeout, work)
         .await
-        .map_err(|_| format!("{uri} did not answer within {timeout:?}"))?
-}
-
-fn parse(url: &str) -> Result<Uri, String> {
-    url.parse::<Uri>()
-        .map_err(|e| format!("invalid URL {url}: {e}"))
+        .map_err(|_| format!("{shown} did not answer within {timeout:?}"))?
 }
 
 /// Why an exchange failed, and the `error` member of the answer when the
@@ -177,6 +174,8 @@ async fn exchange<T: DeserializeOwned>(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, Failure> {
+    let address = uri.to_string();
+    let shown = RedactedUrl::new(&address);
     let work = async {
         let response = client
             .request(request)
@@ -184,12 +183,12 @@ async fn exchange<T: DeserializeOwned>(
             .map_err(|e| ConnectError::classify(uri, &e).to_string())?;
         let status = response.status();
         if status.is_redirection() {
-            return Err(format!("{uri} answered HTTP {status}; redirects are not followed").into());
+            return Err(format!("{shown} answered HTTP {status}; redirects are not followed").into());
         }
         let body = Limited::new(response.into_body(), max_bytes)
             .collect()
             .await
-            .map_err(|e| format!("reading {uri} failed (at most {max_bytes} bytes): {e}"))?
+            .map_err(|e| format!("reading {shown} failed (at most {max_bytes} bytes): {e}"))?
             .to_bytes();
         if !status.is_success() {
             let text = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
@@ -197,14 +196,14 @@ async fn exchange<T: DeserializeOwned>(
                 .ok()
                 .map(|answer| answer.error);
             return Err(Failure {
-                message: format!("{uri} answered HTTP {status}: {text}"),
+                message: format!("{shown} answered HTTP {status}: {text}"),
                 oauth_error,
             });
         }
         serde_json::from_slice(&body)
-            .map_err(|e| format!("{uri} sent an unreadable document: {e}").into())
+            .map_err(|e| format!("{shown} sent an unreadable document: {e}").into())
     };
     tokio::time::timeout(timeout, work)
         .await
-        .map_err(|_| Failure::from(format!("{uri} did not answer within {timeout:?}")))?
+        .map_err(|_| Failure::from(format!("{shown} did not answer within {timeout:?}")))?
 }

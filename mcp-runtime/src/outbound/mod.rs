@@ -18,6 +18,8 @@ use hyper_util::rt::TokioExecutor;
 
 pub use failure::{ConnectError, ConnectErrorKind};
 
+use crate::redact::RedactedUrl;
+
 /// The connector under every outgoing request.
 #[cfg(feature = "tls")]
 pub(crate) type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
@@ -28,6 +30,21 @@ pub(crate) type Connector = HttpConnector;
 
 /// A pooled HTTP/1.1 client for `http://` and `https://` URLs.
 pub(crate) type HttpClient = HyperClient<Connector, Full<Bytes>>;
+
+/// `url` parsed for a request, without its userinfo: no HTTP request
+/// carries it (credentials go in headers), and dropping it here keeps it
+/// out of hyper's own logs as well. The error shows the URL redacted.
+pub(crate) fn parse_url(url: &str) -> Result<Uri, String> {
+    let invalid = |e: &dyn std::fmt::Display| format!("invalid URL {}: {e}", RedactedUrl::new(url));
+    let uri: Uri = url.parse().map_err(|e| invalid(&e))?;
+    let Some((_, host)) = uri.authority().and_then(|a| a.as_str().rsplit_once('@')) else {
+        return Ok(uri);
+    };
+    let host = host.parse().map_err(|e| invalid(&e))?;
+    let mut parts = uri.into_parts();
+    parts.authority = Some(host);
+    Uri::from_parts(parts).map_err(|e| invalid(&e))
+}
 
 /// A client able to reach `url`: `http://`, or `https://` with the trusted
 /// roots loaded now (so a changed `SSL_CERT_FILE` applies to the next one).
@@ -75,4 +92,22 @@ fn connector(http: HttpConnector, url: &Uri) -> Result<Connector, ConnectError> 
         ));
     }
     Ok(http)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_url;
+
+    #[test]
+    fn request_urls_lose_their_userinfo_and_keep_the_rest() {
+        let uri = parse_url("http://user:pw@127.0.0.1:8080/mcp?x=1").unwrap();
+        assert_eq!(uri.to_string(), "http://127.0.0.1:8080/mcp?x=1");
+        let uri = parse_url("https://host/mcp").unwrap();
+        assert_eq!(uri.to_string(), "https://host/mcp");
+        let error = parse_url("http://user:pw@host/m cp?token=t").unwrap_err();
+        assert!(
+            error.starts_with("invalid URL http://host/m cp:"),
+            "{error}"
+        );
+    }
 }

@@ -73,9 +73,10 @@ where
     S: tracing::Subscriber + for<'span> LookupSpan<'span>,
 {
     let endpoint = traces_url(endpoint);
-    let uri = endpoint
-        .parse()
-        .map_err(|e| OtlpError(format!("invalid endpoint {endpoint:?}: {e}")))?;
+    let uri = endpoint.parse().map_err(|e| {
+        let endpoint = crate::redact::RedactedUrl::new(&endpoint);
+        OtlpError(format!("invalid endpoint {endpoint:?}: {e}"))
+    })?;
     let client = outbound::client_for(&uri).map_err(|e| OtlpError(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)

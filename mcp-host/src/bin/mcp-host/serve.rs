@@ -11,6 +11,7 @@ use mcp_host::{
     AccessError, GatewayAccess, GatewayListener, GatewayOptions, Host, HostError, Introspection,
     OAuthAccess, StaticBearer,
 };
+use mcp_runtime::redact::RedactedUrl;
 
 /// Where the gateway serves.
 pub enum Transport {
@@ -145,14 +146,14 @@ fn remedy(error: &AccessError) -> &'static str {
 
 /// The startup line that says who may call.
 fn who_may_call(access: &GatewayAccess, listener: &GatewayListener) -> String {
-    let resource = listener.resource().unwrap_or_default();
+    let resource = RedactedUrl::new(listener.resource().unwrap_or_default());
     match access {
         GatewayAccess::Open => "no authentication: only processes on this machine can call \
                                 (pass --auth-issuer or --bearer-env to require it)"
             .to_owned(),
         GatewayAccess::OAuth(oauth) => format!(
             "callers need access tokens from {} for {resource}",
-            oauth.issuer
+            RedactedUrl::new(&oauth.issuer)
         ),
         GatewayAccess::Bearer { .. } => {
             format!("callers need the static bearer token (resource {resource})")

@@ -14,10 +14,13 @@ use crate::oauth::metadata::{
     protected_resource_metadata_url, split_origin,
 };
 use crate::outbound::{self, fetch};
+use crate::redact::RedactedUrl;
 
 /// GETs a JSON document (a fresh client per URL: the scheme decides TLS).
 pub(super) async fn get<T: DeserializeOwned>(url: &str, timeout: Duration) -> Result<T, String> {
-    let uri = url.parse().map_err(|e| format!("invalid URL {url}: {e}"))?;
+    let uri = url
+        .parse()
+        .map_err(|e| format!("invalid URL {}: {e}", RedactedUrl::new(url)))?;
     let client = outbound::client_for(&uri).map_err(|e| e.to_string())?;
     fetch::get_json(&client, url, MAX_DOCUMENT_BYTES, timeout).await
 }
@@ -34,8 +37,12 @@ pub(super) async fn protected_resource(
     let urls = match challenge.and_then(Challenge::resource_metadata) {
         Some(url) => vec![secure(url, "the resource metadata URL")?.to_owned()],
         None => {
-            let (origin, _) = split_origin(server_url)
-                .ok_or_else(|| failure(format!("{server_url} is not an http(s) URL")))?;
+            let (origin, _) = split_origin(server_url).ok_or_else(|| {
+                failure(format!(
+                    "{} is not an http(s) URL",
+                    RedactedUrl::new(server_url)
+                ))
+            })?;
             let mut urls: Vec<String> = protected_resource_metadata_url(server_url)
                 .into_iter()
                 .collect();
@@ -55,9 +62,11 @@ pub(super) async fn protected_resource(
                 }
                 if !covers(&metadata.resource, server_url) {
                     return Err(failure(format!(
-                        "the resource metadata at {url} is for {:?}, not for {server_url}; \
+                        "the resource metadata at {} is for {:?}, not for {}; \
                          no token is requested for it",
-                        metadata.resource
+                        RedactedUrl::new(url),
+                        RedactedUrl::new(&metadata.resource),
+                        RedactedUrl::new(server_url),
                     )));
                 }
                 return Ok(metadata);
@@ -66,7 +75,8 @@ pub(super) async fn protected_resource(
         }
     }
     Err(failure(format!(
-        "no protected resource metadata for {server_url}: {}",
+        "no protected resource metadata for {}: {}",
+        RedactedUrl::new(server_url),
         failures.join("; ")
     )))
 }
@@ -78,8 +88,12 @@ pub(super) async fn authorization_server(
     issuer: &str,
     timeout: Duration,
 ) -> Result<AuthorizationServerMetadata, ClientError> {
-    let urls = authorization_server_metadata_urls(issuer)
-        .ok_or_else(|| failure(format!("the issuer {issuer:?} is not an http(s) URL")))?;
+    let urls = authorization_server_metadata_urls(issuer).ok_or_else(|| {
+        failure(format!(
+            "the issuer {:?} is not an http(s) URL",
+            RedactedUrl::new(issuer)
+        ))
+    })?;
     let mut failures = Vec::new();
     for url in &urls {
         match get::<AuthorizationServerMetadata>(url, timeout).await {
@@ -96,15 +110,18 @@ pub(super) async fn authorization_server(
             }
             Ok(metadata) => {
                 return Err(failure(format!(
-                    "the metadata at {url} names the issuer {:?}, not {issuer:?}",
-                    metadata.issuer
+                    "the metadata at {} names the issuer {:?}, not {:?}",
+                    RedactedUrl::new(url),
+                    RedactedUrl::new(&metadata.issuer),
+                    RedactedUrl::new(issuer),
                 )));
             }
             Err(error) => failures.push(error),
         }
     }
     Err(failure(format!(
-        "no metadata for the authorization server {issuer}: {}",
+        "no metadata for the authorization server {}: {}",
+        RedactedUrl::new(issuer),
         failures.join("; ")
     )))
 }
@@ -131,7 +148,9 @@ fn secure<'a>(url: &'a str, what: &str) -> Result<&'a str, ClientError> {
     match is_https_or_loopback(url) {
         true => Ok(url),
         false => Err(failure(format!(
-            "{what} {url} is not https:// (plain http:// is accepted on loopback hosts only)"
+            "{what} {} is not https://, or has a query or fragment (plain http:// is \
+             accepted on loopback hosts only)",
+            RedactedUrl::new(url)
         ))),
     }
 }

@@ -185,7 +185,7 @@ impl OAuthSession {
             .ok_or_else(|| {
                 failure(format!(
                     "the resource {} names no authorization server",
-                    resource.resource
+                    crate::redact::RedactedUrl::new(&resource.resource)
                 ))
             })?;
         let metadata = discovery::authorization_server(&issuer, self.config.timeout).await?;
@@ -234,6 +234,7 @@ impl OAuthSession {
                 let pkce = Pkce::new()?;
                 let state = pkce::random_token()?;
                 let endpoint = metadata.authorization_endpoint.as_deref().ok_or_else(|| {
+                    let issuer = crate::redact::RedactedUrl::new(&issuer);
                     failure(format!(
                         "the authorization server {issuer} has no authorization endpoint"
                     ))
@@ -488,7 +489,7 @@ fn token_endpoint(metadata: &AuthorizationServerMetadata) -> Result<&str, Client
     metadata.token_endpoint.as_deref().ok_or_else(|| {
         failure(format!(
             "the authorization server {} has no token endpoint",
-            metadata.issuer
+            crate::redact::RedactedUrl::new(&metadata.issuer)
         ))
     })
 }
@@ -521,6 +522,10 @@ fn check_callback(
         == Some(&Value::Bool(true));
     match params.get("iss") {
         Some(iss) if iss != issuer => {
+            let (iss, issuer) = (
+                crate::redact::RedactedUrl::new(iss),
+                crate::redact::RedactedUrl::new(issuer),
+            );
             return Err(failure(format!(
                 "the redirect comes from the issuer {iss:?}, not {issuer:?} (RFC 9207)"
             )));

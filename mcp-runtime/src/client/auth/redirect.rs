@@ -11,6 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::client::ClientError;
 use crate::outbound::{self, fetch};
+use crate::redact::RedactedUrl;
 
 /// What [`AuthorizationStep::authorize`] returns.
 pub type AuthorizeFuture<'a> =
@@ -61,9 +62,10 @@ impl AuthorizationStep for FollowRedirect {
 
     fn authorize<'a>(&'a self, url: &'a str) -> AuthorizeFuture<'a> {
         Box::pin(async move {
-            let uri = url
-                .parse()
-                .map_err(|e| ClientError::Authorization(format!("invalid URL {url}: {e}")))?;
+            let uri = url.parse().map_err(|e| {
+                let url = RedactedUrl::new(url);
+                ClientError::Authorization(format!("invalid URL {url}: {e}"))
+            })?;
             let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
             fetch::redirect_location(&client, url, Duration::from_secs(30))
                 .await

@@ -10,6 +10,7 @@ use super::{ClientCredentials, ClientSecret, OAuthConfig, StoredRegistration};
 use crate::client::ClientError;
 use crate::oauth::metadata::{AuthorizationServerMetadata, MAX_DOCUMENT_BYTES};
 use crate::outbound::{self, fetch};
+use crate::redact::RedactedUrl;
 
 /// How the client authenticates at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +130,7 @@ pub(super) async fn register(
         failure(format!(
             "the authorization server {} offers no registration endpoint: configure \
              pre-registered credentials or a client metadata document URL",
-            metadata.issuer
+            RedactedUrl::new(&metadata.issuer)
         ))
     })?;
     let wanted = supported(metadata)
@@ -150,9 +151,10 @@ pub(super) async fn register(
         client_secret: Option<String>,
         token_endpoint_auth_method: Option<String>,
     }
+    let shown = RedactedUrl::new(endpoint);
     let uri = endpoint
         .parse()
-        .map_err(|e| failure(format!("invalid registration endpoint {endpoint}: {e}")))?;
+        .map_err(|e| failure(format!("invalid registration endpoint {shown}: {e}")))?;
     let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
     let registered: Registered = fetch::post_json(
         &client,
@@ -162,7 +164,7 @@ pub(super) async fn register(
         config.timeout,
     )
     .await
-    .map_err(|e| failure(format!("registering at {endpoint} failed: {e}")))?;
+    .map_err(|e| failure(format!("registering at {shown} failed: {e}")))?;
     let method = registered
         .token_endpoint_auth_method
         .as_deref()

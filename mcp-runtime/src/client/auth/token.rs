@@ -15,6 +15,7 @@ use crate::lifetime::MAX_LIFETIME;
 use crate::oauth::basic_authorization;
 use crate::oauth::metadata::MAX_DOCUMENT_BYTES;
 use crate::outbound::{self, fetch};
+use crate::redact::RedactedUrl;
 
 /// `client_assertion_type` of a JWT client assertion (RFC 7523).
 const JWT_BEARER: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -78,9 +79,10 @@ pub(super) async fn request(
         }
         _ => form.push(("client_id", credentials.client_id.clone())),
     }
-    let uri = endpoint
-        .parse()
-        .map_err(|e| failure(format!("invalid token endpoint {endpoint}: {e}")))?;
+    let uri = endpoint.parse().map_err(|e| {
+        let endpoint = RedactedUrl::new(endpoint);
+        failure(format!("invalid token endpoint {endpoint}: {e}"))
+    })?;
     let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let answer: TokenResponse = fetch::post_oauth_form(

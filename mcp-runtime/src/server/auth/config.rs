@@ -137,14 +137,15 @@ impl std::error::Error for AuthSetupError {}
 /// An issuer (or a URL published by one) must be `https://`; plain
 /// `http://` only on a loopback host, for development and tests.
 pub(crate) fn check_issuer_url(url: &str) -> Result<(), AuthSetupError> {
+    let shown = crate::redact::RedactedUrl::new(url);
     if split_origin(url).is_none() {
         return Err(AuthSetupError::new(format!(
-            "{url:?} is not an absolute http(s) URL without query or fragment"
+            "{shown:?} is not an absolute http(s) URL without query or fragment"
         )));
     }
     if !is_https_or_loopback(url) {
         return Err(AuthSetupError::new(format!(
-            "{url} must use https:// (plain http:// only on a loopback host)"
+            "{shown} must use https:// (plain http:// only on a loopback host)"
         )));
     }
     Ok(())

@@ -43,9 +43,10 @@ impl IntrospectionVerifier {
     /// host), accepting tokens whose audience includes `audience`.
     pub fn new(endpoint: &str, audience: &str) -> Result<Self, AuthSetupError> {
         check_issuer_url(endpoint)?;
-        let uri = endpoint
-            .parse()
-            .map_err(|e| AuthSetupError::new(format!("invalid URL {endpoint}: {e}")))?;
+        let uri = endpoint.parse().map_err(|e| {
+            let endpoint = crate::redact::RedactedUrl::new(endpoint);
+            AuthSetupError::new(format!("invalid URL {endpoint}: {e}"))
+        })?;
         let client = outbound::client_for(&uri).map_err(|e| AuthSetupError::new(e.to_string()))?;
         Ok(IntrospectionVerifier {
             endpoint: endpoint.to_owned(),

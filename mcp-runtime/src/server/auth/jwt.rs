@@ -86,9 +86,10 @@ impl JwtVerifier {
         if audience.is_empty() {
             return Err(AuthSetupError::new("the audience must not be empty"));
         }
-        let uri = issuer
-            .parse()
-            .map_err(|e| AuthSetupError::new(format!("invalid issuer URL {issuer}: {e}")))?;
+        let uri = issuer.parse().map_err(|e| {
+            let issuer = crate::redact::RedactedUrl::new(issuer);
+            AuthSetupError::new(format!("invalid issuer URL {issuer}: {e}"))
+        })?;
         // An https:// issuer loads the trusted roots now, once.
         let client = outbound::client_for(&uri).map_err(|e| AuthSetupError::new(e.to_string()))?;
         Ok(JwtVerifier {
@@ -205,7 +206,8 @@ impl JwtVerifier {
                 *lock(&self.keys.keys) = keys;
             }
             Err(error) => {
-                tracing::warn!(issuer = %self.issuer, %error, "fetching the issuer's keys failed");
+                let issuer = crate::redact::RedactedUrl::new(&self.issuer);
+                tracing::warn!(%issuer, %error, "fetching the issuer's keys failed");
                 refresh.error = Some(error.clone());
                 return Err(TokenError::Unavailable(error));
             }
@@ -241,8 +243,9 @@ impl JwtVerifier {
         };
         let set: Value =
             fetch::get_json(&self.client, &jwks_uri, MAX_DOCUMENT_BYTES, self.timeout).await?;
+        let shown = crate::redact::RedactedUrl::new(&jwks_uri);
         let Some(keys) = set.get("keys").and_then(Value::as_array) else {
-            return Err(format!("{jwks_uri} is not a JWK set (no `keys` array)"));
+            return Err(format!("{shown} is not a JWK set (no `keys` array)"));
         };
         // Keys that are not public signing keys (symmetric, of unknown
         // kinds, unreadable) are skipped, not fatal.
@@ -260,7 +263,7 @@ impl JwtVerifier {
             })
             .collect();
         if keys.is_empty() {
-            return Err(format!("{jwks_uri} holds no usable key"));
+            return Err(format!("{shown} holds no usable key"));
         }
         Ok(keys)
     }
@@ -268,10 +271,15 @@ impl JwtVerifier {
     /// The issuer's `jwks_uri`, from the first metadata document found at
     /// the well-known URLs, whose `issuer` must equal ours exactly.
     async fn discover_jwks_uri(&self) -> Result<String, String> {
-        let urls = authorization_server_metadata_urls(&self.issuer)
-            .ok_or_else(|| format!("invalid issuer URL {}", self.issuer))?;
+        let urls = authorization_server_metadata_urls(&self.issuer).ok_or_else(|| {
+            format!(
+                "invalid issuer URL {}",
+                crate::redact::RedactedUrl::new(&self.issuer)
+            )
+        })?;
         let mut failures = Vec::new();
         for url in urls {
+            let shown = crate::redact::RedactedUrl::new(&url);
             let metadata: AuthorizationServerMetadata =
                 match fetch::get_json(&self.client, &url, MAX_DOCUMENT_BYTES, self.timeout).await {
                     Ok(metadata) => metadata,
@@ -282,19 +290,25 @@ impl JwtVerifier {
                 };
             if metadata.issuer != self.issuer {
                 return Err(format!(
-                    "the metadata at {url} names the issuer {:?}, not {:?}",
-                    metadata.issuer, self.issuer
+                    "the metadata at {shown} names the issuer {:?}, not {:?}",
+                    crate::redact::RedactedUrl::new(&metadata.issuer),
+                    crate::redact::RedactedUrl::new(&self.issuer)
                 ));
             }
             let jwks_uri = metadata
                 .jwks_uri
-                .ok_or_else(|| format!("the metadata at {url} has no jwks_uri"))?;
-            check_issuer_url(&jwks_uri).map_err(|e| format!("jwks_uri {jwks_uri}: {e}"))?;
+                .ok_or_else(|| format!("the metadata at {shown} has no jwks_uri"))?;
+            check_issuer_url(&jwks_uri).map_err(|e| {
+                format!(
+                    "jwks_uri {}: {e}",
+                    crate::redact::RedactedUrl::new(&jwks_uri)
+                )
+            })?;
             return Ok(jwks_uri);
         }
         Err(format!(
             "no metadata for the issuer {}: {}",
-            self.issuer,
+            crate::redact::RedactedUrl::new(&self.issuer),
             failures.join("; ")
         ))
     }

@@ -130,10 +130,25 @@ impl fmt::Display for StateError {
     }
 }
 
+/// What a remote client hears: that the store failed, and an id to find
+/// the details by in this server's log. The details themselves (the
+/// store's own message, its address) stay local.
 impl From<StateError> for ErrorObject {
     fn from(error: StateError) -> Self {
-        ErrorObject::internal(format!("the shared task store is unavailable: {error}"))
+        let id = correlation_id();
+        tracing::error!(correlation_id = %id, %error, "the shared task store is unavailable");
+        ErrorObject::internal(format!(
+            "the shared task store is unavailable (correlation id {id}; the server's log has \
+             the details)"
+        ))
     }
+}
+
+/// Eight random hex characters: enough to find one failure in a log.
+fn correlation_id() -> String {
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).expect("the OS random source is available");
+    hex::encode(bytes)
 }
 
 #[cfg(test)]
@@ -153,6 +168,31 @@ mod tests {
             owner: "a".into(),
             state,
         }
+    }
+
+    #[test]
+    fn a_store_failure_reaches_clients_as_a_correlation_id_only() {
+        let detail = "Redis: Connection refused (os error 111) redis://:pw@10.0.0.7:6379";
+        let first = ErrorObject::from(StateError(detail.into()));
+        let second = ErrorObject::from(StateError(detail.into()));
+        assert_eq!(first.code, -32603);
+        for error in [&first, &second] {
+            let message = &error.message;
+            assert!(!message.to_lowercase().contains("redis"), "{message}");
+            assert!(!message.contains("10.0.0.7"), "{message}");
+            let id = correlation_id_in(message);
+            assert_eq!(id.len(), 8, "{message}");
+            assert!(id.chars().all(|c| c.is_ascii_hexdigit()), "{message}");
+        }
+        assert_ne!(
+            correlation_id_in(&first.message),
+            correlation_id_in(&second.message)
+        );
+    }
+
+    fn correlation_id_in(message: &str) -> &str {
+        let start = message.find("correlation id ").expect(message) + "correlation id ".len();
+        &message[start..start + 8]
     }
 
     #[test]
