@@ -79,15 +79,15 @@ pub struct Example {
 }
 
 impl Example {
-    /// This process's arguments, read as [`parse`](Self::parse) does.
+    /// This process's arguments, refusing any shared option this example
+    /// does not take (naming it and why), unknown arguments, and options
+    /// that need another one.
     pub fn command_line(&self) -> Result<CommandLine, String> {
         self.parse(std::env::args().skip(1))
     }
 
-    /// Reads `args`, refusing any shared option this example does not take
-    /// (naming it and why), unknown arguments, and options that need
-    /// another one.
-    pub fn parse(&self, mut args: impl Iterator<Item = String>) -> Result<CommandLine, String> {
+    /// Reads `args` as [`command_line`](Self::command_line) does.
+    fn parse(&self, mut args: impl Iterator<Item = String>) -> Result<CommandLine, String> {
         let mut parsed = CommandLine::default();
         while let Some(arg) = args.next() {
             let flag = Flag::spelled(&arg)
@@ -145,9 +145,9 @@ impl Example {
     }
 }
 
-/// What the command line asks of a server; only [`Example::parse`] makes
-/// one, so it holds only options the example takes.
-#[derive(Debug, Default, PartialEq)]
+/// What the command line asks of a server; only [`Example::command_line`]
+/// makes one, so it holds only options the example takes.
+#[derive(Debug, Default)]
 pub struct CommandLine {
     http: Option<SocketAddr>,
     state_key_file: Option<PathBuf>,
@@ -161,7 +161,8 @@ pub struct CommandLine {
 
 impl CommandLine {
     /// Builds `builder` with what the command line asks (the request state
-    /// key, shared state, mounted servers) and serves it: Streamable HTTP
+    /// key, on default [`ServerOptions`]; shared state; mounted servers) and
+    /// serves it: Streamable HTTP
     /// with `--http ADDR` until Ctrl-C, printing `listening on
     /// http://IP:PORT/mcp` to stderr once bound; stdio otherwise.
     pub async fn serve(self, builder: ServerBuilder) -> Result<(), Box<dyn std::error::Error>> {
