@@ -6,6 +6,7 @@
 
 mod support;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -101,6 +102,20 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     Some(value[..end].trim_matches('"'))
 }
 
+/// The span id `key` (`span_id` or `parent_span_id`) in a span's fields:
+/// 16 hex digits, not all zero. A hop that lost its id fails here, where
+/// comparing two missing ids would have found them equal.
+fn span_id<'a>(fields: &'a str, key: &str) -> &'a str {
+    let id = field(fields, key).unwrap_or_else(|| panic!("no `{key}` in {fields}"));
+    assert!(
+        id.len() == 16
+            && id.bytes().all(|b| b.is_ascii_hexdigit())
+            && id.bytes().any(|b| b != b'0'),
+        "`{key}` is no span id in {fields}"
+    );
+    id
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn one_trace_id_in_all_three_processes() {
     let echo = Path::new(env!("CARGO_BIN_EXE_echo-server"));
@@ -134,23 +149,31 @@ async fn one_trace_id_in_all_three_processes() {
 
     // Here → A: our request span is a child of the root we started.
     let sent = closed_span(|| ours.lines(), "mcp.client.request", "b_echo", &trace);
-    assert_eq!(
-        field(&sent, "parent_span_id"),
-        Some(root.span_id().as_str())
-    );
+    assert_eq!(span_id(&sent, "parent_span_id"), root.span_id());
     // A serves `b_echo` as a child of our request span…
     let served_a = closed_span(|| a.stderr(), "mcp.request", "b_echo", &trace);
-    assert_eq!(field(&served_a, "parent_span_id"), field(&sent, "span_id"));
+    assert_eq!(
+        span_id(&served_a, "parent_span_id"),
+        span_id(&sent, "span_id")
+    );
     // …and forwards `echo` to B from inside it…
     let forwarded = closed_span(|| a.stderr(), "mcp.client.request", "echo", &trace);
     assert_eq!(
-        field(&forwarded, "parent_span_id"),
-        field(&served_a, "span_id")
+        span_id(&forwarded, "parent_span_id"),
+        span_id(&served_a, "span_id")
     );
     // …where B serves it as a child of A's forwarding span.
     let served_b = closed_span(|| b.stderr(), "mcp.request", "echo", &trace);
     assert_eq!(
-        field(&served_b, "parent_span_id"),
-        field(&forwarded, "span_id")
+        span_id(&served_b, "parent_span_id"),
+        span_id(&forwarded, "span_id")
     );
+    // Every hop is a span of its own.
+    let root_id = root.span_id();
+    let ids: BTreeSet<&str> = [&sent, &served_a, &forwarded, &served_b]
+        .map(|fields| span_id(fields, "span_id"))
+        .into_iter()
+        .chain([root_id.as_str()])
+        .collect();
+    assert_eq!(ids.len(), 5, "a span id repeats: {ids:?}");
 }

@@ -641,14 +641,21 @@ mod client_flow {
 
     #[tokio::test]
     async fn a_server_that_refuses_every_token_is_given_up_on() {
-        // The endpoint answers 401 to the issued token too: the client
-        // tries a bounded number of times, then reports the 401.
+        // The endpoint answers 401 to the issued token too: the client gets
+        // a token and tries it, a bounded number of times (three attempts
+        // by default: `max_step_ups` 2, plus one), then reports the 401.
         let issuer = hostile(|_, _| {}).await;
         refused(&issuer, "HTTP 401").await;
+        let (tokens, calls) = (issuer.hits("/token"), issuer.hits("/mcp"));
         assert!(
-            issuer.hits("/token") <= 3,
-            "{} token requests",
-            issuer.hits("/token")
+            (1..=3).contains(&tokens),
+            "{tokens} token requests, not 1 to 3"
+        );
+        // The first call without a token, then at least one with a token,
+        // at most one per attempt.
+        assert!(
+            (2..=4).contains(&calls),
+            "{calls} requests to the MCP endpoint, not 2 to 4"
         );
     }
 }

@@ -156,15 +156,36 @@ async fn layers_refuse_time_and_bound_requests_over_http() {
     }
 }
 
-/// A tool that counts how many of its calls run at once.
-fn counted(name: &str, running: Arc<AtomicUsize>, most: Arc<AtomicUsize>) -> ToolDef {
+/// How many calls run at once, and the most that ever did.
+#[derive(Clone, Default)]
+struct Gauge {
+    running: Arc<AtomicUsize>,
+    most: Arc<AtomicUsize>,
+}
+
+impl Gauge {
+    fn enter(&self) {
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most.fetch_max(now, Ordering::SeqCst);
+    }
+
+    fn leave(&self) {
+        self.running.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    fn most(&self) -> usize {
+        self.most.load(Ordering::SeqCst)
+    }
+}
+
+/// A tool whose calls take 100 ms, each counted by every gauge in `gauges`.
+fn counted(name: &str, gauges: Vec<Gauge>) -> ToolDef {
     ToolDef::new(name, move |_: ToolCall| {
-        let (running, most) = (running.clone(), most.clone());
+        let gauges = gauges.clone();
         async move {
-            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
-            most.fetch_max(now, Ordering::SeqCst);
+            gauges.iter().for_each(Gauge::enter);
             tokio::time::sleep(Duration::from_millis(100)).await;
-            running.fetch_sub(1, Ordering::SeqCst);
+            gauges.iter().for_each(Gauge::leave);
             Ok(CallToolResult::text("done"))
         }
     })
@@ -172,11 +193,10 @@ fn counted(name: &str, running: Arc<AtomicUsize>, most: Arc<AtomicUsize>) -> Too
 
 #[tokio::test]
 async fn a_per_tool_limit_queues_calls_of_that_tool_only() {
-    let (running_a, most_a) = (Arc::default(), Arc::new(AtomicUsize::new(0)));
-    let (running_b, most_b) = (Arc::default(), Arc::new(AtomicUsize::new(0)));
+    let (a, b, both) = (Gauge::default(), Gauge::default(), Gauge::default());
     let server = Server::builder(mcp_runtime::server_info!())
-        .tool(counted("a", running_a, most_a.clone()))
-        .tool(counted("b", running_b, most_b.clone()))
+        .tool(counted("a", vec![a.clone(), both.clone()]))
+        .tool(counted("b", vec![b.clone(), both.clone()]))
         .middleware(ConcurrencyLimit::new(1, LimitKey::Tool))
         .build()
         .unwrap();
@@ -189,15 +209,18 @@ async fn a_per_tool_limit_queues_calls_of_that_tool_only() {
     });
     let results = concurrently(calls).await;
     assert!(results.iter().all(|r| r.is_error.is_none()));
-    assert_eq!(most_a.load(Ordering::SeqCst), 1, "one `a` at a time");
-    assert_eq!(most_b.load(Ordering::SeqCst), 1, "one `b` at a time");
+    assert_eq!(a.most(), 1, "one `a` at a time");
+    assert_eq!(b.most(), 1, "one `b` at a time");
+    // Each tool spends 400 ms at its limit with calls queued; a server-wide
+    // limit would never let an `a` and a `b` run together.
+    assert_eq!(both.most(), 2, "an `a` and a `b` at once");
 }
 
 #[tokio::test]
 async fn a_full_limit_can_refuse_instead_of_queueing() {
-    let (running, most) = (Arc::default(), Arc::new(AtomicUsize::new(0)));
+    let gauge = Gauge::default();
     let server = Server::builder(mcp_runtime::server_info!())
-        .tool(counted("a", running, most.clone()))
+        .tool(counted("a", vec![gauge.clone()]))
         .middleware(ConcurrencyLimit::new(2, LimitKey::Client).reject_when_full())
         .build()
         .unwrap();
@@ -216,7 +239,7 @@ async fn a_full_limit_can_refuse_instead_of_queueing() {
         .collect();
     assert_eq!(refused.len(), 3, "{refused:?}");
     assert!(refused[0].contains("too many requests at once (at most 2)"));
-    assert_eq!(most.load(Ordering::SeqCst), 2);
+    assert_eq!(gauge.most(), 2);
     // The allowance comes back when the calls end.
     let later = client.call_tool("a", &json!({})).await.unwrap();
     assert_eq!(later.is_error, None);

@@ -88,6 +88,26 @@ fn answer(request: &InputRequest) -> Value {
     }
 }
 
+/// The suite's server URL: the one argument (the suite appends it to the
+/// command it is given). Options and further arguments are refused, not
+/// ignored.
+fn server_url(args: impl Iterator<Item = String>) -> Result<String, String> {
+    const USAGE: &str = "usage: conformance-client URL";
+    let args: Vec<String> = args.collect();
+    if let Some(option) = args.iter().find(|arg| arg.starts_with('-')) {
+        return Err(format!(
+            "conformance-client takes no options, so it refuses `{option}`; {USAGE}"
+        ));
+    }
+    match <[String; 1]>::try_from(args) {
+        Ok([url]) => Ok(url),
+        Err(args) => Err(format!(
+            "conformance-client takes one argument, the URL, not {}; {USAGE}",
+            args.len()
+        )),
+    }
+}
+
 #[tokio::main]
 async fn main() {
     mcp_examples::init_logging();
@@ -98,9 +118,7 @@ async fn main() {
 }
 
 async fn run() -> Result<(), Failure> {
-    let url = std::env::args()
-        .next_back()
-        .ok_or("usage: conformance-client URL")?;
+    let url = server_url(std::env::args().skip(1))?;
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO")
         .map_err(|_| "MCP_CONFORMANCE_SCENARIO is not set")?;
     let modern = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION")

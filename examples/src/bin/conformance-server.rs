@@ -24,6 +24,7 @@
 
 use std::time::Duration;
 
+use mcp_examples::{Example, Flag};
 use mcp_runtime::jsonrpc::ErrorObject;
 use mcp_runtime::protocol::{
     CallToolResult, Completion, ContentBlock, InputRequest, InputResponse, LoggingLevel,
@@ -843,17 +844,30 @@ fn pdf_skill() -> SkillDef {
         )
 }
 
+/// The shared options this server acts on; not `--mount`: it serves the
+/// suite's tools, resources and prompts and nothing else.
+const EXAMPLE: Example = Example {
+    name: env!("CARGO_BIN_NAME"),
+    flags: &[
+        Flag::Http,
+        Flag::StateKeyFile,
+        Flag::AuthIssuer,
+        Flag::RedisUrl,
+    ],
+};
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
+    let command_line = EXAMPLE.command_line()?;
     let changes = ListChanges::new();
     let tools = std::sync::Arc::new(Conformance {
         changes: changes.clone(),
     });
-    let server = mcp_examples::configure(Server::builder(mcp_runtime::server_info!()))?
+    let builder = Server::builder(mcp_runtime::server_info!())
         .register(tools.mcp_definitions())
         .tool(json_schema_tool())
         .skill(pdf_skill())
         .list_changes(changes);
-    mcp_examples::serve(server.build()?).await
+    command_line.serve(builder).await
 }

@@ -10,12 +10,14 @@
 //!    `echo` and `add`: a wrong argument type would not compile.
 //!
 //! Run: `cargo build -p mcp-examples -p mcp-codegen && cargo run -p mcp-examples --bin demo`.
+//! It takes no arguments, and refuses any.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use mcp_examples::Example;
 use mcp_examples::echo_client::{AddArgs, EchoArgs, EchoClient};
 use mcp_runtime::client::Client;
 
@@ -65,8 +67,15 @@ fn start_server() -> Result<(Running, String), Box<dyn std::error::Error>> {
     Ok((server, url))
 }
 
+/// The demo chooses everything itself: it takes none of the shared options.
+const EXAMPLE: Example = Example {
+    name: env!("CARGO_BIN_NAME"),
+    flags: &[],
+};
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    EXAMPLE.command_line()?;
     let (_server, url) = start_server()?;
     println!("1. echo-server serves its #[mcp_tool] functions at {url}");
 

@@ -9,10 +9,13 @@
 //! add `--auth-issuer ISSUER_URL` to require access tokens from that
 //! issuer (then `add` needs the scope `calc`, and `whoami` says who the
 //! token speaks for). `--mount PREFIX=URL` (repeatable) serves another
-//! server's tools and prompts as this one's, named `PREFIX_NAME`.
+//! server's tools and prompts as this one's, named `PREFIX_NAME`. It takes
+//! every shared option (see the crate docs), `--state-key-file PATH` and
+//! `--redis-url URL` too.
 
 use std::time::Duration;
 
+use mcp_examples::{Example, Flag};
 use mcp_runtime::mcp_tool;
 use mcp_runtime::server::auth::Principal;
 use mcp_runtime::server::{RequestContext, Server, ToolError};
@@ -93,12 +96,24 @@ async fn sleep(ms: u64, context: RequestContext) -> Result<String, ToolError> {
     }
 }
 
+/// Every shared option: this is the server that shows them all.
+const EXAMPLE: Example = Example {
+    name: env!("CARGO_BIN_NAME"),
+    flags: &[
+        Flag::Http,
+        Flag::StateKeyFile,
+        Flag::AuthIssuer,
+        Flag::Mount,
+        Flag::RedisUrl,
+    ],
+};
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
-    let builder = mcp_examples::configure(Server::builder(mcp_runtime::server_info!()))?
+    let command_line = EXAMPLE.command_line()?;
+    let builder = Server::builder(mcp_runtime::server_info!())
         .instructions("Echoes text and adds integers.")
         .register(mcp_runtime::definitions![echo, add, whoami, sleep]);
-    let server = mcp_examples::mount_all(builder).await?.build()?;
-    mcp_examples::serve(server).await
+    command_line.serve(builder).await
 }

@@ -13,11 +13,13 @@
 //!   and `Mcp-Param-Days` (`x-mcp-header`).
 //!
 //! The instance name comes from the environment variable
-//! `MCP_INSTANCE_NAME` (default `interop-server`). Takes the command line of
-//! every example (see the crate docs): `--http ADDR`, `--state-key-file PATH`.
+//! `MCP_INSTANCE_NAME` (default `interop-server`). Takes the shared options
+//! (see the crate docs) `--http ADDR`, `--state-key-file PATH`,
+//! `--auth-issuer ISSUER_URL [--resource URL]` and `--redis-url URL`.
 
 use std::sync::OnceLock;
 
+use mcp_examples::{Example, Flag};
 use mcp_runtime::mcp_tool;
 use mcp_runtime::protocol::{ElicitAction, ElicitRequestParams, ElicitValue};
 use mcp_runtime::server::{Progress, RequestContext, Server, ToolError};
@@ -99,11 +101,23 @@ fn forecast(#[mcp(header = "Region")] region: String, #[mcp(header = "Days")] da
     format!("sunny in {region} for {days} days")
 }
 
+/// The shared options this server acts on; not `--mount`: the tests that
+/// drive it need exactly these tools.
+const EXAMPLE: Example = Example {
+    name: env!("CARGO_BIN_NAME"),
+    flags: &[
+        Flag::Http,
+        Flag::StateKeyFile,
+        Flag::AuthIssuer,
+        Flag::RedisUrl,
+    ],
+};
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
-    let server = mcp_examples::configure(Server::builder(mcp_runtime::server_info!()))?
-        .register(mcp_runtime::definitions![count, survey, whoami, forecast])
-        .build()?;
-    mcp_examples::serve(server).await
+    let command_line = EXAMPLE.command_line()?;
+    let builder = Server::builder(mcp_runtime::server_info!())
+        .register(mcp_runtime::definitions![count, survey, whoami, forecast]);
+    command_line.serve(builder).await
 }

@@ -5,11 +5,14 @@
 //! model to summarize a note.
 //!
 //! Run it with `cargo run -p mcp-examples --bin notes-server`, or with
-//! `--http 127.0.0.1:PORT` to serve Streamable HTTP at `/mcp`.
+//! `--http 127.0.0.1:PORT` to serve Streamable HTTP at `/mcp`. It also
+//! takes `--state-key-file PATH` (the key sealing the confirmation round of
+//! `clear_notes`) and `--auth-issuer ISSUER_URL [--resource URL]`.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use mcp_examples::{Example, Flag};
 use mcp_runtime::protocol::{ElicitRequestParams, ElicitValue};
 use mcp_runtime::server::{Json, RequestContext, Server, ToolError};
 use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
@@ -94,13 +97,21 @@ impl Notes {
     }
 }
 
+/// The shared options this server acts on. Not `--redis-url`: the notes
+/// live in this process's memory, so instances could not share them; not
+/// `--mount`: composition is echo-server's to show.
+const EXAMPLE: Example = Example {
+    name: env!("CARGO_BIN_NAME"),
+    flags: &[Flag::Http, Flag::StateKeyFile, Flag::AuthIssuer],
+};
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
+    let command_line = EXAMPLE.command_line()?;
     let notes = Arc::new(Notes::default());
-    let server = Server::builder(mcp_runtime::server_info!())
+    let builder = Server::builder(mcp_runtime::server_info!())
         .instructions("Keeps notes: add them with add_note, read them as notes://{title}.")
-        .register(notes.mcp_definitions())
-        .build()?;
-    mcp_examples::serve(server).await
+        .register(notes.mcp_definitions());
+    command_line.serve(builder).await
 }
