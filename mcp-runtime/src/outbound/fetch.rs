@@ -183,7 +183,9 @@ async fn exchange<T: DeserializeOwned>(
             .map_err(|e| ConnectError::classify(uri, &e).to_string())?;
         let status = response.status();
         if status.is_redirection() {
-            return Err(format!("{shown} answered HTTP {status}; redirects are not followed").into());
+            return Err(
+                format!("{shown} answered HTTP {status}; redirects are not followed").into(),
+            );
         }
         let body = Limited::new(response.into_body(), max_bytes)
             .collect()

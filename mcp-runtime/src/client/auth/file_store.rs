@@ -9,7 +9,8 @@
 //!   "servers": {
 //!     "https://mcp.example.com/mcp": {
 //!       "token": {
-//!         "access_token": "…", "refresh_token": "…", "expires_at": 1767225600,
+//!         "access_token": "…", "refresh_token": "…",
+//!         "expires_at": 1767225600, "issued_at": 1767222000,
 //!         "scopes": ["files:read", "offline_access"], "issuer": "https://auth.example.com"
 //!       },
 //!       "issuers": {
@@ -334,6 +335,7 @@ mod tests {
             access_token: access.into(),
             refresh_token: Some(format!("refresh-{access}")),
             expires_at: Some(1),
+            issued_at: None,
             scopes: vec!["s".into()],
             issuer: "https://as".into(),
         }

@@ -26,6 +26,11 @@ pub struct StoredToken {
     /// When the access token expires, in seconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<u64>,
+    /// When it was issued, in seconds since the Unix epoch (unknown in
+    /// files written before it was kept): how early a short-lived token is
+    /// renewed depends on its lifetime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issued_at: Option<u64>,
     /// The scopes asked for (or granted, when the server said).
     #[serde(default)]
     pub scopes: Vec<String>,
@@ -33,14 +38,24 @@ pub struct StoredToken {
     pub issuer: String,
 }
 
+/// How long before its expiry a token is renewed, at most: a request sent
+/// with it must still find it valid.
+const RENEW_EARLY_SECS: u64 = 30;
+
 impl StoredToken {
-    /// Whether the access token has expired (or will within 30 s).
+    /// Whether the access token has expired, or will within 30 s (within
+    /// half its lifetime, for a token that lives a minute or less, so that
+    /// it is renewed once per lifetime, not on every use).
     pub fn is_expired(&self) -> bool {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        self.expires_at
-            .is_some_and(|at| at <= now.saturating_add(30))
+        self.expires_at.is_some_and(|at| {
+            let lifetime = self
+                .issued_at
+                .map_or(u64::MAX, |issued| at.saturating_sub(issued));
+            at.saturating_sub(RENEW_EARLY_SECS.min(lifetime / 2)) <= now
+        })
     }
 }
 
@@ -278,6 +293,36 @@ impl Drop for Lowered {
 mod tests {
     use super::*;
 
+    fn expiring(issued_ago: u64, lifetime: Option<u64>, known_issue: bool) -> StoredToken {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let issued = now - issued_ago;
+        StoredToken {
+            access_token: "a".into(),
+            refresh_token: None,
+            expires_at: lifetime.map(|l| issued + l),
+            issued_at: known_issue.then_some(issued),
+            scopes: vec![],
+            issuer: "https://as".into(),
+        }
+    }
+
+    #[test]
+    fn a_token_is_renewed_30_s_early_or_at_half_its_lifetime_when_shorter() {
+        assert!(!expiring(0, Some(3600), true).is_expired());
+        assert!(!expiring(3560, Some(3600), true).is_expired());
+        assert!(expiring(3571, Some(3600), true).is_expired());
+        // 10 s: renewed after 5, not at once.
+        assert!(!expiring(0, Some(10), true).is_expired());
+        assert!(!expiring(4, Some(10), true).is_expired());
+        assert!(expiring(5, Some(10), true).is_expired());
+        // Issued when unknown (an older file): 30 s early, as before.
+        assert!(expiring(0, Some(10), false).is_expired());
+        assert!(!expiring(0, None, true).is_expired());
+    }
+
     #[test]
     fn a_memory_store_keeps_tokens_and_issuers_and_lets_one_refresh_at_a_time() {
         let store = MemoryTokenStore::default();
@@ -285,6 +330,7 @@ mod tests {
             access_token: "a".into(),
             refresh_token: Some("r".into()),
             expires_at: Some(1),
+            issued_at: None,
             scopes: vec![],
             issuer: "https://as".into(),
         };

@@ -102,10 +102,12 @@ pub(super) async fn request(
             .map(str::to_owned)
             .collect()
     });
+    let issued_at = now();
     Ok(StoredToken {
         access_token: answer.access_token,
         refresh_token: answer.refresh_token,
-        expires_at: expires_at(&answer.expires_in, now()),
+        expires_at: expires_at(&answer.expires_in, issued_at),
+        issued_at: Some(issued_at),
         scopes: granted.unwrap_or_else(|| scopes.to_vec()),
         issuer: issuer.to_owned(),
     })
