@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::backend::{Backend, Collected, EndedBy, Event, StateError, TaskRecord};
+use crate::lifetime::millis;
 use crate::protocol::{GetTaskResult, JsonObject};
 use crate::server::engine::task::clock::rfc3339;
 use crate::server::{BoxFuture, ListChange};
@@ -416,8 +417,4 @@ fn error(e: RedisError) -> StateError {
 
 fn json_error(e: serde_json::Error) -> StateError {
     StateError(format!("unreadable task state in Redis: {e}"))
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
