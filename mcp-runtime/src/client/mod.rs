@@ -318,12 +318,17 @@ impl Client {
             },
             process,
         };
+        // Boxed: in debug builds the negotiation's future (two eras, each
+        // with a version retry, over a transport that may authorize) is
+        // hundreds of kilobytes, and every caller's future would hold it
+        // inline on a 2 MiB stack.
+        let negotiation = Box::pin(negotiate::negotiate(&inner));
         inner.server = match inner.options.connect_timeout {
-            Some(limit) => match inner.within(limit, negotiate::negotiate(&inner)).await {
+            Some(limit) => match inner.within(limit, negotiation).await {
                 Ok(negotiated) => negotiated?,
                 Err(deadline::Elapsed) => return Err(inner.no_answer()),
             },
-            None => negotiate::negotiate(&inner).await?,
+            None => negotiation.await?,
         };
         let inner = Arc::new(inner);
         if let (Era::Legacy, Link::Http(http)) = (inner.server.era, &inner.link) {
