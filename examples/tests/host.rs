@@ -493,3 +493,54 @@ async fn a_list_past_its_ttl_is_fetched_again_before_a_call() {
     assert!(catalogue(&host).contains(&"py.late".to_owned()));
     host.shutdown(Duration::from_millis(500)).await;
 }
+
+/// Keeps every audit record.
+#[derive(Default)]
+struct Records(std::sync::Mutex<Vec<mcp_host::AuditRecord>>);
+
+impl mcp_host::AuditSink for Records {
+    fn record(&self, record: &mcp_host::AuditRecord) {
+        self.0.lock().unwrap().push(record.clone());
+    }
+}
+
+/// Audit records keep the arguments as an HMAC under the host's key: the
+/// application's own key when it gives one (so digests compare across
+/// runs), else a fresh one per run (so they do not).
+#[tokio::test(flavor = "multi_thread")]
+async fn audit_digests_are_keyed_with_the_hosts_key() {
+    use mcp_host::{AuditKey, argument_digest};
+    let arguments = json!({"a": 2, "b": 40});
+    let digest_of_a_run = |key: Option<AuditKey>| {
+        let arguments = arguments.clone();
+        async move {
+            let config = Config::parse(
+                &json!({"mcpServers": {"echo": {"command": env!("CARGO_BIN_EXE_echo-server")}}})
+                    .to_string(),
+                |_| None,
+            )
+            .unwrap();
+            let options = HostOptions {
+                audit_key: key,
+                ..HostOptions::default()
+            };
+            let mut host = Host::start(config, options).await;
+            let records = std::sync::Arc::new(Records::default());
+            host.add_audit_sink(records.clone());
+            let yes = mcp_host::AlwaysAllow;
+            host.call("echo.add", arguments, &CallOptions::new(&yes))
+                .await
+                .expect("echo.add answers");
+            host.shutdown(Duration::from_millis(100)).await;
+            let records = records.0.lock().unwrap();
+            assert_eq!(records.len(), 1, "one record per call");
+            records[0].argument_digest.clone()
+        }
+    };
+    let kept = AuditKey::from_bytes([7; 32]);
+    let with_kept_key = digest_of_a_run(Some(kept.clone())).await;
+    assert_eq!(with_kept_key, argument_digest(&kept, &arguments));
+    assert_eq!(digest_of_a_run(Some(kept)).await, with_kept_key);
+    let (one, other) = (digest_of_a_run(None).await, digest_of_a_run(None).await);
+    assert_ne!(one, other, "a fresh key per run");
+}

@@ -42,12 +42,15 @@ pub trait AuditSink: Send + Sync {
     fn record(&self, record: &AuditRecord);
 }
 
-/// The secret that keys the argument digests of one host: 256 bits from
-/// the OS's random source, drawn when the host starts and kept in its
-/// memory only (never written, never logged). So digests can be compared
-/// within one run, not across runs, and an unkeyed hash's weakness is
-/// gone: a short secret in an argument (a PIN, a password) cannot be
-/// confirmed by hashing guesses.
+/// The secret that keys the argument digests of one host. By default
+/// ([`HostOptions::audit_key`](crate::HostOptions::audit_key) unset) 256
+/// bits from the OS's random source, drawn when the host starts and kept in
+/// its memory only (never written, never logged): digests can be compared
+/// within one run, not across runs. An application that wants them
+/// comparable across runs keeps a key of its own as secret as the records
+/// deserve ([`AuditKey::from_bytes`]). Either way an unkeyed hash's weakness
+/// is gone: a short secret in an argument (a PIN, a password) cannot be
+/// confirmed by hashing guesses without the key.
 #[derive(Clone)]
 pub struct AuditKey([u8; 32]);
 
@@ -56,6 +59,11 @@ impl AuditKey {
     pub fn random() -> Self {
         let mut key = [0u8; 32];
         getrandom::fill(&mut key).expect("the OS random source is available");
+        AuditKey(key)
+    }
+
+    /// A key the application keeps (32 random bytes, secret).
+    pub fn from_bytes(key: [u8; 32]) -> Self {
         AuditKey(key)
     }
 }

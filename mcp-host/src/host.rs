@@ -31,6 +31,9 @@ pub struct HostOptions {
     /// unavailable). The `mcp-host` command uses a
     /// [`LoopbackBrowser`](mcp_runtime::client::auth::LoopbackBrowser).
     pub authorization_step: Option<Arc<dyn AuthorizationStep>>,
+    /// The key of the audit records' argument digests (default none: a
+    /// random one per run; see [`AuditKey`]).
+    pub audit_key: Option<AuditKey>,
     /// Environment variables a stdio server does not inherit from the host
     /// (default none): the host's own secrets, such as the gateway's token.
     /// A server's `env` entry still sets one explicitly.
@@ -43,6 +46,7 @@ impl Default for HostOptions {
             connect_timeout: Duration::from_secs(30),
             max_in_flight: 8,
             authorization_step: None,
+            audit_key: None,
             withheld_env: Vec::new(),
         }
     }
@@ -60,6 +64,7 @@ impl std::fmt::Debug for HostOptions {
                     .as_ref()
                     .map(|step| step.redirect_uri()),
             )
+            .field("audit_key", &self.audit_key)
             .field("withheld_env", &self.withheld_env)
             .finish()
     }
@@ -342,7 +347,7 @@ impl Host {
             servers,
             policy: Policy::new(config.policy),
             audit: Vec::new(),
-            audit_key: AuditKey::random(),
+            audit_key: options.audit_key.unwrap_or_else(AuditKey::random),
         }
     }
 
@@ -438,24 +443,30 @@ fn client_options(connect_timeout: Duration) -> ConnectOptions {
 /// before the host gives up on it without the client's word on why.
 const BACKSTOP_MARGIN: Duration = Duration::from_secs(2);
 
-/// The least time the first listing gets, even when connecting took (nearly)
-/// all of the connect timeout (a user who authorized in a browser meanwhile,
-/// whose time the client's limits do not count).
+/// The least time the first listing gets after the user authorized in a
+/// browser while connecting (time the client's limits do not count, but the
+/// host's clock does).
 const MIN_LISTING_TIME: Duration = Duration::from_secs(1);
 
 /// The shortest time a user gets to approve access in a browser.
 const USER_AUTHORIZATION_TIME: Duration = Duration::from_secs(300);
 
+/// Whether connecting to `server` may wait for the user to authorize in a
+/// browser: its `oauth` entry uses the authorization code grant, and the
+/// host has a way to ask.
+fn user_may_authorize(server: &ServerConfig, options: &HostOptions) -> bool {
+    matches!(server, ServerConfig::Http { oauth: Some(oauth), .. }
+        if oauth.grant == OAuthGrant::AuthorizationCode)
+        && options.authorization_step.is_some()
+}
+
 /// How long connecting to `server` may take: `connect_timeout`, but at
 /// least [`USER_AUTHORIZATION_TIME`] when the user may have to authorize.
 fn connect_bound(server: &ServerConfig, options: &HostOptions) -> Duration {
-    match server {
-        ServerConfig::Http {
-            oauth: Some(oauth), ..
-        } if oauth.grant == OAuthGrant::AuthorizationCode => {
-            options.connect_timeout.max(USER_AUTHORIZATION_TIME)
-        }
-        _ => options.connect_timeout,
+    if user_may_authorize(server, options) {
+        options.connect_timeout.max(USER_AUTHORIZATION_TIME)
+    } else {
+        options.connect_timeout
     }
 }
 
@@ -516,9 +527,12 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connect
     // Listed within what is left of the connect timeout, so that a server
     // whose answer cannot be read is reported with the client's diagnosis
     // (too deep, not JSON-RPC) in time, not by the backstop.
-    let left = timeout
-        .saturating_sub(started.elapsed())
-        .max(MIN_LISTING_TIME);
+    let floor = if user_may_authorize(server, options) {
+        MIN_LISTING_TIME
+    } else {
+        Duration::ZERO
+    };
+    let left = timeout.saturating_sub(started.elapsed()).max(floor);
     let list = client
         .tool_list_within(left)
         .await
@@ -529,3 +543,50 @@ async fn connect(server: &ServerConfig, options: &HostOptions) -> Result<Connect
 /// A server's state after connecting, and what the connection has heard
 /// since before its tools were listed.
 type Connected = (ServerState, Option<Listening>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A browser that is never used.
+    struct NoBrowser;
+
+    impl AuthorizationStep for NoBrowser {
+        fn redirect_uri(&self) -> String {
+            "http://127.0.0.1:1/callback".into()
+        }
+
+        fn authorize<'a>(
+            &'a self,
+            _url: &'a str,
+        ) -> mcp_runtime::client::auth::AuthorizeFuture<'a> {
+            Box::pin(async { Err(ClientError::Closed) })
+        }
+    }
+
+    #[test]
+    fn only_a_host_that_can_ask_the_user_waits_minutes_for_them() {
+        let config = Config::parse(
+            r#"{"mcpServers": {
+                "browser": {"url": "https://a.example/mcp", "oauth": true},
+                "machine": {"url": "https://b.example/mcp",
+                            "oauth": {"grant": "client_credentials", "clientId": "c",
+                                      "clientSecret": "s"}}
+            }}"#,
+            |_| None,
+        )
+        .unwrap();
+        let (browser, machine) = (&config.servers["browser"], &config.servers["machine"]);
+        let unattended = HostOptions {
+            connect_timeout: Duration::from_secs(3),
+            ..HostOptions::default()
+        };
+        let attended = HostOptions {
+            authorization_step: Some(Arc::new(NoBrowser)),
+            ..unattended.clone()
+        };
+        assert_eq!(connect_bound(browser, &attended), USER_AUTHORIZATION_TIME);
+        assert_eq!(connect_bound(browser, &unattended), Duration::from_secs(3));
+        assert_eq!(connect_bound(machine, &attended), Duration::from_secs(3));
+    }
+}

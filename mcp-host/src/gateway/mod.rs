@@ -58,7 +58,10 @@ pub enum ConsentCallers {
 pub struct GatewayOptions {
     /// Who consents to calls with side effects.
     pub consent: GatewayConsent,
-    /// Which callers over HTTP may be asked.
+    /// Which callers over HTTP may be asked (default: those whose token
+    /// the transport verified). [`Host::serve_gateway_http`] sets it from
+    /// its listener, whatever it was; it matters when [`Host::gateway`] is
+    /// served over HTTP some other way.
     pub consent_callers: ConsentCallers,
     /// The longest wait without progress for one call (default 60 s).
     pub timeout: Duration,
