@@ -6,9 +6,9 @@
 //! The examples are built once with one `cargo build` (they belong to
 //! targets and a package that `cargo test -p mcp-examples --test
 //! run_examples` would not build otherwise), then run from the target
-//! directory, each with a deadline. They run with
-//! `MCP_TOOLKIT_FULL_CHECKS=1` only: that build takes minutes CI's 30 do
-//! not hold (`cargo test --workspace` still compiles every example).
+//! directory, each with a deadline. That build asks for the whole
+//! workspace's binaries and examples, so that cargo resolves the features
+//! `cargo test --workspace` resolves and reuses what it built.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use support::cargo::{cargo, full_checks};
+use support::cargo::cargo;
 
 mod support;
 
@@ -30,16 +30,10 @@ fn built() -> &'static Path {
     DIR.get_or_init(|| {
         let started = Instant::now();
         let mut cargo = cargo();
-        cargo
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "mcp-examples",
-                "-p",
-                "build-codegen",
-            ])
-            .args(["--bins", "--examples"]);
+        // The whole workspace: a build of mcp-examples and build-codegen
+        // alone resolves other features than `cargo test --workspace` and
+        // rebuilt much of the tree (3.5 minutes).
+        cargo.args(["build", "--quiet", "--workspace", "--bins", "--examples"]);
         let status = cargo.status().expect("run cargo build");
         assert!(status.success(), "building the examples failed");
         eprintln!("cargo build of the examples took {:.1?}", started.elapsed());
@@ -51,13 +45,8 @@ fn built() -> &'static Path {
 
 /// Runs `program` (a path under `target/debug`), waits at most
 /// [`DEADLINE`], and checks that it exits 0 and that its output contains
-/// each of `expected`. Without full checks nothing is built either: a
-/// `cargo build` of these packages alone resolves other features than
-/// `cargo test --workspace` and rebuilt much of the tree (3.5 minutes).
+/// each of `expected`.
 fn run(program: &str, expected: &[&str]) {
-    if !full_checks(&format!("running {program}")) {
-        return;
-    }
     let program = built().join(program);
     let started = Instant::now();
     let mut child = Command::new(&program)

@@ -8,7 +8,7 @@ use super::interop::repo;
 #[path = "../../../tests/tests/support/cargo_env.rs"]
 mod cargo_env;
 #[allow(unused_imports)] // each test file uses a different part
-pub use cargo_env::{full_checks, without_test_env};
+pub use cargo_env::without_test_env;
 
 /// `cargo` in the workspace root, without the variables cargo sets for the
 /// test that runs it (see `without_test_env`).

@@ -29,16 +29,3 @@ pub fn without_test_env(command: &mut Command) -> &mut Command {
     }
     command
 }
-
-/// The variable that asks for the checks too slow for CI's 30 minutes.
-pub const FULL_CHECKS: &str = "MCP_TOOLKIT_FULL_CHECKS";
-
-/// Whether `MCP_TOOLKIT_FULL_CHECKS=1` asks for the slow checks; says on
-/// stderr what is skipped when it does not.
-pub fn full_checks(what: &str) -> bool {
-    let asked = std::env::var(FULL_CHECKS).is_ok_and(|value| value == "1");
-    if !asked {
-        eprintln!("skipped: {what} (set {FULL_CHECKS}=1 to run it)");
-    }
-    asked
-}

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 mod cargo_env;
 #[allow(unused_imports)] // each test file uses a different part
-pub use cargo_env::{full_checks, without_test_env};
+pub use cargo_env::without_test_env;
 
 /// The workspace root (this crate sits in `tests/`).
 pub fn workspace() -> PathBuf {
