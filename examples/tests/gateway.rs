@@ -222,14 +222,7 @@ async fn our_client_uses_the_gateway_over_stdio() {
     let info = client.server().server_info.as_ref();
     assert_eq!(info.map(|i| i.name.as_str()), Some("mcp-host"));
 
-    let mut names: Vec<String> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
-    names.sort();
+    let names = support::sorted_tool_names(&client).await;
     let long_add = format!("{long}.add");
     assert_eq!(long_add.len(), 128);
     assert_eq!(names, ["echo.add", "echo.echo", "echo.whoami", &long_add]);

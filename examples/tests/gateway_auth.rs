@@ -101,19 +101,6 @@ fn refused(result: Result<Client, ClientError>) -> AuthError {
     }
 }
 
-/// The tools the gateway lists, sorted.
-async fn tool_names(client: &Client) -> Vec<String> {
-    let mut names: Vec<String> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
-    names.sort();
-    names
-}
-
 /// Answers every consent form with "allow" and remembers its message.
 #[derive(Clone, Default)]
 struct Consenting {
@@ -260,7 +247,7 @@ async fn with_an_issuer_it_serves_only_callers_holding_its_tokens() {
     let consenting = Consenting::default();
     let client = connect(&url, &token, consenting.options()).await.unwrap();
     assert_eq!(
-        tool_names(&client).await,
+        support::sorted_tool_names(&client).await,
         ["echo.add", "echo.echo", "echo.sleep", "echo.whoami"]
     );
     let sum = client
@@ -365,7 +352,7 @@ async fn with_a_static_token_it_serves_only_its_holder() {
         .await
         .unwrap();
     assert_eq!(
-        tool_names(&client).await,
+        support::sorted_tool_names(&client).await,
         ["echo.add", "echo.echo", "echo.sleep", "echo.whoami"]
     );
     let echo = client

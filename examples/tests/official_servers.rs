@@ -20,14 +20,7 @@ struct Sum {
 /// Lists tools, calls echo, add (typed) and a progress-reporting tool.
 async fn exercise(client: &Client, era: Era, expect_progress: bool) {
     assert_eq!(client.server().era, era);
-    let mut names: Vec<_> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
-    names.sort();
+    let names = support::sorted_tool_names(client).await;
     assert_eq!(names, ["add", "echo", "slow_progress"]);
     let content = client
         .call_tool_content("echo", &json!({"text": "héllo"}))

@@ -172,3 +172,16 @@ pub fn wait_until_ready(child: &mut Child, ready: impl Fn() -> bool) -> bool {
     }
     false
 }
+
+/// The names of the tools `client`'s server lists, sorted.
+pub async fn sorted_tool_names(client: &mcp_runtime::client::Client) -> Vec<String> {
+    let mut names: Vec<String> = client
+        .list_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    names.sort();
+    names
+}

@@ -32,12 +32,7 @@ impl StaticBearer {
         if token.len() < MIN_BEARER_CHARS {
             return Err(BearerError::TooShort(token.len()));
         }
-        let body = token.trim_end_matches('=');
-        let token68 = !body.is_empty()
-            && body
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
-        if !token68 {
+        if !mcp_runtime::oauth::is_token68(token) {
             return Err(BearerError::NotToken68);
         }
         Ok(StaticBearer {

@@ -9,6 +9,16 @@ pub mod metadata;
 use base64::Engine;
 use hyper::header::HeaderValue;
 
+/// Whether `token` can be sent as a bearer token: RFC 6750's `b64token`
+/// (token68), letters, digits and `-._~+/`, then any number of `=`.
+pub fn is_token68(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
 /// `Authorization: Basic ...` for a client at a token or introspection
 /// endpoint (`client_secret_basic`): both parts form-encoded before Base64,
 /// as RFC 6749 section 2.3.1 says. Marked sensitive.
@@ -29,4 +39,19 @@ pub(crate) fn bearer_authorization(token: &str) -> Option<HeaderValue> {
     let mut value = HeaderValue::try_from(format!("Bearer {token}")).ok()?;
     value.set_sensitive(true);
     Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_token68;
+
+    #[test]
+    fn bearer_tokens_are_token68() {
+        for token in ["abc", "a-b.c_d~e+f/g", "YWJj==", "0123456789abcdef"] {
+            assert!(is_token68(token), "{token}");
+        }
+        for token in ["", "==", "a b", "a=b", "ä", "a,b", "a\"b"] {
+            assert!(!is_token68(token), "{token}");
+        }
+    }
 }

@@ -189,12 +189,7 @@ fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, &'static str> {
         return Err("the Authorization scheme must be Bearer");
     }
     let token = token.trim_start_matches(' ');
-    let body = token.trim_end_matches('=');
-    let token68 = !body.is_empty()
-        && body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
-    if !token68 {
+    if !crate::oauth::is_token68(token) {
         return Err("the bearer token is malformed");
     }
     Ok(Some(token))
