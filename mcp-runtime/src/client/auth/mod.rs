@@ -14,7 +14,10 @@
 //! that a later run with a [`FileTokenStore`] refreshes an expired token
 //! without the user. A refresh token is forgotten only when the
 //! authorization server refuses it (`invalid_grant`), never because a
-//! refresh failed on the way.
+//! refresh failed on the way. After the authorization server fails (no
+//! answer, a server error), a client asks it nothing for ten seconds: the
+//! requests meanwhile share that failure, so that a server that is down
+//! gets one token request per client, not one per call.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
