@@ -20,8 +20,8 @@ use support::host::mcp_host;
 use support::interop::HttpFixture;
 use support::oidc::{Issuer, http};
 
-/// Access tokens from codes live this long (the client counts them
-/// expired at once: it refreshes 30 s ahead).
+/// Access tokens from codes live this long (the client renews a token
+/// this short at half its lifetime: a second after it was issued).
 const CODE_TTL: &str = "2";
 
 /// Past the token's lifetime and the server's 5 s of leeway: the token

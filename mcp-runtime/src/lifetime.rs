@@ -6,7 +6,7 @@
 //! (`Instant + Duration` does on overflow) nor wrap (`u64` seconds do in a
 //! release build), whatever the number.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The longest lifetime believed: one year. Longer than any token, cache
 /// or job anyone means, and short enough that adding it to any instant or
@@ -23,6 +23,16 @@ pub fn bounded(duration: Duration) -> Duration {
 /// (`as_millis() as u64` would wrap).
 pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Now, in whole seconds since the Unix epoch: the clock tokens' `exp`,
+/// `iat` and `expires_at` count in. A clock set before 1970 reads 0, so
+/// that every dated token counts as expired rather than a panic.
+#[cfg(feature = "http")]
+pub(crate) fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
 }
 
 #[cfg(test)]

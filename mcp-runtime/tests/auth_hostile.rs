@@ -23,32 +23,33 @@ use serde_json::json;
 /// What the hostile issuer answers on a path: status, extra header, body.
 type Route = (StatusCode, Option<(&'static str, String)>, String);
 
-/// An issuer on a free port serving `routes` (built from its own URL);
-/// counts the requests per path.
+/// An issuer on a free port serving `routes` (built from its own URL, and
+/// changed with [`Hostile::route`]); counts the requests per path.
 struct Hostile {
     url: String,
     hits: Arc<Mutex<HashMap<String, usize>>>,
+    routes: Arc<Mutex<HashMap<String, Route>>>,
 }
 
 impl Hostile {
     async fn start(routes: impl Fn(&str) -> HashMap<String, Route>) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
-        let routes = Arc::new(routes(&url));
+        let routes = Arc::new(Mutex::new(routes(&url)));
+        let served = routes.clone();
         let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
         let counted = hits.clone();
         tokio::spawn(async move {
+            let routes = served;
             while let Ok((tcp, _)) = listener.accept().await {
                 let (routes, hits) = (routes.clone(), counted.clone());
                 tokio::spawn(async move {
                     let handler = service_fn(move |request: hyper::Request<_>| {
                         let path = request.uri().path().to_owned();
                         *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
-                        let (status, header, body) = routes.get(&path).cloned().unwrap_or((
-                            StatusCode::NOT_FOUND,
-                            None,
-                            String::new(),
-                        ));
+                        let route = routes.lock().unwrap().get(&path).cloned();
+                        let (status, header, body) =
+                            route.unwrap_or((StatusCode::NOT_FOUND, None, String::new()));
                         let hang = body == HANG;
                         let mut response = Response::new(Full::new(Bytes::from(body)));
                         *response.status_mut() = status;
@@ -68,7 +69,12 @@ impl Hostile {
                 });
             }
         });
-        Hostile { url, hits }
+        Hostile { url, hits, routes }
+    }
+
+    /// Answers `path` with `route` from now on.
+    fn route(&self, path: &str, route: Route) {
+        self.routes.lock().unwrap().insert(path.to_owned(), route);
     }
 
     fn hits(&self, path: &str) -> usize {
@@ -279,10 +285,13 @@ async fn introspected_expiries_of_any_number_form_are_checked() {
 /// when it is no positive number, and a client that makes several
 /// requests asks for one token, not one per request.
 mod token_lifetimes {
+    use std::thread::ThreadId;
     use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
     use mcp_runtime::client::auth::{
-        ClientCredentials, ClientSecret, MemoryTokenStore, OAuthConfig, StoredToken, TokenStore,
+        AuthorizationStep, AuthorizeFuture, ClientCredentials, ClientSecret, MemoryTokenStore,
+        OAuthConfig, StoreLock, StoredEntry, StoredIssuer, StoredRegistration, StoredToken,
+        TokenStore,
     };
     use mcp_runtime::client::{Client, ConnectOptions};
     use mcp_runtime::lifetime::MAX_LIFETIME;
@@ -311,17 +320,71 @@ mod token_lifetimes {
         }
     }
 
-    /// The client's token store, which the test reads too.
+    /// The client's token store, which the test reads too; it records
+    /// which of its methods were called, and on which thread.
     #[derive(Clone, Default)]
-    struct Shared(Arc<MemoryTokenStore>);
+    struct Shared {
+        inner: Arc<MemoryTokenStore>,
+        calls: Arc<Mutex<Vec<(&'static str, ThreadId)>>>,
+    }
+
+    impl Shared {
+        fn record(&self, method: &'static str) {
+            let thread = std::thread::current().id();
+            self.calls.lock().unwrap().push((method, thread));
+        }
+
+        /// The methods called that change the store, in order.
+        fn changes(&self) -> Vec<&'static str> {
+            let calls = self.calls.lock().unwrap();
+            let changes = ["save", "save_issuer", "update"];
+            calls
+                .iter()
+                .map(|(method, _)| *method)
+                .filter(|method| changes.contains(method))
+                .collect()
+        }
+
+        /// The methods called on `thread`.
+        fn called_on(&self, thread: ThreadId) -> Vec<&'static str> {
+            let calls = self.calls.lock().unwrap();
+            calls
+                .iter()
+                .filter(|(_, on)| *on == thread)
+                .map(|(method, _)| *method)
+                .collect()
+        }
+    }
 
     impl TokenStore for Shared {
         fn load(&self, resource: &str) -> Option<StoredToken> {
-            self.0.load(resource)
+            self.record("load");
+            self.inner.load(resource)
         }
 
         fn save(&self, resource: &str, token: Option<&StoredToken>) {
-            self.0.save(resource, token);
+            self.record("save");
+            self.inner.save(resource, token);
+        }
+
+        fn load_issuer(&self, server: &str, issuer: &str) -> Option<StoredIssuer> {
+            self.record("load_issuer");
+            self.inner.load_issuer(server, issuer)
+        }
+
+        fn save_issuer(&self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
+            self.record("save_issuer");
+            self.inner.save_issuer(server, issuer, record);
+        }
+
+        fn update(&self, server: &str, issuer: &str, change: &mut dyn FnMut(&mut StoredEntry)) {
+            self.record("update");
+            self.inner.update(server, issuer, change);
+        }
+
+        fn try_lock(&self, server: &str) -> std::io::Result<Option<StoreLock>> {
+            self.record("try_lock");
+            self.inner.try_lock(server)
         }
     }
 
@@ -368,23 +431,30 @@ mod token_lifetimes {
         client: Client,
     }
 
+    /// What the issuer answers a token request with.
+    fn issued(expires_in: serde_json::Value) -> Route {
+        ok(json!({
+            "access_token": ISSUED,
+            "token_type": "Bearer",
+            "refresh_token": "refresh",
+            "expires_in": expires_in,
+        }))
+    }
+
     impl Setup {
         async fn connect(expires_in: serde_json::Value) -> Self {
+            Setup::connect_with(expires_in, Duration::from_secs(2)).await
+        }
+
+        /// With `timeout` for the issuer's answers.
+        async fn connect_with(expires_in: serde_json::Value, timeout: Duration) -> Self {
             let issuer = Hostile::start(move |url| {
                 HashMap::from([
                     (
                         "/.well-known/oauth-authorization-server".to_owned(),
                         ok(json!({"issuer": url, "token_endpoint": format!("{url}/token")})),
                     ),
-                    (
-                        "/token".to_owned(),
-                        ok(json!({
-                            "access_token": ISSUED,
-                            "token_type": "Bearer",
-                            "refresh_token": "refresh",
-                            "expires_in": expires_in,
-                        })),
-                    ),
+                    ("/token".to_owned(), issued(expires_in.clone())),
                 ])
             })
             .await;
@@ -393,7 +463,7 @@ mod token_lifetimes {
             let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
             let config = OAuthConfig::client_credentials(credentials)
                 .store(store.clone())
-                .timeout(Duration::from_secs(2));
+                .timeout(timeout);
             let options = ConnectOptions {
                 oauth: Some(Arc::new(config)),
                 request_timeout: Duration::from_secs(10),
@@ -486,6 +556,193 @@ mod token_lifetimes {
             assert_eq!(setup.issuer.hits("/token"), 2, "{expires_in}: one renewal");
         }
     }
+
+    /// An issuer's routes: metadata and a token endpoint that issues
+    /// tokens for an hour.
+    fn issuer_routes(url: &str) -> HashMap<String, Route> {
+        HashMap::from([
+            (
+                "/.well-known/oauth-authorization-server".to_owned(),
+                ok(metadata(url)),
+            ),
+            ("/token".to_owned(), issued(json!(3600))),
+        ])
+    }
+
+    /// The metadata of the issuer at `url`.
+    fn metadata(url: &str) -> serde_json::Value {
+        json!({
+            "issuer": url,
+            "authorization_endpoint": format!("{url}/authorize"),
+            "token_endpoint": format!("{url}/token"),
+        })
+    }
+
+    /// Approves every authorization request at once, keeping its URL.
+    #[derive(Clone)]
+    struct Approve {
+        redirect_uri: String,
+        asked: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl AuthorizationStep for Approve {
+        fn redirect_uri(&self) -> String {
+            self.redirect_uri.clone()
+        }
+
+        fn authorize<'a>(&'a self, url: &'a str) -> AuthorizeFuture<'a> {
+            Box::pin(async move {
+                self.asked.lock().unwrap().push(url.to_owned());
+                let state = url
+                    .split(['?', '&'])
+                    .find_map(|pair| pair.strip_prefix("state="))
+                    .expect("a state");
+                Ok(format!("{}?code=approved&state={state}", self.redirect_uri))
+            })
+        }
+    }
+
+    /// The client was registered at the issuer (a stored registration that
+    /// takes its redirect URI) and is configured with credentials too: the
+    /// configured ones are used, as a refresh would.
+    #[tokio::test]
+    async fn configured_credentials_come_before_a_stored_registration() {
+        let issuer = Hostile::start(issuer_routes).await;
+        let url = protected_server(&issuer.url).await;
+        let step = Approve {
+            redirect_uri: "http://127.0.0.1:1/callback".to_owned(),
+            asked: Arc::default(),
+        };
+        let store = Shared::default();
+        let metadata = serde_json::from_value(metadata(&issuer.url)).unwrap();
+        let stored = StoredRegistration::new("stored", None, "none", Some(step.redirect_uri()));
+        let record = StoredIssuer::new(metadata, &url, Some(stored));
+        store.inner.save_issuer(&url, &issuer.url, Some(&record));
+        let config = OAuthConfig::authorization_code("app", step.clone())
+            .pre_registered(ClientCredentials::new("configured", ClientSecret::None))
+            .store(store.clone())
+            .timeout(Duration::from_secs(2));
+        let options = ConnectOptions {
+            oauth: Some(Arc::new(config)),
+            request_timeout: Duration::from_secs(10),
+            ..ConnectOptions::default()
+        };
+        Client::connect_http_with(&url, options).await.unwrap();
+        let asked = step.asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 1, "{asked:?}");
+        assert!(asked[0].contains("client_id=configured&"), "{}", asked[0]);
+    }
+
+    /// The session's wait after the authorization server failed.
+    const FAILURE_BACKOFF: Duration = Duration::from_secs(10);
+
+    /// Once the token expired, the issuer answers 503: eight concurrent
+    /// calls make one token request between them and share its failure
+    /// (sending the token they hold, which this server still takes), and
+    /// so do calls for the next ten seconds; after them, a call asks again,
+    /// and refreshes once the issuer is back.
+    #[tokio::test]
+    async fn an_issuer_that_fails_is_asked_once_not_once_per_call() {
+        // Renewed after one second, at half its lifetime.
+        let setup = Setup::connect(json!(2)).await;
+        assert_eq!(setup.issuer.hits("/token"), 1);
+        let unavailable = json!({"error": "temporarily_unavailable"}).to_string();
+        setup.issuer.route(
+            "/token",
+            (StatusCode::SERVICE_UNAVAILABLE, None, unavailable),
+        );
+        tokio::time::sleep(Duration::from_millis(2100)).await;
+        assert!(setup.token().is_expired());
+
+        let mut calls = tokio::task::JoinSet::new();
+        for i in 0..8 {
+            let client = setup.client.clone();
+            calls.spawn(async move {
+                let text = i.to_string();
+                let result = client.call_tool("echo", &json!({ "text": text })).await;
+                assert_eq!(result.unwrap().content[0].as_text(), Some(text.as_str()));
+            });
+        }
+        while let Some(call) = calls.join_next().await {
+            call.unwrap();
+        }
+        assert_eq!(setup.issuer.hits("/token"), 2, "one refresh for 8 calls");
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 2, "none within the window");
+
+        setup.issuer.route("/token", issued(json!(3600)));
+        tokio::time::sleep(FAILURE_BACKOFF).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 3, "one refresh after it");
+        assert!(!setup.token().is_expired());
+    }
+
+    /// A timeout as long as can be is a year: a refresh, which waits for
+    /// the store's lock up to twice the timeout, does not overflow the
+    /// clock.
+    #[tokio::test]
+    async fn the_longest_timeout_refreshes_without_a_panic() {
+        let setup = Setup::connect_with(json!(2), Duration::MAX).await;
+        tokio::time::sleep(Duration::from_millis(2100)).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 2);
+    }
+
+    /// The store is used only on the runtime's blocking threads (a file
+    /// store may wait a minute for a lock), and the token is saved with
+    /// its issuer's record in one change, so that no other client reads
+    /// the one without the other.
+    #[tokio::test]
+    async fn the_store_is_changed_in_one_step_off_the_async_threads() {
+        let this_thread = std::thread::current().id();
+        let setup = Setup::connect(json!(2)).await;
+        assert_eq!(
+            setup.store.changes(),
+            ["update"],
+            "the token with its issuer"
+        );
+        let record = setup.store.inner.load_issuer(&setup.url, &setup.issuer.url);
+        assert!(record.is_some(), "the issuer's record is kept");
+        tokio::time::sleep(Duration::from_millis(2100)).await;
+        setup.five_calls().await;
+        assert_eq!(setup.issuer.hits("/token"), 2, "refreshed");
+        assert_eq!(setup.store.changes(), ["update", "save"]);
+        assert_eq!(setup.store.called_on(this_thread), Vec::<&str>::new());
+        assert!(setup.store.calls.lock().unwrap().len() > 3);
+    }
+
+    /// The store names another issuer in the record of the token's issuer
+    /// (a file edited, or written by a bug): the refresh token is not sent
+    /// there; the client gets a new token from the token's issuer.
+    #[tokio::test]
+    async fn a_token_is_never_refreshed_at_another_issuer() {
+        let elsewhere = Hostile::start(issuer_routes).await;
+        let issuer = Hostile::start(issuer_routes).await;
+        let url = protected_server(&issuer.url).await;
+        let store = Shared::default();
+        let stale: StoredToken = serde_json::from_value(json!({
+            "access_token": "stale", "refresh_token": "refresh-stale",
+            "expires_at": 1, "scopes": [], "issuer": issuer.url,
+        }))
+        .unwrap();
+        store.inner.save(&url, Some(&stale));
+        let metadata = serde_json::from_value(metadata(&elsewhere.url)).unwrap();
+        let record = StoredIssuer::new(metadata, &url, None);
+        store.inner.save_issuer(&url, &issuer.url, Some(&record));
+        let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
+        let config = OAuthConfig::client_credentials(credentials)
+            .store(store.clone())
+            .timeout(Duration::from_secs(2));
+        let options = ConnectOptions {
+            oauth: Some(Arc::new(config)),
+            request_timeout: Duration::from_secs(10),
+            ..ConnectOptions::default()
+        };
+        Client::connect_http_with(&url, options).await.unwrap();
+        assert_eq!(elsewhere.hits("/token"), 0, "nothing sent elsewhere");
+        assert_eq!(issuer.hits("/token"), 1, "a new token at the issuer");
+        assert_eq!(store.load(&url).unwrap().access_token, ISSUED);
+    }
 }
 
 mod client_flow {
@@ -534,8 +791,8 @@ mod client_flow {
     }
 
     /// Connects with client credentials; the error must name `expected`
-    /// and come within 10 s.
-    async fn refused(issuer: &Hostile, expected: &str) {
+    /// and come within 10 s. Its text.
+    async fn refused(issuer: &Hostile, expected: &str) -> String {
         let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
         let config = OAuthConfig::client_credentials(credentials).timeout(Duration::from_secs(2));
         let options = ConnectOptions {
@@ -553,6 +810,7 @@ mod client_flow {
             Err(error @ (ClientError::Authorization(_) | ClientError::Auth(_))) => {
                 let text = error.to_string();
                 assert!(text.contains(expected), "expected {expected:?} in: {text}");
+                text
             }
             Err(other) => panic!("{expected}: unexpected error {other}"),
             Ok(_) => panic!("{expected}: connected"),
@@ -631,6 +889,29 @@ mod client_flow {
             })
             .await;
             refused(&issuer, expected).await;
+        }
+    }
+
+    /// A token endpoint that echoes the request in its error answer: the
+    /// error shows the OAuth `error` and `error_description`, never the
+    /// body, which holds the client's secret.
+    #[tokio::test]
+    async fn an_error_answer_echoing_the_request_shows_no_secret() {
+        for body in [
+            json!({"error": "invalid_request", "error_description": "bad",
+                   "request": "grant_type=client_credentials&client_secret=s3cret"})
+            .to_string(),
+            "grant_type=client_credentials&client_secret=s3cret".to_owned(),
+        ] {
+            let issuer = hostile(move |_, routes| {
+                routes.insert(
+                    "/token".into(),
+                    (StatusCode::BAD_REQUEST, None, body.clone()),
+                );
+            })
+            .await;
+            let text = refused(&issuer, "answered HTTP 400").await;
+            assert!(!text.contains("s3cret"), "{text}");
         }
     }
 

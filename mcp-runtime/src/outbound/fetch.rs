@@ -1,6 +1,9 @@
 //! Small JSON exchanges with an authorization server (metadata, keys,
-//! introspection): bounded in size and time, and never following a
-//! redirect, so that a hostile document cannot send us elsewhere.
+//! introspection, registration, tokens): bounded in size and time, and
+//! never following a redirect, so that a hostile document cannot send us
+//! elsewhere. An error answer is reported by its status and its OAuth
+//! `error` and `error_description` only, never its body: a server that
+//! echoes the request would put a refresh token or a client secret there.
 
 use std::time::Duration;
 
@@ -142,7 +145,7 @@ pub(crate) async fn redirect_location(
 pub(crate) struct Failure {
     pub(crate) message: String,
     /// Read by the client's token requests only.
-    #[cfg_attr(not(feature = "client"), expect(dead_code))]
+    #[cfg_attr(not(any(feature = "client", test)), expect(dead_code))]
     pub(crate) oauth_error: Option<String>,
 }
 
@@ -161,10 +164,46 @@ impl std::fmt::Display for Failure {
     }
 }
 
-/// The `error` member of an OAuth error answer.
+/// An OAuth error answer (RFC 6749 §5.2, RFC 7591 §3.2.2).
 #[derive(serde::Deserialize)]
 struct OAuthErrorAnswer {
     error: String,
+    #[serde(default)]
+    error_description: Option<String>,
+}
+
+/// The longest `error` code shown.
+const MAX_ERROR_CHARS: usize = 64;
+/// The longest `error_description` shown.
+const MAX_DESCRIPTION_CHARS: usize = 200;
+
+/// `text` as an error message may show it: control characters (a forged
+/// line of a log, a terminal escape) dropped, at most `max` characters.
+fn shown_text(text: &str, max: usize) -> String {
+    let mut shown: String = text.chars().filter(|c| !c.is_control()).take(max).collect();
+    if text.chars().filter(|c| !c.is_control()).nth(max).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
+/// What an error answer with `status` and `body` says, for a message.
+fn error_message(shown: &RedactedUrl<'_>, status: hyper::StatusCode, body: &[u8]) -> Failure {
+    let answer = serde_json::from_slice::<OAuthErrorAnswer>(body).ok();
+    let mut message = format!("{shown} answered HTTP {status}");
+    if let Some(answer) = &answer {
+        message.push_str(": ");
+        message.push_str(&shown_text(&answer.error, MAX_ERROR_CHARS));
+        if let Some(description) = &answer.error_description {
+            message.push_str(" (");
+            message.push_str(&shown_text(description, MAX_DESCRIPTION_CHARS));
+            message.push(')');
+        }
+    }
+    Failure {
+        message,
+        oauth_error: answer.map(|answer| answer.error),
+    }
 }
 
 async fn exchange<T: DeserializeOwned>(
@@ -193,14 +232,7 @@ async fn exchange<T: DeserializeOwned>(
             .map_err(|e| format!("reading {shown} failed (at most {max_bytes} bytes): {e}"))?
             .to_bytes();
         if !status.is_success() {
-            let text = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
-            let oauth_error = serde_json::from_slice::<OAuthErrorAnswer>(&body)
-                .ok()
-                .map(|answer| answer.error);
-            return Err(Failure {
-                message: format!("{shown} answered HTTP {status}: {text}"),
-                oauth_error,
-            });
+            return Err(error_message(&shown, status, &body));
         }
         serde_json::from_slice(&body)
             .map_err(|e| format!("{shown} sent an unreadable document: {e}").into())
@@ -208,4 +240,57 @@ async fn exchange<T: DeserializeOwned>(
     tokio::time::timeout(timeout, work)
         .await
         .map_err(|_| Failure::from(format!("{shown} did not answer within {timeout:?}")))?
+}
+
+#[cfg(test)]
+mod tests {
+    use hyper::StatusCode;
+
+    use super::*;
+
+    fn message(body: &str) -> (String, Option<String>) {
+        let failure = error_message(
+            &RedactedUrl::new("https://as.example/token"),
+            StatusCode::BAD_REQUEST,
+            body.as_bytes(),
+        );
+        (failure.message, failure.oauth_error)
+    }
+
+    #[test]
+    fn an_error_answer_shows_its_oauth_error_never_its_body() {
+        let echo = r#"{"error": "invalid_grant", "error_description": "expired",
+            "request": "grant_type=refresh_token&refresh_token=SECRET&client_secret=HUSH"}"#;
+        let (text, code) = message(echo);
+        assert_eq!(
+            text,
+            "https://as.example/token answered HTTP 400 Bad Request: invalid_grant (expired)"
+        );
+        assert_eq!(code.as_deref(), Some("invalid_grant"));
+        for body in [
+            "refresh_token=SECRET&client_secret=HUSH",
+            "<html>SECRET</html>",
+            "",
+        ] {
+            let (text, code) = message(body);
+            assert_eq!(
+                text,
+                "https://as.example/token answered HTTP 400 Bad Request"
+            );
+            assert_eq!(code, None);
+        }
+    }
+
+    #[test]
+    fn shown_members_are_bounded_and_free_of_control_characters() {
+        let long = format!(
+            r#"{{"error": "x\u001b[2J\nforged", "error_description": "{}"}}"#,
+            "d".repeat(5000)
+        );
+        let (text, _) = message(&long);
+        assert!(text.contains(": x[2Jforged ("), "{text}");
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+        assert!(text.len() < 400, "{} bytes", text.len());
+        assert!(text.ends_with("…)"), "{text}");
+    }
 }

@@ -51,11 +51,19 @@
 //! saved. A refresh holds the same lock from reading the token to saving
 //! the new one ([`TokenStore::try_lock`]), so that two processes never use
 //! one refresh token twice.
+//!
+//! The temporary file has a random name and is created only if no file of
+//! that name exists (`O_EXCL`), so that nobody can prepare it in advance.
+//! Keep the file in a directory only its owner can write (a user's config
+//! directory, not `/tmp`): elsewhere another user can still take the lock
+//! file or replace the token file, and the store warns (once) that it is
+//! so.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -64,7 +72,9 @@ use fs4::TryLockError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::store::{Entries, Entry, StoreLock, StoredIssuer, StoredToken, TokenStore};
+use super::store::{
+    Entries, Entry, LOCK_POLL, StoreLock, StoredEntry, StoredIssuer, StoredToken, TokenStore,
+};
 use crate::sync::lock;
 
 /// The format this version writes.
@@ -73,9 +83,6 @@ const VERSION: u64 = 2;
 /// The longest a change waits for another process's lock (a refresh holds
 /// it for one token request, whose own limit is shorter).
 const LOCK_WAIT: Duration = Duration::from_secs(60);
-
-/// How often a waiting change tries the lock again.
-const LOCK_POLL: Duration = Duration::from_millis(10);
 
 /// Tokens in a JSON file, shared safely by every process that uses it (see
 /// the module documentation for the format and the locking), so that a CLI
@@ -86,6 +93,8 @@ pub struct FileTokenStore {
     /// The lock file while a refresh through this store holds its lock.
     /// Its mutex also orders this store's own changes.
     held: Arc<Mutex<Option<File>>>,
+    /// Whether the warning about a directory others may write was given.
+    warned_shared: AtomicBool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -115,6 +124,7 @@ impl FileTokenStore {
             path,
             lock_path: lock_path.into(),
             held: Arc::default(),
+            warned_shared: AtomicBool::new(false),
         }
     }
 
@@ -147,15 +157,15 @@ impl FileTokenStore {
     }
 
     /// Reads the file again under the lock, applies `change` and writes it.
-    fn update(&self, change: impl FnOnce(&mut Entries)) {
-        if let Err(error) = self.try_update(change) {
+    fn apply(&self, change: impl FnOnce(&mut Entries)) {
+        if let Err(error) = self.try_apply(change) {
             tracing::warn!(path = %self.path.display(), %error, "tokens not saved");
         }
     }
 
     /// Waits for the lock (unless a refresh through this store holds it)
     /// without blocking this store's other users meanwhile.
-    fn try_update(&self, change: impl FnOnce(&mut Entries)) -> std::io::Result<()> {
+    fn try_apply(&self, change: impl FnOnce(&mut Entries)) -> std::io::Result<()> {
         let deadline = Instant::now() + LOCK_WAIT;
         loop {
             let held = lock(&self.held);
@@ -199,7 +209,22 @@ impl FileTokenStore {
             servers: entries.0,
         };
         let bytes = serde_json::to_vec_pretty(&file)?;
+        self.warn_if_shared();
         write_atomically(&self.path, &bytes)
+    }
+
+    /// Warns, once per store, when the file's directory is writable by
+    /// others than its owner.
+    fn warn_if_shared(&self) {
+        if writable_by_others(directory_of(&self.path))
+            && !self.warned_shared.swap(true, Ordering::Relaxed)
+        {
+            tracing::warn!(
+                path = %self.path.display(),
+                "the token file's directory is writable by other users, who can \
+                 take its lock or replace it: keep tokens in a directory only you can write"
+            );
+        }
     }
 
     fn open_lock_file(&self) -> std::io::Result<File> {
@@ -227,7 +252,7 @@ impl TokenStore for FileTokenStore {
     }
 
     fn save(&self, server: &str, token: Option<&StoredToken>) {
-        self.update(|entries| entries.set_token(server, token));
+        self.apply(|entries| entries.set_token(server, token));
     }
 
     fn load_issuer(&self, server: &str, issuer: &str) -> Option<StoredIssuer> {
@@ -235,7 +260,11 @@ impl TokenStore for FileTokenStore {
     }
 
     fn save_issuer(&self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
-        self.update(|entries| entries.set_issuer(server, issuer, record));
+        self.apply(|entries| entries.set_issuer(server, issuer, record));
+    }
+
+    fn update(&self, server: &str, issuer: &str, change: &mut dyn FnMut(&mut StoredEntry)) {
+        self.apply(|entries| entries.update(server, issuer, change));
     }
 
     /// One lock for the whole file: a refresh of one server holds off
@@ -289,40 +318,61 @@ fn parse(bytes: &[u8]) -> Result<Entries, Unusable> {
     Ok(Entries(file.servers))
 }
 
-/// Replaces `path` with `bytes` at once: a temporary file beside it
-/// (owner-only), flushed to disk, renamed over it.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut temporary = path.to_path_buf().into_os_string();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    // A crash during an earlier write may have left one (the lock makes
-    // this writer the only one).
-    match std::fs::remove_file(&temporary) {
-        Err(error) if error.kind() != ErrorKind::NotFound => return Err(error),
-        _ => {}
+/// The directory `path` is in (`.` for a bare file name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(directory) if !directory.as_os_str().is_empty() => directory,
+        _ => Path::new("."),
     }
+}
+
+/// Whether users other than its owner may create files in `directory`.
+#[cfg(unix)]
+fn writable_by_others(directory: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(directory).is_ok_and(|meta| meta.permissions().mode() & 0o022 != 0)
+}
+
+#[cfg(not(unix))]
+fn writable_by_others(_directory: &Path) -> bool {
+    false
+}
+
+/// `<path>.<random>.tmp`: a name nobody can guess, and so prepare.
+fn temporary_path(path: &Path) -> std::io::Result<PathBuf> {
+    let mut random = [0u8; 8];
+    getrandom::fill(&mut random).map_err(|error| std::io::Error::other(error.to_string()))?;
+    let mut temporary = path.to_path_buf().into_os_string();
+    temporary.push(".");
+    for byte in random {
+        temporary.push(format!("{byte:02x}"));
+    }
+    temporary.push(".tmp");
+    Ok(temporary.into())
+}
+
+/// Replaces `path` with `bytes` at once: a new temporary file beside it
+/// (owner-only, random name), flushed to disk, renamed over it; removed
+/// when anything fails.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temporary = temporary_path(path)?;
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options.open(&temporary).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    if let Err(error) = written.and_then(|()| std::fs::rename(&temporary, path)) {
+    // Never created (the name was taken): nothing of ours to remove.
+    let mut file = options.open(&temporary)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if let Err(error) = written {
         let _ = std::fs::remove_file(&temporary);
         return Err(error);
     }
     // The rename itself survives a crash once the directory is on disk.
     #[cfg(unix)]
-    if let Some(directory) = path.parent() {
-        let directory = if directory.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            directory
-        };
-        File::open(directory)?.sync_all()?;
-    }
+    File::open(directory_of(path))?.sync_all()?;
     Ok(())
 }
 
@@ -453,6 +503,90 @@ mod tests {
         assert_eq!(reader.load("https://rs/mcp"), Some(token("fresh")));
         assert_eq!(reader.load("https://other/mcp"), Some(token("other")));
         assert!(reader.try_lock("https://rs/mcp").unwrap().is_some());
+    }
+
+    /// Another user of a shared directory prepares the temporary file's
+    /// name (here a directory, which no one can open or remove as a file):
+    /// tokens are saved all the same, and no temporary file is left.
+    #[test]
+    fn a_prepared_temporary_file_does_not_stop_a_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.json");
+        std::fs::create_dir(dir.path().join("tokens.json.tmp")).unwrap();
+        let store = FileTokenStore::new(&path);
+        store.save("https://rs/mcp", Some(&token("a")));
+        assert_eq!(store.load("https://rs/mcp"), Some(token("a")));
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["tokens.json", "tokens.json.lock", "tokens.json.tmp"]
+        );
+    }
+
+    /// A write that fails (the token file's name is taken by a directory)
+    /// removes its temporary file.
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.json");
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("keep"), "").unwrap();
+        assert!(write_atomically(&path, b"{}").is_err());
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, ["tokens.json"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_others_may_write_is_told_apart() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let set = |mode| {
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap()
+        };
+        set(0o700);
+        assert!(!writable_by_others(dir.path()));
+        for shared in [0o770, 0o1777, 0o722] {
+            set(shared);
+            assert!(writable_by_others(dir.path()), "{shared:o}");
+        }
+        set(0o700);
+    }
+
+    /// `update` changes a server's token and its issuer's record in one
+    /// change, and drops an entry it empties.
+    #[test]
+    fn an_update_changes_the_token_and_the_record_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.json");
+        let store = FileTokenStore::new(&path);
+        let metadata: crate::oauth::metadata::AuthorizationServerMetadata =
+            serde_json::from_value(serde_json::json!({"issuer": "https://as"})).unwrap();
+        let record = StoredIssuer::new(metadata, "https://rs/mcp", None);
+        store.update("https://rs/mcp", "https://as", &mut |entry| {
+            assert_eq!(entry, &StoredEntry::default());
+            entry.token = Some(token("a"));
+            entry.issuer = Some(record.clone());
+        });
+        let reader = FileTokenStore::new(&path);
+        assert_eq!(reader.load("https://rs/mcp"), Some(token("a")));
+        assert_eq!(
+            reader.load_issuer("https://rs/mcp", "https://as"),
+            Some(record)
+        );
+        store.update("https://rs/mcp", "https://as", &mut |entry| {
+            entry.token = None;
+            entry.issuer = None;
+        });
+        let written: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(written["servers"], serde_json::json!({}));
     }
 
     #[test]

@@ -15,8 +15,10 @@ use super::pkce::{self, Pkce};
 use super::redirect::{callback_params, with_query};
 use super::refusal::Refusal;
 use super::registration::{self, Registration};
+use super::store::LOCK_POLL;
 use super::{Grant, OAuthConfig, StoreLock, StoredIssuer, StoredToken, TokenStore, token};
 use crate::client::ClientError;
+use crate::lifetime::bounded;
 use crate::oauth::bearer_authorization;
 use crate::oauth::challenge::Challenge;
 use crate::oauth::metadata::AuthorizationServerMetadata;
@@ -25,15 +27,25 @@ use crate::sync::lock;
 /// The scope that asks for a refresh token.
 const OFFLINE_ACCESS: &str = "offline_access";
 
-/// How often a refresh waiting for another client's tries the store again.
-const LOCK_POLL: Duration = Duration::from_millis(20);
+/// How long after the authorization server failed (no answer, a 5xx, an
+/// unreadable one: anything but a refusal) this session asks it nothing:
+/// every request meanwhile shares that failure, so that a server that is
+/// down sees one token request per client per window, not one (each
+/// holding the store's lock up to `timeout`) per call. Shorter than the
+/// 30 s a token is renewed before it expires, so that a failed early
+/// renewal is tried again before the token runs out.
+const FAILURE_BACKOFF: Duration = Duration::from_secs(10);
 
 pub(crate) struct OAuthSession {
     config: Arc<OAuthConfig>,
     /// The MCP endpoint; tokens are kept for it and sent only to it.
     server_url: String,
     state: std::sync::Mutex<State>,
-    /// One flow at a time.
+    /// Set once the store's entry was read (at the first request, off the
+    /// async threads).
+    loaded: tokio::sync::OnceCell<()>,
+    /// One flow or refresh at a time: a request that waited for one takes
+    /// its outcome (the new token, or the failure that holds off the next).
     flow: tokio::sync::Mutex<()>,
     /// Set while the user's part of the flow runs, whose time the
     /// client's deadlines do not count.
@@ -51,6 +63,15 @@ struct State {
     /// The access token a refresh got after the server refused the one
     /// before: if the server refuses it too, refreshing again is no use.
     refreshed_on_refusal: Option<String>,
+    /// The authorization server's last failure, until a token comes.
+    failed: Option<Failed>,
+}
+
+/// A failure of the authorization server, which holds off asking it again
+/// for [`FAILURE_BACKOFF`].
+struct Failed {
+    at: Instant,
+    why: String,
 }
 
 /// The issuer's metadata and the resource indicator of the held token.
@@ -62,25 +83,49 @@ struct Source {
 
 impl OAuthSession {
     pub(crate) fn new(config: Arc<OAuthConfig>, server_url: &str) -> Self {
-        let session = OAuthSession {
+        OAuthSession {
             config,
             server_url: server_url.to_owned(),
             state: std::sync::Mutex::new(State::default()),
+            loaded: tokio::sync::OnceCell::new(),
             flow: tokio::sync::Mutex::new(()),
             user_step: Default::default(),
-        };
-        session.adopt(session.config.store.load(server_url));
-        session
+        }
     }
 
-    /// Holds `token`, with what the store kept of its issuer: the metadata
-    /// and resource to refresh it with, and the client's registration.
-    fn adopt(&self, token: Option<StoredToken>) {
-        let record = token
-            .as_ref()
-            .and_then(|t| self.config.store.load_issuer(&self.server_url, &t.issuer));
+    /// Holds the token the store kept, once.
+    async fn load_stored(&self) {
+        self.loaded
+            .get_or_init(|| async {
+                let (token, record) = self.read_store().await;
+                self.adopt(token, record);
+            })
+            .await;
+    }
+
+    /// The server's token in the store, with the store's record of its
+    /// issuer.
+    async fn read_store(&self) -> (Option<StoredToken>, Option<StoredIssuer>) {
+        self.on_store(|store, server| {
+            let token = store.load(server);
+            let record = token
+                .as_ref()
+                .and_then(|token| store.load_issuer(server, &token.issuer));
+            (token, record)
+        })
+        .await
+        .unwrap_or_default()
+    }
+
+    /// Holds `token`, with `record` of its issuer: the metadata and
+    /// resource to refresh it with, and the client's registration. Without
+    /// a record of that very issuer, the token cannot be refreshed.
+    fn adopt(&self, token: Option<StoredToken>, record: Option<StoredIssuer>) {
         let mut state = lock(&self.state);
-        if let (Some(token), Some(record)) = (&token, record) {
+        state.source = None;
+        if let (Some(token), Some(record)) = (&token, record)
+            && record.metadata.issuer == token.issuer
+        {
             if let Some(registration) = record
                 .registration
                 .as_ref()
@@ -96,6 +141,30 @@ impl OAuthSession {
             });
         }
         state.token = token;
+    }
+
+    /// The failure that holds off asking the authorization server, within
+    /// [`FAILURE_BACKOFF`] of it.
+    fn holding_off(&self) -> Option<ClientError> {
+        let state = lock(&self.state);
+        let failed = state.failed.as_ref()?;
+        let ago = failed.at.elapsed();
+        (ago < FAILURE_BACKOFF).then(|| {
+            failure(format!(
+                "the authorization server failed {}s ago, and is not asked again for {}s: {}",
+                ago.as_secs(),
+                FAILURE_BACKOFF.saturating_sub(ago).as_secs().max(1),
+                failed.why
+            ))
+        })
+    }
+
+    /// Remembers that the authorization server failed with `error`.
+    fn server_failed(&self, error: &ClientError) {
+        lock(&self.state).failed = Some(Failed {
+            at: Instant::now(),
+            why: error.to_string(),
+        });
     }
 
     /// Whether the user is authorizing right now (in a browser).
@@ -118,6 +187,7 @@ impl OAuthSession {
     /// `Authorization: Bearer ...` for the held token, refreshed first when
     /// it expired and can be.
     pub(crate) async fn bearer(&self) -> Option<HeaderValue> {
+        self.load_stored().await;
         if self.holds_expired_token() {
             let _flow = self.flow.lock().await;
             // Another request may have refreshed it meanwhile.
@@ -145,6 +215,7 @@ impl OAuthSession {
         challenge: Option<&Challenge>,
         sent: Option<&HeaderValue>,
     ) -> Result<(), ClientError> {
+        self.load_stored().await;
         let _flow = self.flow.lock().await;
         // Another request may have got a new token meanwhile.
         if self.bearer_now().as_ref() != sent && status == 401 {
@@ -152,6 +223,10 @@ impl OAuthSession {
         }
         if status == 401 && self.refresh_after_refusal().await {
             return Ok(());
+        }
+        // Or met the authorization server failing, just now.
+        if let Some(error) = self.holding_off() {
+            return Err(error);
         }
         if let Grant::WithoutUser(why) = &self.config.grant {
             return Err(failure(why.clone()));
@@ -188,7 +263,9 @@ impl OAuthSession {
                     crate::redact::RedactedUrl::new(&resource.resource)
                 ))
             })?;
-        let metadata = discovery::authorization_server(&issuer, self.config.timeout).await?;
+        let metadata = discovery::authorization_server(&issuer, self.config.timeout)
+            .await
+            .inspect_err(|error| self.server_failed(error))?;
         let mut scopes: BTreeSet<String> = held.union(&asked).cloned().collect();
         if asked.is_empty() && status == 401 {
             scopes.extend(resource.scopes_supported.iter().cloned());
@@ -218,8 +295,8 @@ impl OAuthSession {
                 let scopes: Vec<String> = scopes.into_iter().collect();
                 let redirect_uri = step.redirect_uri();
                 let known = self
-                    .registration_at(&issuer)
-                    .filter(|known| known.accepts(&redirect_uri));
+                    .registration_for(&issuer, &metadata, Some(&redirect_uri))
+                    .await;
                 let registration = match known {
                     Some(registration) => registration,
                     None => {
@@ -268,7 +345,7 @@ impl OAuthSession {
             }
             Grant::WithoutUser(why) => return Err(failure(why.clone())),
         };
-        let token = token::request(
+        let answer = token::request(
             token_endpoint(&metadata)?,
             &issuer,
             &registration,
@@ -276,10 +353,19 @@ impl OAuthSession {
             &scopes,
             self.config.timeout,
         )
-        .await
-        .map_err(|failure| failure.error)?;
+        .await;
+        let token = match answer {
+            Ok(token) => token,
+            Err(failure) => {
+                if failure.refused.is_none() {
+                    self.server_failed(&failure.error);
+                }
+                return Err(failure.error);
+            }
+        };
         // The client's own registration is kept with the token, never
-        // credentials from its configuration.
+        // credentials from its configuration; both in one change, so that
+        // no other client reads the one without the other.
         let own = self.configured_registration(&metadata).is_none();
         let record = StoredIssuer::new(
             metadata.clone(),
@@ -288,8 +374,10 @@ impl OAuthSession {
         );
         let saved = token.clone();
         self.on_store(move |store, server| {
-            store.save_issuer(server, &issuer, Some(&record));
-            store.save(server, Some(&saved));
+            store.update(server, &issuer, &mut |entry| {
+                entry.issuer = Some(record.clone());
+                entry.token = Some(saved.clone());
+            });
         })
         .await;
         let mut state = lock(&self.state);
@@ -299,6 +387,7 @@ impl OAuthSession {
         });
         state.token = Some(token);
         state.refreshed_on_refusal = None;
+        state.failed = None;
         Ok(())
     }
 
@@ -336,13 +425,27 @@ impl OAuthSession {
     /// saving the new one, so that no refresh token is used twice: a token
     /// another client saved meanwhile is taken instead, and refreshed only
     /// if it expired too. Only a refusal of the grant (or of the client)
-    /// forgets what was stored.
+    /// forgets what was stored. Within [`FAILURE_BACKOFF`] of a failure of
+    /// the authorization server, only a token another client saved is
+    /// taken.
     async fn refresh(&self) -> Result<(), ClientError> {
+        if let Some(error) = self.holding_off() {
+            let (stored, record) = self.read_store().await;
+            let held = lock(&self.state).token.clone();
+            if stored.is_some()
+                && stored != held
+                && stored.as_ref().is_some_and(|t| !t.is_expired())
+            {
+                self.adopt(stored, record);
+                return Ok(());
+            }
+            return Err(error);
+        }
         let _lock = self.store_lock().await?;
         let held = lock(&self.state).token.clone();
-        let stored = self.config.store.load(&self.server_url);
+        let (stored, record) = self.read_store().await;
         if stored.is_some() && stored != held {
-            self.adopt(stored);
+            self.adopt(stored, record);
             if !self.holds_expired_token() {
                 return Ok(());
             }
@@ -354,10 +457,11 @@ impl OAuthSession {
         let Some(token) = token else {
             return Err(failure("no token to refresh"));
         };
-        let Some(source) = source else {
+        // A token is refreshed only where it was issued.
+        let Some(source) = source.filter(|source| source.metadata.issuer == token.issuer) else {
             return Err(failure(format!(
                 "nothing is known of the issuer {} to refresh the token with",
-                token.issuer
+                crate::redact::RedactedUrl::new(&token.issuer)
             )));
         };
         let refresh_token = token
@@ -365,8 +469,8 @@ impl OAuthSession {
             .clone()
             .ok_or_else(|| failure("no refresh token"))?;
         let registration = self
-            .configured_registration(&source.metadata)
-            .or_else(|| self.registration_at(&token.issuer))
+            .registration_for(&token.issuer, &source.metadata, None)
+            .await
             .ok_or_else(|| failure("no registration at the token's issuer"))?;
         let form = vec![
             ("grant_type", "refresh_token".to_owned()),
@@ -385,8 +489,9 @@ impl OAuthSession {
         let mut fresh = match answer {
             Ok(fresh) => fresh,
             Err(failure) => {
-                if let Some(refusal) = failure.refused {
-                    self.forget(refusal, token.issuer).await;
+                match failure.refused {
+                    Some(refusal) => self.forget(refusal, token, &registration).await,
+                    None => self.server_failed(&failure.error),
                 }
                 return Err(failure.error);
             }
@@ -397,38 +502,48 @@ impl OAuthSession {
         let saved = fresh.clone();
         self.on_store(move |store, server| store.save(server, Some(&saved)))
             .await;
-        lock(&self.state).token = Some(fresh);
+        let mut state = lock(&self.state);
+        state.token = Some(fresh);
+        state.failed = None;
         Ok(())
     }
 
     /// The right to refresh, waiting while another client holds it (for
-    /// at most two of its token requests).
+    /// at most two of its token requests: it is asking the authorization
+    /// server, and a wait past that counts as the server's failure).
     async fn store_lock(&self) -> Result<StoreLock, ClientError> {
-        let patience = self.config.timeout.saturating_mul(2);
+        let patience = bounded(self.config.timeout.saturating_mul(2));
         let deadline = Instant::now() + patience;
         loop {
-            match self.config.store.try_lock(&self.server_url) {
-                Ok(Some(lock)) => return Ok(lock),
-                Ok(None) if Instant::now() < deadline => tokio::time::sleep(LOCK_POLL).await,
-                Ok(None) => {
-                    return Err(failure(format!(
+            let attempt = self.on_store(|store, server| store.try_lock(server)).await;
+            match attempt {
+                Some(Ok(Some(lock))) => return Ok(lock),
+                Some(Ok(None)) if Instant::now() < deadline => tokio::time::sleep(LOCK_POLL).await,
+                Some(Ok(None)) => {
+                    let error = failure(format!(
                         "another client kept the token store locked for {patience:?}"
-                    )));
+                    ));
+                    self.server_failed(&error);
+                    return Err(error);
                 }
-                Err(error) => {
+                Some(Err(error)) => {
                     return Err(failure(format!(
                         "the token store cannot be locked: {error}"
                     )));
                 }
+                None => return Err(failure("the token store failed")),
             }
         }
     }
 
-    /// Forgets the token the authorization server refused the refresh of,
-    /// and the registration too when it refused the client; the issuer's
-    /// metadata stays.
-    async fn forget(&self, refusal: Refusal, issuer: String) {
+    /// Forgets `refused`, the token the authorization server refused the
+    /// refresh of, and `registration` too when it refused the client; the
+    /// issuer's metadata stays, and so does what another client saved in
+    /// their place meanwhile.
+    async fn forget(&self, refusal: Refusal, refused: StoredToken, registration: &Registration) {
         let forget_client = refusal == Refusal::Client;
+        let issuer = refused.issuer.clone();
+        let client_id = registration.credentials.client_id.clone();
         {
             let mut state = lock(&self.state);
             state.token = None;
@@ -437,12 +552,20 @@ impl OAuthSession {
             }
         }
         self.on_store(move |store, server| {
-            store.save(server, None);
-            let record = store.load_issuer(server, &issuer);
-            if let (true, Some(mut record)) = (forget_client, record) {
-                record.registration = None;
-                store.save_issuer(server, &issuer, Some(&record));
-            }
+            store.update(server, &issuer, &mut |entry| {
+                let same_grant = |token: &StoredToken| token.refresh_token == refused.refresh_token;
+                if entry.token.as_ref().is_some_and(same_grant) {
+                    entry.token = None;
+                }
+                if let (true, Some(record)) = (forget_client, entry.issuer.as_mut())
+                    && record
+                        .registration
+                        .as_ref()
+                        .is_some_and(|stored| stored.client_id == client_id)
+                {
+                    record.registration = None;
+                }
+            });
         })
         .await;
     }
@@ -459,13 +582,35 @@ impl OAuthSession {
         Some(Registration::configured(credentials, metadata))
     }
 
+    /// The one rule for who the client is at `issuer`, to refresh or to
+    /// authorize with `redirect_uri`: credentials from the configuration
+    /// first, else its own registration there (this run's or the store's)
+    /// when that accepts the redirect URI. `None`: it registers.
+    async fn registration_for(
+        &self,
+        issuer: &str,
+        metadata: &AuthorizationServerMetadata,
+        redirect_uri: Option<&str>,
+    ) -> Option<Registration> {
+        if let Some(configured) = self.configured_registration(metadata) {
+            return Some(configured);
+        }
+        let own = self.registration_at(issuer).await?;
+        redirect_uri
+            .is_none_or(|uri| own.accepts(uri))
+            .then_some(own)
+    }
+
     /// This client's registration at `issuer`: this run's, or the one the
     /// store kept.
-    fn registration_at(&self, issuer: &str) -> Option<Registration> {
+    async fn registration_at(&self, issuer: &str) -> Option<Registration> {
         if let Some(known) = lock(&self.state).registrations.get(issuer) {
             return Some(known.clone());
         }
-        let record = self.config.store.load_issuer(&self.server_url, issuer)?;
+        let wanted = issuer.to_owned();
+        let record = self
+            .on_store(move |store, server| store.load_issuer(server, &wanted))
+            .await??;
         let registration = Registration::from_stored(record.registration.as_ref()?)?;
         lock(&self.state)
             .registrations
@@ -473,15 +618,18 @@ impl OAuthSession {
         Some(registration)
     }
 
-    /// Runs `change` on the store off the async threads: a file store may
-    /// wait there for another process's lock.
-    async fn on_store(&self, change: impl FnOnce(&dyn TokenStore, &str) + Send + 'static) {
+    /// Runs `work` on the store off the async threads (a file store may
+    /// wait there for another process's lock); `None` if it panicked.
+    async fn on_store<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&dyn TokenStore, &str) -> T + Send + 'static,
+    ) -> Option<T> {
         let store = Arc::clone(&self.config.store);
         let server = self.server_url.clone();
-        let work = tokio::task::spawn_blocking(move || change(store.as_ref(), &server));
-        if let Err(error) = work.await {
-            tracing::warn!(%error, "the token store failed");
-        }
+        let work = tokio::task::spawn_blocking(move || work(store.as_ref(), &server));
+        work.await
+            .inspect_err(|error| tracing::warn!(%error, "the token store failed"))
+            .ok()
     }
 }
 

@@ -14,7 +14,10 @@
 //! that a later run with a [`FileTokenStore`] refreshes an expired token
 //! without the user. A refresh token is forgotten only when the
 //! authorization server refuses it (`invalid_grant`), never because a
-//! refresh failed on the way.
+//! refresh failed on the way. After the authorization server fails (no
+//! answer, a server error), a client asks it nothing for ten seconds: the
+//! requests meanwhile share that failure, so that a server that is down
+//! gets one token request per client, not one per call.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
@@ -48,12 +51,23 @@ use std::sync::Arc;
 pub use file_store::FileTokenStore;
 pub use redirect::{AuthorizationStep, AuthorizeFuture, FollowRedirect, LoopbackBrowser};
 pub use store::{
-    MemoryTokenStore, StoreLock, StoredIssuer, StoredRegistration, StoredToken, TokenStore,
+    MemoryTokenStore, StoreLock, StoredEntry, StoredIssuer, StoredRegistration, StoredToken,
+    TokenStore,
 };
 
 pub(crate) use flow::OAuthSession;
 
 /// How a client authorizes with a protected server.
+///
+/// Who the client is at an authorization server, one rule for every token
+/// request: the credentials of the configuration
+/// ([`pre_registered`](OAuthConfig::pre_registered), or those of
+/// [`client_credentials`](OAuthConfig::client_credentials)) first; else
+/// its own registration there, this run's or the store's, which a refresh
+/// always uses and a new authorization uses only when the redirect URI it
+/// was registered with matches the step's exactly (a [`LoopbackBrowser`]
+/// has a new one each run); else a Client ID Metadata Document or a new
+/// registration.
 #[derive(Clone)]
 pub struct OAuthConfig {
     pub(crate) grant: Grant,

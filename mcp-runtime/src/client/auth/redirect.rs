@@ -77,6 +77,13 @@ impl AuthorizationStep for FollowRedirect {
 /// The usual desktop flow: prints the authorization URL (and tries to open
 /// the system browser), then waits on a loopback port for the redirect,
 /// as RFC 8252 describes for native apps.
+///
+/// The port is new at each [`bind`](LoopbackBrowser::bind), and with it
+/// the redirect URI. A registration the store kept (Dynamic Client
+/// Registration) is reused for a new authorization only when its redirect
+/// URI matches exactly, so a later run that needs the user registers
+/// again; refreshing a stored token needs no redirect and uses the kept
+/// registration.
 pub struct LoopbackBrowser {
     listener: tokio::sync::Mutex<tokio::net::TcpListener>,
     port: u16,

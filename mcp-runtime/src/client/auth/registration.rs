@@ -1,6 +1,7 @@
 //! Who this client is at an authorization server: pre-registered
-//! credentials, else a Client ID Metadata Document where the server takes
-//! them, else Dynamic Client Registration (RFC 7591).
+//! credentials, else its own registration there when one accepts the
+//! redirect (the session's rule), else a Client ID Metadata Document where
+//! the server takes them, else Dynamic Client Registration (RFC 7591).
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -108,15 +109,14 @@ impl Registration {
     }
 }
 
-/// The registration to use at the server `metadata` describes.
+/// A registration of this client at the server `metadata` describes,
+/// for a client without credentials in its configuration: its Client ID
+/// Metadata Document where the server takes them, else a new one.
 pub(super) async fn register(
     config: &OAuthConfig,
     metadata: &AuthorizationServerMetadata,
     redirect_uri: &str,
 ) -> Result<Registration, ClientError> {
-    if let Some(credentials) = &config.pre_registered {
-        return Ok(Registration::configured(credentials, metadata));
-    }
     let takes_documents =
         metadata.extra.get("client_id_metadata_document_supported") == Some(&Value::Bool(true));
     if let (true, Some(url)) = (takes_documents, &config.client_metadata_url) {

@@ -8,15 +8,23 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::lifetime::unix_now;
 use crate::oauth::metadata::AuthorizationServerMetadata;
+use crate::redact::RedactedUrl;
 use crate::sync::lock;
 
-/// A token for one resource, as the authorization server issued it.
+/// How often a client waiting for a store's lock (to refresh, or to change
+/// a file another process holds) tries again.
+pub(super) const LOCK_POLL: Duration = Duration::from_millis(10);
+
+/// A token for one resource, as the authorization server issued it. Only
+/// the client makes them; a store keeps them as they are (serde).
 #[derive(Clone, Serialize, Deserialize, PartialEq)]
+#[non_exhaustive]
 pub struct StoredToken {
     /// The access token.
     pub access_token: String,
@@ -47,9 +55,7 @@ impl StoredToken {
     /// half its lifetime, for a token that lives a minute or less, so that
     /// it is renewed once per lifetime, not on every use).
     pub fn is_expired(&self) -> bool {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = unix_now();
         self.expires_at.is_some_and(|at| {
             let lifetime = self
                 .issued_at
@@ -104,7 +110,7 @@ impl std::fmt::Debug for StoredRegistration {
 /// What a client knows of one authorization server, for one MCP server:
 /// enough to refresh a token it issued, in a later run and without the
 /// user.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
 #[non_exhaustive]
 pub struct StoredIssuer {
     /// The server's metadata as discovered (its token endpoint above all).
@@ -130,6 +136,31 @@ impl StoredIssuer {
             registration,
         }
     }
+}
+
+/// Its URLs as messages show them ([`RedactedUrl`]).
+impl std::fmt::Debug for StoredIssuer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let token_endpoint = self.metadata.token_endpoint.as_deref();
+        f.debug_struct("StoredIssuer")
+            .field("issuer", &RedactedUrl::new(&self.metadata.issuer))
+            .field("token_endpoint", &token_endpoint.map(RedactedUrl::new))
+            .field("resource", &RedactedUrl::new(&self.resource))
+            .field("registration", &self.registration)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A server's token with the record of one issuer, as
+/// [`TokenStore::update`] changes them: together, so that no client ever
+/// reads a token with a registration it was not issued to.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct StoredEntry {
+    /// The server's token (`None`: none, or forgotten).
+    pub token: Option<StoredToken>,
+    /// What is known of the issuer (`None`: nothing, or forgotten).
+    pub issuer: Option<StoredIssuer>,
 }
 
 impl StoredRegistration {
@@ -172,7 +203,15 @@ impl StoreLock {
 /// back.
 ///
 /// Only `load` and `save` are required; a store without the rest keeps a
-/// token that a later run cannot refresh (it authorizes again).
+/// token that a later run cannot refresh (it authorizes again). A store
+/// that several clients share changes a server's token and issuer record
+/// in one step: it implements [`update`](TokenStore::update) under the
+/// same lock as its other changes.
+///
+/// Every method may block (a [`FileTokenStore`](super::FileTokenStore)
+/// waits up to a minute for another process's lock): the client calls
+/// them on tokio's blocking threads (`spawn_blocking`), never on the
+/// threads that run its futures.
 pub trait TokenStore: Send + Sync + 'static {
     /// The token for `server`, as last saved by anyone.
     fn load(&self, server: &str) -> Option<StoredToken>;
@@ -186,6 +225,25 @@ pub trait TokenStore: Send + Sync + 'static {
     /// Keeps `record` of `issuer` for `server`, or forgets it (`None`).
     fn save_issuer(&self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
         let _ = (server, issuer, record);
+    }
+    /// Applies `change` to `server`'s token and its record of `issuer` as
+    /// one change: read, changed and written back with no other change in
+    /// between. The default reads and writes them through the methods
+    /// above, one after the other, which is one step only for a store that
+    /// one client uses.
+    fn update(&self, server: &str, issuer: &str, change: &mut dyn FnMut(&mut StoredEntry)) {
+        let before = StoredEntry {
+            token: self.load(server),
+            issuer: self.load_issuer(server, issuer),
+        };
+        let mut after = before.clone();
+        change(&mut after);
+        if after.issuer != before.issuer {
+            self.save_issuer(server, issuer, after.issuer.as_ref());
+        }
+        if after.token != before.token {
+            self.save(server, after.token.as_ref());
+        }
     }
     /// The right to refresh `server`'s token, or `None` while another
     /// client holds it (callers wait and try again). Must not block. The
@@ -234,6 +292,26 @@ impl Entries {
         });
     }
 
+    /// [`TokenStore::update`] on these entries.
+    pub(super) fn update(
+        &mut self,
+        server: &str,
+        issuer: &str,
+        change: &mut dyn FnMut(&mut StoredEntry),
+    ) {
+        self.change(server, |entry| {
+            let mut view = StoredEntry {
+                token: entry.token.take(),
+                issuer: entry.issuers.remove(issuer),
+            };
+            change(&mut view);
+            entry.token = view.token;
+            if let Some(record) = view.issuer {
+                entry.issuers.insert(issuer.to_owned(), record);
+            }
+        });
+    }
+
     fn change(&mut self, server: &str, change: impl FnOnce(&mut Entry)) {
         let entry = self.0.entry(server.to_owned()).or_default();
         change(entry);
@@ -268,6 +346,10 @@ impl TokenStore for MemoryTokenStore {
         lock(&self.entries).set_issuer(server, issuer, record);
     }
 
+    fn update(&self, server: &str, issuer: &str, change: &mut dyn FnMut(&mut StoredEntry)) {
+        lock(&self.entries).update(server, issuer, change);
+    }
+
     fn try_lock(&self, server: &str) -> std::io::Result<Option<StoreLock>> {
         let flag = lock(&self.refreshing)
             .entry(server.to_owned())
@@ -294,10 +376,7 @@ mod tests {
     use super::*;
 
     fn expiring(issued_ago: u64, lifetime: Option<u64>, known_issue: bool) -> StoredToken {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
+        let now = unix_now();
         let issued = now - issued_ago;
         StoredToken {
             access_token: "a".into(),
@@ -321,6 +400,54 @@ mod tests {
         // Issued when unknown (an older file): 30 s early, as before.
         assert!(expiring(0, Some(10), false).is_expired());
         assert!(!expiring(0, None, true).is_expired());
+    }
+
+    /// A store with the required methods and the issuer's only.
+    #[derive(Default)]
+    struct Plain(MemoryTokenStore);
+
+    impl TokenStore for Plain {
+        fn load(&self, server: &str) -> Option<StoredToken> {
+            self.0.load(server)
+        }
+        fn save(&self, server: &str, token: Option<&StoredToken>) {
+            self.0.save(server, token);
+        }
+        fn load_issuer(&self, server: &str, issuer: &str) -> Option<StoredIssuer> {
+            self.0.load_issuer(server, issuer)
+        }
+        fn save_issuer(&self, server: &str, issuer: &str, record: Option<&StoredIssuer>) {
+            self.0.save_issuer(server, issuer, record);
+        }
+    }
+
+    #[test]
+    fn the_default_update_reads_and_writes_through_the_other_methods() {
+        let metadata: AuthorizationServerMetadata =
+            serde_json::from_value(serde_json::json!({"issuer": "https://as"})).unwrap();
+        let record = StoredIssuer::new(metadata, "https://rs/mcp", None);
+        let token = expiring(0, None, true);
+        for store in [
+            Box::new(Plain::default()) as Box<dyn TokenStore>,
+            Box::new(MemoryTokenStore::default()),
+        ] {
+            store.update("https://rs/mcp", "https://as", &mut |entry| {
+                assert_eq!(entry, &StoredEntry::default());
+                entry.token = Some(token.clone());
+                entry.issuer = Some(record.clone());
+            });
+            assert_eq!(store.load("https://rs/mcp"), Some(token.clone()));
+            assert_eq!(
+                store.load_issuer("https://rs/mcp", "https://as"),
+                Some(record.clone())
+            );
+            store.update("https://rs/mcp", "https://as", &mut |entry| {
+                assert_eq!(entry.token.as_ref(), Some(&token));
+                entry.token = None;
+            });
+            assert_eq!(store.load("https://rs/mcp"), None);
+            assert!(store.load_issuer("https://rs/mcp", "https://as").is_some());
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Requests to the token endpoint (authorization code, refresh, client
 //! credentials), with the client authentication the registration says.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -11,7 +11,7 @@ use super::refusal::TokenFailure;
 use super::registration::{AuthMethod, Registration};
 use super::{ClientSecret, StoredToken};
 use crate::client::ClientError;
-use crate::lifetime::MAX_LIFETIME;
+use crate::lifetime::{MAX_LIFETIME, unix_now};
 use crate::oauth::basic_authorization;
 use crate::oauth::metadata::MAX_DOCUMENT_BYTES;
 use crate::outbound::{self, fetch};
@@ -102,7 +102,7 @@ pub(super) async fn request(
             .map(str::to_owned)
             .collect()
     });
-    let issued_at = now();
+    let issued_at = unix_now();
     Ok(StoredToken {
         access_token: answer.access_token,
         refresh_token: answer.refresh_token,
@@ -111,12 +111,6 @@ pub(super) async fn request(
         scopes: granted.unwrap_or_else(|| scopes.to_vec()),
         issuer: issuer.to_owned(),
     })
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 /// A client assertion (RFC 7523): `iss` and `sub` the client, `aud` the
@@ -138,13 +132,13 @@ fn assertion(
         _ => EncodingKey::from_rsa_pem(pem.as_bytes()),
     }
     .map_err(|e| failure(format!("the client's private key is unusable: {e}")))?;
-    let now = now();
+    let now = unix_now();
     let claims = serde_json::json!({
         "iss": client_id,
         "sub": client_id,
         "aud": issuer,
         "iat": now,
-        "exp": now + 300,
+        "exp": now.saturating_add(300),
         "jti": super::pkce::random_token()?,
     });
     encode(&Header::new(algorithm), &claims, &key)

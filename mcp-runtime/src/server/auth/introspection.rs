@@ -2,7 +2,7 @@
 //! token is active and what it grants, for opaque tokens a resource server
 //! cannot read itself.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use hyper::header::HeaderValue;
 use serde_json::{Map, Value};
@@ -101,9 +101,7 @@ impl IntrospectionVerifier {
                 "the token is from another issuer".into(),
             ));
         }
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = crate::lifetime::unix_now();
         // RFC 7662's `exp` is an integer, but a fraction or a negative
         // number is a time all the same (`as_u64` took them for no expiry);
         // an `exp` that is no number is refused, not ignored.
