@@ -18,7 +18,7 @@ use hyper_util::rt::TokioExecutor;
 
 pub use failure::{ConnectError, ConnectErrorKind};
 
-use crate::redact::RedactedUrl;
+use crate::redact::{RedactedUrl, split_userinfo};
 
 /// The connector under every outgoing request.
 #[cfg(feature = "tls")]
@@ -37,7 +37,7 @@ pub(crate) type HttpClient = HyperClient<Connector, Full<Bytes>>;
 pub(crate) fn parse_url(url: &str) -> Result<Uri, String> {
     let invalid = |e: &dyn std::fmt::Display| format!("invalid URL {}: {e}", RedactedUrl::new(url));
     let uri: Uri = url.parse().map_err(|e| invalid(&e))?;
-    let Some((_, host)) = uri.authority().and_then(|a| a.as_str().rsplit_once('@')) else {
+    let Some((Some(_), host)) = uri.authority().map(|a| split_userinfo(a.as_str())) else {
         return Ok(uri);
     };
     let host = host.parse().map_err(|e| invalid(&e))?;
