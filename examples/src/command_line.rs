@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use mcp_runtime::server::{ServerBuilder, ServerOptions, StateKey};
+use mcp_runtime::server::{Server, ServerBuilder, StateKey};
 
 /// The environment variable that may carry the request state key.
 pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
@@ -161,26 +161,28 @@ pub struct CommandLine {
 
 impl CommandLine {
     /// Builds `builder` with what the command line asks (the request state
-    /// key, on default [`ServerOptions`]; shared state; mounted servers) and
-    /// serves it: Streamable HTTP
-    /// with `--http ADDR` until Ctrl-C, printing `listening on
-    /// http://IP:PORT/mcp` to stderr once bound; stdio otherwise.
+    /// key, the binary's other options kept; shared state; mounted servers)
+    /// and serves it: Streamable HTTP with `--http ADDR` until Ctrl-C,
+    /// printing `listening on http://IP:PORT/mcp` to stderr once bound;
+    /// stdio otherwise.
     pub async fn serve(self, builder: ServerBuilder) -> Result<(), Box<dyn std::error::Error>> {
+        let server = self.server(builder).await?;
+        match self.http {
+            Some(addr) => serve_http(server, addr, &self).await,
+            None => Ok(server.serve_stdio().await?),
+        }
+    }
+
+    /// `builder` with what the command line asks, built.
+    async fn server(&self, builder: ServerBuilder) -> Result<Server, Box<dyn std::error::Error>> {
         let mut builder = match self.state_key()? {
-            Some(key) => builder.options(ServerOptions {
-                request_state_key: key,
-                ..ServerOptions::default()
-            }),
+            Some(key) => builder.request_state_key(key),
             None => builder,
         };
         if let Some(url) = &self.redis_url {
             builder = shared_state(builder, url)?;
         }
-        let server = mount(builder, &self.mounts).await?.build()?;
-        match self.http {
-            Some(addr) => serve_http(server, addr, &self).await,
-            None => Ok(server.serve_stdio().await?),
-        }
+        Ok(mount(builder, &self.mounts).await?.build()?)
     }
 
     /// The key from `--state-key-file`, else from [`STATE_KEY_ENV`].
@@ -226,7 +228,12 @@ async fn mount(
     for (prefix, url) in mounts {
         let upstream = mcp_runtime::client::Client::connect_http(url)
             .await
-            .map_err(|e| format!("cannot mount {url}: {e}"))?;
+            .map_err(|e| {
+                format!(
+                    "cannot mount {}: {e}",
+                    mcp_runtime::redact::RedactedUrl::new(url)
+                )
+            })?;
         builder = builder.register(upstream.mount(prefix).await?);
     }
     Ok(builder)
@@ -247,7 +254,7 @@ async fn mount(
 /// Streamable HTTP at `http://ADDR/mcp` until Ctrl-C.
 #[cfg(feature = "http")]
 async fn serve_http(
-    server: mcp_runtime::server::Server,
+    server: Server,
     addr: SocketAddr,
     command_line: &CommandLine,
 ) -> Result<(), Box<dyn std::error::Error>> {
@@ -257,7 +264,11 @@ async fn serve_http(
     if let Some(issuer) = &command_line.auth_issuer {
         let resource = command_line.resource.clone().unwrap_or_else(|| url.clone());
         config.auth = Some(jwt_auth(&resource, issuer)?);
-        eprintln!("protected resource {resource}; tokens from {issuer}");
+        eprintln!(
+            "protected resource {}; tokens from {}",
+            mcp_runtime::redact::RedactedUrl::new(&resource),
+            mcp_runtime::redact::RedactedUrl::new(issuer)
+        );
     }
     eprintln!("listening on {url}");
     let ctrl_c = async {
@@ -270,7 +281,7 @@ async fn serve_http(
 /// that calls nothing but `serve_stdio` would be built.
 #[cfg(not(feature = "http"))]
 async fn serve_http(
-    _server: mcp_runtime::server::Server,
+    _server: Server,
     _addr: SocketAddr,
     _command_line: &CommandLine,
 ) -> Result<(), Box<dyn std::error::Error>> {
@@ -332,6 +343,64 @@ mod tests {
 
     fn parse(example: Example, args: &[&str]) -> Result<CommandLine, String> {
         example.parse(args.iter().map(|s| s.to_string()))
+    }
+
+    /// A state key from the command line joins the options the binary set
+    /// instead of replacing them: a page size of one still pages.
+    #[tokio::test]
+    async fn a_state_key_keeps_the_binarys_other_options() {
+        use mcp_runtime::protocol::CallToolResult;
+        use mcp_runtime::server::{Server, ServerOptions, ToolCall, ToolDef};
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("state.key");
+        std::fs::write(&key, "5eed".repeat(16)).unwrap();
+        let command_line = parse(EVERY, &["--state-key-file", key.to_str().unwrap()]).unwrap();
+        let tool =
+            |name: &str| ToolDef::new(name, |_: ToolCall| async { Ok(CallToolResult::text("")) });
+        let builder = Server::builder(mcp_runtime::server_info!())
+            .options(ServerOptions {
+                page_size: 1,
+                ..ServerOptions::default()
+            })
+            .tool(tool("a"))
+            .tool(tool("b"));
+        let server = command_line.server(builder).await.unwrap();
+
+        let (client, server_io) = tokio::io::duplex(1 << 16);
+        let (input, output) = tokio::io::split(server_io);
+        let config = mcp_runtime::transport::StdioConfig::default();
+        tokio::spawn(server.serve_io(input, output, config));
+        let (reader, mut writer) = tokio::io::split(client);
+        let list = serde_json::json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/list",
+            "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"}
+            }}
+        });
+        writer
+            .write_all(format!("{list}\n").as_bytes())
+            .await
+            .unwrap();
+        let mut line = String::new();
+        let mut reader = tokio::io::BufReader::new(reader);
+        tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            reader.read_line(&mut line),
+        )
+        .await
+        .expect("an answer in time")
+        .unwrap();
+        let reply: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            reply["result"]["tools"].as_array().map(Vec::len),
+            Some(1),
+            "{reply}"
+        );
+        assert!(reply["result"]["nextCursor"].is_string(), "{reply}");
     }
 
     #[test]

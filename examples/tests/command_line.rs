@@ -218,3 +218,70 @@ fn notes_servers_sharing_a_state_key_take_each_others_rounds() {
     let refused = request(&unkeyed.url, 3, "tools/call", Some("clear_notes"), answered);
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
+
+/// What a binary prints to stderr up to its line `listening on ...`
+/// (killed then, or at the deadline).
+fn startup_lines(path: &str, args: &[&str]) -> String {
+    let mut child = Command::new(path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
+    let stderr = child.stderr.take().unwrap();
+    let (lines, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut shown = String::new();
+    while let Some(left) = DEADLINE.checked_sub(started.elapsed()) {
+        let Ok(line) = received.recv_timeout(left) else {
+            break;
+        };
+        shown += &line;
+        shown.push('\n');
+        if line.starts_with("listening on") {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    shown
+}
+
+/// The URLs a binary names (a server it cannot mount, the resource and
+/// issuer it starts with) are shown without userinfo or query.
+#[test]
+fn urls_on_stderr_are_redacted() {
+    let echo = env!("CARGO_BIN_EXE_echo-server");
+    let mount = "p=http://user:hunter2@127.0.0.1:9/mcp?token=tok-secret";
+    let ended = run(echo, &["--mount", mount, "--http", "127.0.0.1:0"]);
+    assert!(ended.code.is_some_and(|code| code != 0), "{}", ended.stderr);
+    assert!(
+        ended
+            .stderr
+            .contains("cannot mount http://127.0.0.1:9/mcp:"),
+        "{}",
+        ended.stderr
+    );
+    let issuer = "http://user:hunter2@127.0.0.1:9";
+    let resource = "http://user:hunter2@127.0.0.1/mcp";
+    let args = ["--http", "127.0.0.1:0", "--auth-issuer", issuer];
+    let started = startup_lines(echo, &[&args[..], &["--resource", resource]].concat());
+    assert!(
+        started.contains("protected resource http://127.0.0.1/mcp; tokens from http://127.0.0.1:9"),
+        "{started}"
+    );
+    for shown in [&ended.stderr, &started] {
+        for secret in ["hunter2", "user:", "tok-secret"] {
+            assert!(!shown.contains(secret), "shows {secret}:\n{shown}");
+        }
+    }
+}

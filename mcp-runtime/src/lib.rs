@@ -97,8 +97,10 @@
 //! | what handlers are made of (definitions, the registry) | `server::registry` |
 //! | what the macros target | `server::derive`, `__private` |
 //!
-//! `jsonrpc`, `protocol`, `canonical`, `oauth` and [`lifetime`] are leaves:
-//! they import nothing else of this crate. Outgoing HTTP (the client's
+//! `jsonrpc`, `protocol`, `canonical`, `oauth`, [`redact`] and [`lifetime`]
+//! are leaves: they import nothing of this crate but one another
+//! (`protocol` re-exports `jsonrpc`'s error codes, `oauth` finds a URL's
+//! authority by `redact`'s rule). Outgoing HTTP (the client's
 //! transport, an issuer's metadata and keys) is built in one place,
 //! `outbound`. Every lifetime or limit a peer or a configuration names
 //! passes through [`lifetime::bounded`] before it meets a clock. Nothing

@@ -118,6 +118,15 @@ async fn connect_errors_show_no_credentials() {
         matches!(unsupported, ClientError::Connect(_)),
         "{unsupported}"
     );
+    // A password with an unescaped `?`, `/` or `#` ends the authority
+    // early: the part before it must not be shown as the host.
+    for password in ["hunter2?x", "hunter2/x", "hunter2#x"] {
+        failure(
+            &format!("http://user:{password}@127.0.0.1:{port}/mcp{TAIL}"),
+            ConnectOptions::default(),
+        )
+        .await;
+    }
     let malformed = failure(
         &format!("http://user:hunter2@127.0.0.1:{port}/m cp{TAIL}"),
         ConnectOptions::default(),

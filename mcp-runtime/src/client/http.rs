@@ -69,6 +69,20 @@ const MAX_RESUMPTIONS: usize = 5;
 /// The wait before resuming when the server set no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
+/// The longest wait before resuming, whatever `retry` the server set: room
+/// for an honest back-off (a restart, a rolling deploy), while the
+/// [`MAX_RESUMPTIONS`] waits of one request stay within minutes; a peer
+/// could otherwise hold a request until its timeout (a day in `mcp-host`).
+const MAX_RETRY: Duration = Duration::from_secs(30);
+
+/// How long to wait before resuming a stream whose server asked for
+/// `retry` milliseconds.
+fn resume_delay(retry: Option<u64>) -> Duration {
+    retry.map_or(DEFAULT_RETRY, |millis| {
+        crate::lifetime::bounded(Duration::from_millis(millis)).min(MAX_RETRY)
+    })
+}
+
 type Progress = Option<(
     ProgressToken,
     mpsc::UnboundedSender<ProgressNotificationParams>,
@@ -195,8 +209,7 @@ impl HttpLink {
                 let Some(last) = last_event_id.clone() else {
                     return Err(ClientError::Closed);
                 };
-                let wait = decoder.retry.map_or(DEFAULT_RETRY, Duration::from_millis);
-                tokio::time::sleep(wait).await;
+                tokio::time::sleep(resume_delay(decoder.retry)).await;
                 body = self.resume(&last, headers).await?;
                 decoder.restart();
             }
@@ -554,6 +567,15 @@ pub(crate) fn header_value(text: &str) -> HeaderValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_cannot_delay_a_resumption_past_the_cap() {
+        assert_eq!(resume_delay(None), DEFAULT_RETRY);
+        assert_eq!(resume_delay(Some(0)), Duration::ZERO);
+        assert_eq!(resume_delay(Some(2_500)), Duration::from_millis(2_500));
+        assert_eq!(resume_delay(Some(86_400_000)), MAX_RETRY);
+        assert_eq!(resume_delay(Some(u64::MAX)), MAX_RETRY);
+    }
 
     #[test]
     fn header_values_follow_the_spec_examples() {

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::redact::{split_authority, split_userinfo};
+
 /// The well-known path of protected resource metadata (RFC 9728).
 pub const PROTECTED_RESOURCE_PATH: &str = "/.well-known/oauth-protected-resource";
 /// The well-known path of authorization server metadata (RFC 8414).
@@ -69,20 +71,18 @@ pub struct AuthorizationServerMetadata {
 
 /// Splits `url` into its origin (`scheme://authority`) and path (without a
 /// trailing `/`, empty for the root); `None` unless it is an absolute
-/// http(s) URL without query or fragment.
+/// http(s) URL without query, fragment or `\` (which WHATWG parsers read
+/// as `/` and others refuse: it would let the host be read two ways).
 pub fn split_origin(url: &str) -> Option<(&str, &str)> {
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))?;
-    if url.contains(['?', '#']) {
+    let http = url.starts_with("https://") || url.starts_with("http://");
+    if !http || url.contains(['?', '#', '\\']) {
         return None;
     }
-    let authority_len = rest.find('/').unwrap_or(rest.len());
-    if authority_len == 0 {
+    let (scheme, authority, path) = split_authority(url);
+    if authority.is_empty() {
         return None;
     }
-    let origin_len = url.len() - rest.len() + authority_len;
-    let (origin, path) = url.split_at(origin_len);
+    let (origin, _) = url.split_at(scheme.len() + authority.len());
     Some((origin, path.trim_end_matches('/')))
 }
 
@@ -123,8 +123,8 @@ pub fn is_loopback(url: &str) -> bool {
     let Some((origin, _)) = split_origin(url) else {
         return false;
     };
-    let authority = origin.split_once("://").map_or(origin, |(_, a)| a);
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+    let (_, authority, _) = split_authority(origin);
+    let (_, authority) = split_userinfo(authority);
     let host = match authority.strip_prefix('[') {
         Some(v6) => v6.split_once(']').map_or(v6, |(h, _)| h),
         None => authority.split_once(':').map_or(authority, |(h, _)| h),
@@ -169,6 +169,7 @@ mod tests {
             "https://",
             "https:///path",
             "https://h/p?q=1",
+            "https://h\\p",
             "h/p",
         ] {
             assert!(protected_resource_metadata_url(bad).is_none(), "{bad}");
@@ -190,6 +191,8 @@ mod tests {
             "http://127.0.0.1.evil.com",
             "http://localhost.evil.com",
             "http://evil.com@x",
+            "http://evil.com\\@127.0.0.1/",
+            "http://evil.com\\@localhost",
             "http://[::2]",
             "http://10.0.0.1",
         ] {

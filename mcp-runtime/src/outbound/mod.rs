@@ -18,7 +18,7 @@ use hyper_util::rt::TokioExecutor;
 
 pub use failure::{ConnectError, ConnectErrorKind};
 
-use crate::redact::RedactedUrl;
+use crate::redact::{RedactedUrl, split_userinfo};
 
 /// The connector under every outgoing request.
 #[cfg(feature = "tls")]
@@ -37,13 +37,33 @@ pub(crate) type HttpClient = HyperClient<Connector, Full<Bytes>>;
 pub(crate) fn parse_url(url: &str) -> Result<Uri, String> {
     let invalid = |e: &dyn std::fmt::Display| format!("invalid URL {}: {e}", RedactedUrl::new(url));
     let uri: Uri = url.parse().map_err(|e| invalid(&e))?;
-    let Some((_, host)) = uri.authority().and_then(|a| a.as_str().rsplit_once('@')) else {
+    let Some((userinfo, host)) = uri.authority().map(|a| split_userinfo(a.as_str())) else {
         return Ok(uri);
     };
+    if !has_digit_port(host) {
+        return Err(invalid(&"the port is not a number"));
+    }
+    if userinfo.is_none() {
+        return Ok(uri);
+    }
     let host = host.parse().map_err(|e| invalid(&e))?;
     let mut parts = uri.into_parts();
     parts.authority = Some(host);
     Uri::from_parts(parts).map_err(|e| invalid(&e))
+}
+
+/// Whether the port of `host_port`, if it names one, is digits (RFC 3986),
+/// which hyper does not check. A password with an unescaped `/`, `?` or `#`
+/// ends the authority inside the userinfo, and its `user:pass` then reads
+/// as a host and a port: such a URL is refused, not connected to with the
+/// password in the `Host` header and in hyper's logs.
+fn has_digit_port(host_port: &str) -> bool {
+    let after_host = host_port
+        .rsplit_once(']')
+        .map_or(host_port, |(_, rest)| rest);
+    after_host
+        .split_once(':')
+        .is_none_or(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A client able to reach `url`: `http://`, or `https://` with the trusted
@@ -109,5 +129,20 @@ mod tests {
             error.starts_with("invalid URL http://host/m cp:"),
             "{error}"
         );
+        let uri = parse_url("http://[::1]:8080/mcp").unwrap();
+        assert_eq!(uri.to_string(), "http://[::1]:8080/mcp");
+    }
+
+    #[test]
+    fn a_password_that_cuts_the_authority_short_is_refused() {
+        for url in [
+            "http://user:hunter2?x@127.0.0.1:8080/mcp",
+            "http://user:hunter2/x@127.0.0.1:8080/mcp",
+            "http://user:hunter2#x@127.0.0.1:8080/mcp",
+            "http://u@user:hunter2/x@127.0.0.1:8080/mcp",
+        ] {
+            let error = parse_url(url).unwrap_err();
+            assert_eq!(error, "invalid URL http://…: the port is not a number");
+        }
     }
 }

@@ -142,6 +142,12 @@ impl ServerBuilder {
         self
     }
 
+    /// Sets [`ServerOptions::request_state_key`], keeping the other options.
+    pub fn request_state_key(mut self, key: crate::server::StateKey) -> Self {
+        self.options.request_state_key = key;
+        self
+    }
+
     /// Checks every definition (unique names, compilable schemas, valid
     /// skills) and freezes the registry: skill entries, digests and listing
     /// pages are all computed here, once.
