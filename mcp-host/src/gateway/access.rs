@@ -6,6 +6,7 @@
 use std::fmt;
 use std::net::SocketAddr;
 
+use mcp_runtime::redact::RedactedUrl;
 use mcp_runtime::server::auth::{AuthConfig, AuthSetupError, IntrospectionVerifier};
 use mcp_runtime::transport::HttpConfig;
 use tokio::net::TcpListener;
@@ -13,7 +14,7 @@ use tokio::net::TcpListener;
 use super::bearer::StaticBearer;
 
 /// How callers of the gateway over HTTP prove who they are.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum GatewayAccess {
     /// They do not: allowed on a loopback address only.
     Open,
@@ -33,7 +34,7 @@ pub enum GatewayAccess {
 }
 
 /// The gateway as an OAuth 2.1 protected resource.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct OAuthAccess {
     /// The authorization server whose tokens are accepted.
     pub issuer: String,
@@ -59,13 +60,43 @@ pub struct Introspection {
     pub client: Option<(String, String)>,
 }
 
+/// URLs redacted, the token and the secret left out.
+impl fmt::Debug for GatewayAccess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GatewayAccess::Open => f.write_str("Open"),
+            GatewayAccess::OAuth(oauth) => f.debug_tuple("OAuth").field(oauth).finish(),
+            GatewayAccess::Bearer { token, resource } => f
+                .debug_struct("Bearer")
+                .field("token", token)
+                .field("resource", &redacted(resource.as_deref()))
+                .finish(),
+        }
+    }
+}
+
+impl fmt::Debug for OAuthAccess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthAccess")
+            .field("issuer", &RedactedUrl::new(&self.issuer))
+            .field("resource", &redacted(self.resource.as_deref()))
+            .field("introspection", &self.introspection)
+            .field("scopes", &self.scopes)
+            .finish()
+    }
+}
+
 impl fmt::Debug for Introspection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Introspection")
-            .field("endpoint", &self.endpoint)
+            .field("endpoint", &RedactedUrl::new(&self.endpoint))
             .field("client_id", &self.client.as_ref().map(|(id, _)| id))
             .finish_non_exhaustive()
     }
+}
+
+fn redacted(url: Option<&str>) -> Option<RedactedUrl<'_>> {
+    url.map(RedactedUrl::new)
 }
 
 impl GatewayAccess {
@@ -282,5 +313,31 @@ mod tests {
             plain_http.http_config(lan),
             Err(AccessError::Setup(_))
         ));
+    }
+
+    #[test]
+    fn debug_output_redacts_urls_and_hides_secrets() {
+        let oauth = GatewayAccess::OAuth(OAuthAccess {
+            issuer: "https://u:issuer-pw@as.example/?k=issuer-q".into(),
+            resource: Some("https://mcp.example/mcp?k=resource-q".into()),
+            introspection: Some(Introspection {
+                endpoint: "https://as.example/introspect?k=endpoint-q".into(),
+                client: Some(("gateway".into(), "client-secret".into())),
+            }),
+            scopes: vec![],
+        });
+        let text = format!("{oauth:?} {:?}", bearer(Some("https://x/mcp?k=bearer-q")));
+        for secret in [
+            "issuer-pw",
+            "issuer-q",
+            "resource-q",
+            "endpoint-q",
+            "client-secret",
+            "bearer-q",
+            &"a".repeat(32),
+        ] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert!(text.contains("https://as.example/introspect"), "{text}");
     }
 }
