@@ -194,7 +194,7 @@ impl HttpLink {
             // Last-Event-ID after the server's `retry` delay (SEP-1699).
             let mut decoder = SseDecoder::default();
             let mut last_event_id = None;
-            for _ in 0..=MAX_RESUMPTIONS {
+            for resumption in 0..=MAX_RESUMPTIONS {
                 let read = self.read_stream(
                     body,
                     &mut decoder,
@@ -209,6 +209,10 @@ impl HttpLink {
                 let Some(last) = last_event_id.clone() else {
                     return Err(ClientError::Closed);
                 };
+                if resumption == MAX_RESUMPTIONS {
+                    // No wait and no request whose answer would go unread.
+                    break;
+                }
                 tokio::time::sleep(resume_delay(decoder.retry)).await;
                 body = self.resume(&last, headers).await?;
                 decoder.restart();
