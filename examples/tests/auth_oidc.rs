@@ -16,7 +16,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_runtime::client::{AuthError, Client, ClientError, ConnectOptions};
 use serde_json::{Value, json};
 use support::interop::{HttpFixture, python, script, sdks};
-use support::oidc::{Issuer, http};
+use support::oidc::{Issuer, http, keep_cookies_and_find_redirect};
 
 fn protected_server(issuer: &Issuer) -> HttpFixture {
     HttpFixture::start(
@@ -351,20 +351,7 @@ impl mcp_runtime::client::auth::AuthorizationStep for ProgrammaticConsent {
                         vec![("Cookie", cookie.as_str())]
                     };
                     let (status, head, body) = http("GET", &next, "", &headers);
-                    let mut location = None;
-                    for line in head.lines() {
-                        let Some((name, value)) = line.split_once(": ") else {
-                            continue;
-                        };
-                        if name.eq_ignore_ascii_case("set-cookie") {
-                            let pair = value.split(';').next().unwrap_or_default().to_owned();
-                            let name = pair.split('=').next().unwrap_or_default().to_owned();
-                            cookies.retain(|c| !c.starts_with(&format!("{name}=")));
-                            cookies.push(pair);
-                        } else if name.eq_ignore_ascii_case("location") {
-                            location = Some(value.trim().to_owned());
-                        }
-                    }
+                    let location = keep_cookies_and_find_redirect(&head, &mut cookies);
                     let Some(location) = location else {
                         return Err(ClientError::Authorization(format!(
                             "HTTP {status} without redirect: {body}"

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use support::cargo::cargo;
 use support::host::mcp_host;
 use support::interop::HttpFixture;
-use support::oidc::{Issuer, http};
+use support::oidc::{Issuer, http, keep_cookies_and_find_redirect};
 
 /// Access tokens from codes live this long (the client renews a token
 /// this short at half its lifetime: a second after it was issued).
@@ -52,20 +52,7 @@ fn approve(issuer: &str, url: &str) {
     let mut next = url.to_owned();
     for _ in 0..10 {
         let (status, head) = get(&next, &cookies.join("; "));
-        let mut location = None;
-        for line in head.lines() {
-            let Some((name, value)) = line.split_once(": ") else {
-                continue;
-            };
-            if name.eq_ignore_ascii_case("set-cookie") {
-                let pair = value.split(';').next().unwrap_or_default().to_owned();
-                let name = pair.split('=').next().unwrap_or_default().to_owned();
-                cookies.retain(|c| !c.starts_with(&format!("{name}=")));
-                cookies.push(pair);
-            } else if name.eq_ignore_ascii_case("location") {
-                location = Some(value.trim().to_owned());
-            }
-        }
+        let location = keep_cookies_and_find_redirect(&head, &mut cookies);
         let location = location.unwrap_or_else(|| panic!("HTTP {status} without redirect"));
         if location.contains("/callback?") {
             let (status, _) = get(&location, "");

@@ -135,3 +135,24 @@ pub fn post(url: &str, body: &str, content_type: &str) -> Value {
     assert_eq!(status, 200, "{url}: {body}");
     serde_json::from_str(&body).unwrap_or_else(|e| panic!("{url}: {e}: {body}"))
 }
+
+/// Keeps in `cookies` the ones a response's `head` sets (the latest per
+/// name, as `name=value`), as a browser walking the issuer's consent pages
+/// would; returns where the response redirects, if it does.
+pub fn keep_cookies_and_find_redirect(head: &str, cookies: &mut Vec<String>) -> Option<String> {
+    let mut location = None;
+    for line in head.lines() {
+        let Some((name, value)) = line.split_once(": ") else {
+            continue;
+        };
+        if name.eq_ignore_ascii_case("set-cookie") {
+            let pair = value.split(';').next().unwrap_or_default().to_owned();
+            let name = pair.split('=').next().unwrap_or_default().to_owned();
+            cookies.retain(|c| !c.starts_with(&format!("{name}=")));
+            cookies.push(pair);
+        } else if name.eq_ignore_ascii_case("location") {
+            location = Some(value.trim().to_owned());
+        }
+    }
+    location
+}
