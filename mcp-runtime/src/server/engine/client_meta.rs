@@ -1,16 +1,8 @@
 //! Who is calling: the era of a request, its protocol version and what the
 //! client declared.
 
+pub use crate::protocol::Era;
 use crate::protocol::{ClientCapabilities, Implementation};
-
-/// The protocol era a request was made in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Era {
-    /// 2024-11-05 through 2025-11-25: `initialize` handshake, sessions.
-    Legacy,
-    /// 2026-07-28 and later: stateless, `_meta` on every request.
-    Modern,
-}
 
 /// Who is calling: the negotiated version and what the client declared.
 #[derive(Debug, Clone)]

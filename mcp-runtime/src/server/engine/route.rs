@@ -158,7 +158,11 @@ impl Server {
             | Method::Listen
             | Method::TasksGet
             | Method::TasksUpdate
-            | Method::TasksCancel => Err(ErrorObject::method_not_found(method.name())),
+            | Method::TasksCancel
+            // The client answers these; a server does not.
+            | Method::CreateMessage
+            | Method::Elicit
+            | Method::ListRoots => Err(ErrorObject::method_not_found(method.name())),
         }
     }
 }
