@@ -87,6 +87,19 @@ pub struct InputRequiredResult {
     pub meta: Option<Meta>,
 }
 
+impl InputRequiredResult {
+    /// An `input_required` result asking `input_requests`, with the
+    /// `request_state` the retry must bring back.
+    pub fn new(input_requests: InputRequests, request_state: String) -> Self {
+        InputRequiredResult {
+            result_type: ResultType::InputRequired,
+            input_requests: Some(input_requests),
+            request_state: Some(request_state),
+            meta: None,
+        }
+    }
+}
+
 impl Default for InputRequiredResult {
     fn default() -> Self {
         Self {

@@ -23,7 +23,11 @@ mod meta;
 mod method;
 pub mod methods;
 mod notifications;
+#[cfg(feature = "http")]
+pub(crate) mod param_headers;
 mod prompts;
+#[cfg(feature = "http")]
+pub(crate) mod request_headers;
 mod resources;
 mod roots;
 mod sampling;

@@ -80,6 +80,17 @@ pub struct CreateTaskResult {
     pub meta: Option<Meta>,
 }
 
+impl CreateTaskResult {
+    /// The answer that a request now runs as `task`.
+    pub fn new(task: Task) -> Self {
+        CreateTaskResult {
+            result_type: ResultType::Task,
+            task,
+            meta: None,
+        }
+    }
+}
+
 /// The result of `tasks/get`: the task and what its status carries
 /// (schema `DetailedTask`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -103,6 +114,20 @@ pub struct GetTaskResult {
     /// Result metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
+}
+
+impl GetTaskResult {
+    /// What `tasks/get` answers about `task`, with nothing more yet.
+    pub fn new(task: Task) -> Self {
+        GetTaskResult {
+            result_type: ResultType::Complete,
+            task,
+            input_requests: None,
+            result: None,
+            error: None,
+            meta: None,
+        }
+    }
 }
 
 /// Parameters of `tasks/get` and `tasks/cancel`.

@@ -86,6 +86,8 @@ pub use shared::{SharedState, SharedStateError};
 /// Whether a tool may run as a task; see [`ToolDef::task_support`].
 pub use crate::protocol::TaskSupport;
 
+#[cfg(feature = "http")]
+pub(crate) use engine::classify::{Classified, Decoded, Rejection};
 pub(crate) use engine::inbound::Inbound;
 pub(crate) use engine::peer::Peer;
 #[cfg(feature = "http")]
@@ -100,7 +102,7 @@ pub(crate) mod macro_support {
 
 use crate::protocol::Implementation;
 #[cfg(feature = "http")]
-use crate::transport::http::param_headers::ParamHeaders;
+use crate::protocol::param_headers::ParamHeaders;
 use registry::Registry;
 
 /// The name and version of the crate that invokes it, as an

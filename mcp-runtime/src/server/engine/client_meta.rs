@@ -16,3 +16,16 @@ pub struct ClientMeta {
     /// The capabilities the client declared.
     pub capabilities: ClientCapabilities,
 }
+
+impl ClientMeta {
+    /// The legacy client of a session whose `initialize` has not completed
+    /// (for `initialize` itself and `ping`): it has declared nothing yet.
+    pub(crate) fn before_initialize() -> Self {
+        ClientMeta {
+            era: Era::Legacy,
+            protocol_version: String::new(),
+            client_info: None,
+            capabilities: ClientCapabilities::default(),
+        }
+    }
+}

@@ -3,8 +3,9 @@
 
 use serde_json::Map;
 
-use super::era::supported_versions;
-use crate::protocol::{DiscoverResult, Implementation, META_SERVER_INFO, ResultType};
+use super::classify::supported_versions;
+use super::shape;
+use crate::protocol::{DiscoverResult, Era, Implementation, META_SERVER_INFO, Method};
 use crate::server::ServerOptions;
 
 /// The `server/discover` result, built once.
@@ -19,16 +20,19 @@ pub(crate) fn discover_result(
         META_SERVER_INFO.to_owned(),
         serde_json::to_value(info).unwrap_or_default(),
     );
-    DiscoverResult {
+    let mut result = DiscoverResult {
         supported_versions: supported_versions()
             .into_iter()
             .map(str::to_owned)
             .collect(),
         capabilities: capabilities.clone(),
         instructions: instructions.map(str::to_owned),
-        result_type: Some(ResultType::Complete),
-        ttl_ms: Some(options.list_ttl_ms),
-        cache_scope: Some(options.list_cache_scope),
+        result_type: None,
+        ttl_ms: None,
+        cache_scope: None,
         meta: Some(meta),
-    }
+    };
+    let hints = shape::cache_hints(Method::Discover, options);
+    shape::apply(Era::Modern, &mut result, hints);
+    result
 }

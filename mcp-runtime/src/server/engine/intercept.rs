@@ -1,37 +1,23 @@
-//! Between the era's rules and the router: the server's
+//! Between admission and the router: the server's
 //! [middleware](crate::server::middleware), when it has any, sees the
-//! request first; the router (or `subscriptions/listen`) answers what it
-//! passes on.
+//! request first, unless its method is era plumbing the table marks as
+//! bypassing middleware ([`Method::bypasses_middleware`]).
 
-use std::pin::Pin;
-
-use serde_json::Value;
-
-use super::method::{Method, Requested};
-use super::params::{Reply, panicked, parse};
-use crate::jsonrpc::RequestId;
+use super::method::Method;
+use super::params::{Reply, panicked};
 use crate::server::middleware::{McpRequest, McpResponse, Next};
-use crate::server::{Era, RequestContext, Server, catch_panic};
+use crate::server::{Server, catch_panic};
 
 impl Server {
-    /// Serves a request whose era's rules passed.
-    pub(super) async fn intercept(
-        &self,
-        era: Era,
-        id: &RequestId,
-        method: Requested,
-        params: Option<Value>,
-        context: RequestContext,
-    ) -> Reply {
-        let Some(chain) = &self.inner.middleware else {
-            return self.answer(era, id, method, params, context).await;
-        };
-        let request = McpRequest {
-            era,
-            id: id.clone(),
-            method,
-            params,
-            context,
+    /// Serves an admitted request: through the middleware, then the router.
+    pub(super) async fn dispatch(&self, request: McpRequest) -> Reply {
+        let bypass = request
+            .method
+            .as_ref()
+            .is_ok_and(|method| Method::bypasses_middleware(*method));
+        let chain = match &self.inner.middleware {
+            Some(chain) if !bypass => chain,
+            _ => return self.route(request).await,
         };
         let next = Next::start(self.clone(), chain.clone());
         match catch_panic(Box::pin(next.run(request))).await {
@@ -42,34 +28,6 @@ impl Server {
 
     /// Where the last layer passes a request on to.
     pub(crate) async fn routed(&self, request: McpRequest) -> McpResponse {
-        let McpRequest {
-            era,
-            id,
-            method,
-            params,
-            context,
-        } = request;
-        self.answer(era, &id, method, params, context).await.into()
-    }
-
-    /// Boxed, and so polled through one vtable: the router's state machine
-    /// is the largest function of the crate, and as the body of an `async
-    /// fn` the compiler would copy it into every codegen unit that awaits
-    /// it (two here, 28 KB each, in every server binary). One allocation per
-    /// request is the price.
-    fn answer<'a>(
-        &'a self,
-        era: Era,
-        id: &'a RequestId,
-        method: Requested,
-        params: Option<Value>,
-        context: RequestContext,
-    ) -> Pin<Box<dyn Future<Output = Reply> + Send + 'a>> {
-        Box::pin(async move {
-            if era == Era::Modern && method == Ok(Method::Listen) {
-                return self.listen(id, parse(params)?, context).await;
-            }
-            self.route(era, id, method, params, context).await
-        })
+        self.route(request).await.into()
     }
 }

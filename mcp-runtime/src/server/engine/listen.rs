@@ -5,10 +5,16 @@
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::jsonrpc::{ErrorObject, RequestId, notification_frame, result_frame};
+use crate::jsonrpc::{ErrorObject, RequestId, notification_frame};
+use crate::protocol::methods::{
+    NOTIFICATION_PROMPTS_LIST_CHANGED, NOTIFICATION_RESOURCES_LIST_CHANGED,
+    NOTIFICATION_RESOURCES_UPDATED, NOTIFICATION_SUBSCRIPTIONS_ACKNOWLEDGED,
+    NOTIFICATION_TOOLS_LIST_CHANGED,
+};
 use crate::protocol::{
-    META_SUBSCRIPTION_ID, ServerCapabilities, SubscriptionFilter,
+    META_SUBSCRIPTION_ID, Method, ServerCapabilities, SubscriptionFilter,
     SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
 };
 use crate::server::{ListChange, RequestContext, Server};
 
@@ -21,9 +27,9 @@ impl Server {
         id: &RequestId,
         params: SubscriptionsListenRequestParams,
         context: RequestContext,
-    ) -> Result<Vec<u8>, ErrorObject> {
+    ) -> Result<SubscriptionsListenResult, ErrorObject> {
         let Some(changes) = &self.inner.list_changes else {
-            return Err(ErrorObject::method_not_found("subscriptions/listen"));
+            return Err(ErrorObject::method_not_found(Method::Listen.name()));
         };
         #[cfg(feature = "redis")]
         if let Some(shared) = &self.inner.shared {
@@ -36,7 +42,7 @@ impl Server {
             notifications: filter.clone(),
             meta: Some(tag.clone()),
         };
-        let frame = notification_frame("notifications/subscriptions/acknowledged", Some(&ack));
+        let frame = notification_frame(NOTIFICATION_SUBSCRIPTIONS_ACKNOWLEDGED, Some(&ack));
         context.peer.send(frame).await;
         loop {
             let change = tokio::select! {
@@ -55,10 +61,10 @@ impl Server {
                 context.peer.send(frame).await;
             }
         }
-        Ok(result_frame(
-            id,
-            &json!({ "resultType": "complete", "_meta": tag }),
-        ))
+        Ok(SubscriptionsListenResult {
+            result_type: None,
+            meta: Some(tag),
+        })
     }
 
     /// The part of `requested` this server can deliver: list changes of the
@@ -133,16 +139,14 @@ fn notification(
     let on = |flag: Option<bool>| flag == Some(true);
     let (method, params) = match change {
         ListChange::Tools if on(filter.tools_list_changed) => {
-            ("notifications/tools/list_changed", json!({ "_meta": tag }))
+            (NOTIFICATION_TOOLS_LIST_CHANGED, json!({ "_meta": tag }))
         }
-        ListChange::Prompts if on(filter.prompts_list_changed) => (
-            "notifications/prompts/list_changed",
-            json!({ "_meta": tag }),
-        ),
-        ListChange::Resources if on(filter.resources_list_changed) => (
-            "notifications/resources/list_changed",
-            json!({ "_meta": tag }),
-        ),
+        ListChange::Prompts if on(filter.prompts_list_changed) => {
+            (NOTIFICATION_PROMPTS_LIST_CHANGED, json!({ "_meta": tag }))
+        }
+        ListChange::Resources if on(filter.resources_list_changed) => {
+            (NOTIFICATION_RESOURCES_LIST_CHANGED, json!({ "_meta": tag }))
+        }
         ListChange::ResourceUpdated(uri)
             if filter
                 .resource_subscriptions
@@ -150,7 +154,7 @@ fn notification(
                 .is_some_and(|uris| uris.contains(uri)) =>
         {
             (
-                "notifications/resources/updated",
+                NOTIFICATION_RESOURCES_UPDATED,
                 json!({ "uri": uri, "_meta": tag }),
             )
         }

@@ -18,6 +18,7 @@
 //! modules: [`discover`], [`listen`], [`subscribe`] and [`task`].
 
 pub(crate) mod ask;
+pub(crate) mod classify;
 pub(crate) mod client_meta;
 pub(crate) mod context;
 pub(crate) mod discover;
@@ -35,6 +36,7 @@ pub(crate) mod request_state;
 pub(crate) mod rounds;
 pub(crate) mod route;
 pub(crate) mod session;
+pub(crate) mod shape;
 pub(crate) mod subscribe;
 pub(crate) mod task;
 

@@ -1,6 +1,7 @@
 //! The engine's entry: one decoded request (or notification) in, its
-//! encoded answer out. Picks the request's era, takes `_meta` off its
-//! parameters, and hands it to the era's rules in [`era`](super::era).
+//! encoded answer out. Settles the request's era on its session, has it
+//! [classified](super::classify), admitted under its era's rules
+//! ([`era`](super::era)) and [dispatched](super::intercept).
 
 use std::sync::Arc;
 
@@ -8,8 +9,8 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use super::client_meta::Era;
-use super::method::{Method, method_name};
+use super::classify::{Classified, Decoded};
+use super::method::method_name;
 use super::peer::Peer;
 use super::session::Session;
 use crate::jsonrpc::{ErrorObject, Notification, Request, RequestId, error_frame};
@@ -30,7 +31,8 @@ pub(super) struct Channel {
 }
 
 impl Server {
-    /// Serves one request and returns its encoded response frame.
+    /// Serves one request and returns its encoded response frame: settles
+    /// its era on `session`, classifies it, and serves it.
     pub(crate) async fn handle_request(
         &self,
         session: &Arc<Session>,
@@ -39,24 +41,38 @@ impl Server {
         cancellation: CancellationToken,
         inbound: Inbound,
     ) -> Answer {
-        let Request {
-            id,
-            method,
-            mut params,
-        } = request;
-        let method = Method::parse(&method).ok_or(method);
-        let era = match session.era_for(&method, params.as_ref()) {
+        let decoded = Decoded::new(request);
+        let era = match session.era_for(&decoded, &inbound) {
             Ok(era) => era,
-            Err(error) => return Answer::error(&id, &error),
+            Err(error) => return Answer::error(&decoded.id, &error),
         };
-        let meta = take_meta(&mut params);
-        let trace = meta.as_ref().and_then(caller_trace);
+        match self.classify(decoded, era, &inbound) {
+            Ok(request) => {
+                self.handle_classified(session, request, peer, cancellation, inbound)
+                    .await
+            }
+            Err(rejection) => Answer::error(&rejection.id, &rejection.error),
+        }
+    }
+
+    /// Serves a classified request (the HTTP transport classifies before
+    /// it picks a session).
+    pub(crate) async fn handle_classified(
+        &self,
+        session: &Arc<Session>,
+        request: Classified,
+        peer: Peer,
+        cancellation: CancellationToken,
+        inbound: Inbound,
+    ) -> Answer {
+        let trace = request.meta.as_ref().and_then(caller_trace);
+        let id = request.id.clone();
         let span = tracing::info_span!(
             "mcp.request",
-            method = method_name(&method),
-            name = params.as_ref().and_then(named).unwrap_or_default(),
+            method = method_name(&request.method),
+            name = target(&request).unwrap_or_default(),
             %id,
-            ?era,
+            era = ?request.era,
             trace_id = trace.as_ref().map(TraceContext::trace_id),
             span_id = trace.as_ref().map(TraceContext::span_id),
             parent_span_id = trace.as_ref().and_then(TraceContext::parent_span_id),
@@ -71,10 +87,8 @@ impl Server {
             trace: trace.clone(),
         };
         let reply = trace::scoped(trace, async {
-            match era {
-                Era::Legacy => self.legacy(&id, method, params, meta, channel).await,
-                Era::Modern => self.modern(&id, method, params, meta, channel).await,
-            }
+            let request = self.admit(request, channel)?;
+            self.dispatch(request).await
         })
         .instrument(span)
         .await;
@@ -134,15 +148,9 @@ fn caller_trace(meta: &Map<String, Value>) -> Option<TraceContext> {
     TraceContext::parse(parent, state)
 }
 
-/// What a request names (tool, prompt, resource URI), for its span.
-fn named(params: &Value) -> Option<&str> {
-    params.get("name").or_else(|| params.get("uri"))?.as_str()
-}
-
-/// Removes and returns `params._meta`, leaving the typed parameters.
-fn take_meta(params: &mut Option<Value>) -> Option<Map<String, Value>> {
-    match params.as_mut()?.as_object_mut()?.remove("_meta")? {
-        Value::Object(meta) => Some(meta),
-        _ => None,
-    }
+/// What a request targets (tool, prompt, resource URI, task), for its
+/// span.
+fn target(request: &Classified) -> Option<&str> {
+    let method = request.method.as_ref().ok()?;
+    method.target_in(request.params.as_ref()?)
 }

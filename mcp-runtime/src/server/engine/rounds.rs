@@ -11,8 +11,9 @@ use super::input::InputState;
 use super::method::Method;
 use super::params::Reply;
 use super::request_state::{self, StateKey};
-use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
-use crate::protocol::{InputRequiredResult, InputResponses, ResultType};
+use super::shape::Shaped;
+use crate::jsonrpc::{ErrorObject, RequestId};
+use crate::protocol::{InputRequiredResult, InputResponses};
 use crate::server::{RequestContext, Server};
 
 impl Server {
@@ -29,7 +30,7 @@ impl Server {
         run: F,
     ) -> Reply
     where
-        T: serde::Serialize,
+        T: Shaped,
         F: FnOnce(RequestContext) -> Fut,
         Fut: std::future::Future<Output = Result<T, ErrorObject>>,
     {
@@ -38,7 +39,7 @@ impl Server {
         let outcome = run(context).await;
         match self.input_reply(id, &rounds, &input) {
             Some(reply) => reply,
-            None => outcome.map(|result| result_frame(id, &result)),
+            None => outcome.map(|result| self.answer(era, rounds.method, id, result)),
         }
     }
 
@@ -83,13 +84,8 @@ impl Server {
             input.answers(),
             options.request_state_ttl,
         );
-        let result = InputRequiredResult {
-            result_type: ResultType::InputRequired,
-            input_requests: Some(questions),
-            request_state: Some(state),
-            meta: None,
-        };
-        Some(Ok(result_frame(id, &result)))
+        let result = InputRequiredResult::new(questions, state);
+        Some(Ok(self.answer(Era::Modern, rounds.method, id, result)))
     }
 }
 

@@ -1,168 +1,238 @@
-//! The router: a request whose era rules passed goes to the code that
-//! answers its method. Method names are parsed once, into [`Method`], when
-//! the request arrives.
+//! The router: one `match` over [`Method`], the one place a request is
+//! sent to the code that answers it. A method its era does not define, or
+//! that the client answers, is -32601 before the match; every answer is
+//! shaped for its era by [`shape`](super::shape).
 
+use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::method::{Method, Requested};
 use super::params::{Reply, parse};
 use super::rounds::Rounds;
-use super::task::Plan;
-use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
+use super::task::{Plan, TaskOp};
+use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
-    CallToolRequestParams, CompleteResult, GetPromptRequestParams, PaginatedRequestParams,
-    ReadResourceRequestParams, ResultType,
+    CallToolRequestParams, CompleteResult, EmptyResult, GetPromptRequestParams, Method,
+    PaginatedRequestParams, ReadResourceRequestParams, SetLevelRequestParams, TaskRequestParams,
+    UpdateTaskRequestParams,
 };
-use crate::server::{Era, RequestContext, Server};
+use crate::server::Server;
+use crate::server::middleware::McpRequest;
 
 impl Server {
-    /// Methods common to both eras. `method` is the name as received when
-    /// the server does not know it.
-    pub(super) async fn route(
+    /// Answers an admitted request. Boxed, and so polled through one
+    /// vtable: the router's state machine is the largest function of the
+    /// crate, and as the body of an `async fn` the compiler would copy it
+    /// into every codegen unit that awaits it (two here, 28 KB each, in
+    /// every server binary). One allocation per request is the price.
+    pub(super) fn route(
         &self,
-        era: Era,
-        id: &RequestId,
-        method: Requested,
-        params: Option<Value>,
-        context: RequestContext,
-    ) -> Reply {
-        let registry = &*self.inner;
-        let options = &registry.options;
-        let method = match method {
-            Ok(method) => method,
-            Err(unknown) => return Err(ErrorObject::method_not_found(&unknown)),
-        };
-        match method {
-            Method::ToolsList
-            | Method::ResourcesList
-            | Method::TemplatesList
-            | Method::PromptsList => {
-                let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                let cursor = cursor.as_deref();
-                let size = options.page_size;
-                let page = match method {
-                    Method::ToolsList => registry.tools.page("tools", cursor, size),
-                    Method::ResourcesList => registry.resources.page("resources", cursor, size),
-                    Method::TemplatesList => {
-                        registry.templates.page("resourceTemplates", cursor, size)
-                    }
-                    _ => registry.prompts.page("prompts", cursor, size),
-                }?;
-                let page = page.for_era(era, options.list_ttl_ms, options.list_cache_scope);
-                Ok(result_frame(id, &page))
-            }
-            Method::CallTool => {
-                let CallToolRequestParams {
-                    name,
-                    arguments,
-                    input_responses,
-                    request_state,
-                    ..
-                } = parse(params)?;
-                let plan = self.plan_tool_call(&name, context.client())?;
-                // Shared, not copied: a 2026-07-28 round needs the arguments
-                // again for the requestState digest after the handler ran.
-                let arguments = Arc::new(Value::Object(arguments.unwrap_or_default()));
-                let rounds = Rounds::new(
-                    method,
-                    &name,
-                    Some(arguments.clone()),
-                    input_responses,
-                    request_state,
-                );
-                if let Plan::Task { required } = plan {
-                    return self
-                        .call_tool_as_task(id, rounds, name, arguments, context, required)
-                        .await;
+        request: McpRequest,
+    ) -> Pin<Box<dyn Future<Output = Reply> + Send + '_>> {
+        Box::pin(async move {
+            let McpRequest {
+                era,
+                id,
+                method,
+                params,
+                context,
+            } = request;
+            let method = match method {
+                Ok(method) if method.served_by_server() && method.eras().contains(era) => method,
+                Ok(method) => return Err(ErrorObject::method_not_found(method.name())),
+                Err(unknown) => return Err(ErrorObject::method_not_found(&unknown)),
+            };
+            let registry = &*self.inner;
+            let page_size = registry.options.page_size;
+            let answer = |result| self.answer(era, method, &id, result);
+            match method {
+                Method::Initialize => {
+                    let result = self.initialize(&context.session, params)?;
+                    Ok(self.answer(era, method, &id, result))
                 }
-                self.with_input(era, id, rounds, context, |context| async move {
-                    let mut result = self.call_tool(&name, arguments, context).await?;
-                    if era == Era::Modern {
-                        result.result_type.get_or_insert(ResultType::Complete);
+                Method::Ping => Ok(self.answer(era, method, &id, EmptyResult::default())),
+                Method::SetLogLevel => {
+                    let SetLevelRequestParams { level, .. } = parse(params)?;
+                    context.session.set_log_level(level);
+                    Ok(self.answer(era, method, &id, EmptyResult::default()))
+                }
+                Method::Subscribe | Method::Unsubscribe => {
+                    let result = self.legacy_subscription(parse(params)?)?;
+                    Ok(self.answer(era, method, &id, result))
+                }
+                // Built, and shaped, once with the server.
+                Method::Discover => Ok(crate::jsonrpc::result_frame(&id, &registry.discover)),
+                Method::Listen => {
+                    let result = self.listen(&id, parse(params)?, context).await?;
+                    Ok(self.answer(era, method, &id, result))
+                }
+                Method::TasksGet => {
+                    let TaskRequestParams { task_id, .. } = parse(params)?;
+                    let result = self
+                        .task_method(&task_id, TaskOp::Get, context.client())
+                        .await?;
+                    Ok(self.answer(era, method, &id, result))
+                }
+                Method::TasksUpdate => {
+                    let UpdateTaskRequestParams {
+                        task_id,
+                        input_responses,
+                        ..
+                    } = parse(params)?;
+                    let op = TaskOp::Update(input_responses);
+                    let result = self.task_method(&task_id, op, context.client()).await?;
+                    Ok(self.answer(era, method, &id, result))
+                }
+                Method::TasksCancel => {
+                    let TaskRequestParams { task_id, .. } = parse(params)?;
+                    let result = self
+                        .task_method(&task_id, TaskOp::Cancel, context.client())
+                        .await?;
+                    Ok(self.answer(era, method, &id, result))
+                }
+                Method::ToolsList => {
+                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                    let page = registry.tools.page("tools", cursor.as_deref(), page_size)?;
+                    Ok(answer(page))
+                }
+                Method::ResourcesList => {
+                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                    let page =
+                        registry
+                            .resources
+                            .page("resources", cursor.as_deref(), page_size)?;
+                    Ok(answer(page))
+                }
+                Method::TemplatesList => {
+                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                    let page = registry.templates.page(
+                        "resourceTemplates",
+                        cursor.as_deref(),
+                        page_size,
+                    )?;
+                    Ok(answer(page))
+                }
+                Method::PromptsList => {
+                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                    let page = registry
+                        .prompts
+                        .page("prompts", cursor.as_deref(), page_size)?;
+                    Ok(answer(page))
+                }
+                Method::CallTool => {
+                    let CallToolRequestParams {
+                        name,
+                        arguments,
+                        input_responses,
+                        request_state,
+                        ..
+                    } = parse(params)?;
+                    let plan = self.plan_tool_call(&name, context.client())?;
+                    // Shared, not copied: a 2026-07-28 round needs the
+                    // arguments again for the requestState digest after
+                    // the handler ran.
+                    let arguments = Arc::new(Value::Object(arguments.unwrap_or_default()));
+                    let rounds = Rounds::new(
+                        method,
+                        &name,
+                        Some(arguments.clone()),
+                        input_responses,
+                        request_state,
+                    );
+                    if let Plan::Task { required } = plan {
+                        return self
+                            .call_tool_as_task(&id, rounds, name, arguments, context, required)
+                            .await;
                     }
-                    Ok(result)
-                })
-                .await
-            }
-            Method::ReadResource => {
-                let params: ReadResourceRequestParams = parse(params)?;
-                let rounds = Rounds::new(
-                    method,
-                    &params.uri,
-                    None,
-                    params.input_responses,
-                    params.request_state,
-                );
-                self.with_input(era, id, rounds, context, |context| async move {
-                    let mut result = self.read_resource(params.uri, context).await?;
-                    if era == Era::Modern {
-                        result.result_type.get_or_insert(ResultType::Complete);
-                        result.ttl_ms.get_or_insert(options.read_ttl_ms);
-                        result.cache_scope.get_or_insert(options.read_cache_scope);
-                    }
-                    Ok(result)
-                })
-                .await
-            }
-            Method::GetPrompt => {
-                let params: GetPromptRequestParams = parse(params)?;
-                let arguments = params.arguments.unwrap_or_default();
-                let prompt = self.prompt_for(&params.name, &arguments)?;
-                let digest_input = Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
-                let rounds = Rounds::new(
-                    method,
-                    &params.name,
-                    Some(digest_input),
-                    params.input_responses,
-                    params.request_state,
-                );
-                self.with_input(era, id, rounds, context, |context| async move {
-                    let mut result = self.get_prompt(prompt, arguments, context).await?;
-                    if era == Era::Modern {
-                        result.result_type.get_or_insert(ResultType::Complete);
-                    }
-                    Ok(result)
-                })
-                .await
-            }
-            #[cfg(feature = "skills")]
-            Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
-                match &registry.skills {
-                    Some(skills) => skills.answer(era, id, method, params, options),
-                    None => Err(ErrorObject::method_not_found(method.name())),
+                    self.with_input(era, &id, rounds, context, |context| async move {
+                        self.call_tool(&name, arguments, context).await
+                    })
+                    .await
+                }
+                Method::ReadResource => {
+                    let params: ReadResourceRequestParams = parse(params)?;
+                    let rounds = Rounds::new(
+                        method,
+                        &params.uri,
+                        None,
+                        params.input_responses,
+                        params.request_state,
+                    );
+                    self.with_input(era, &id, rounds, context, |context| {
+                        self.read_resource(params.uri, context)
+                    })
+                    .await
+                }
+                Method::GetPrompt => {
+                    let params: GetPromptRequestParams = parse(params)?;
+                    let arguments = params.arguments.unwrap_or_default();
+                    let prompt = self.prompt_for(&params.name, &arguments)?;
+                    let digest_input =
+                        Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
+                    let rounds = Rounds::new(
+                        method,
+                        &params.name,
+                        Some(digest_input),
+                        params.input_responses,
+                        params.request_state,
+                    );
+                    self.with_input(era, &id, rounds, context, |context| {
+                        self.get_prompt(prompt, arguments, context)
+                    })
+                    .await
+                }
+                Method::Complete => {
+                    let completion = self.complete(parse(params)?, context).await?;
+                    let result = CompleteResult {
+                        completion,
+                        result_type: None,
+                        meta: None,
+                    };
+                    Ok(self.answer(era, method, &id, result))
+                }
+                #[cfg(feature = "skills")]
+                Method::SkillsList => {
+                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                    let page = self.skills(method)?.list(cursor.as_deref(), page_size)?;
+                    Ok(answer(page))
+                }
+                #[cfg(feature = "skills")]
+                Method::SkillsGet => {
+                    let crate::protocol::GetSkillRequestParams { uri } = parse(params)?;
+                    let result = self.skills(method)?.get(&uri)?;
+                    Ok(self.answer(era, method, &id, result))
+                }
+                #[cfg(feature = "skills")]
+                Method::ReadDirectory => {
+                    let crate::protocol::ReadResourceDirectoryRequestParams { uri, cursor } =
+                        parse(params)?;
+                    let skills = self.skills(method)?;
+                    let page = skills.read_directory(&uri, cursor.as_deref(), page_size)?;
+                    Ok(answer(page))
+                }
+                #[cfg(not(feature = "skills"))]
+                Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
+                    Err(ErrorObject::method_not_found(method.name()))
+                }
+                // Excluded above: the client answers these.
+                Method::CreateMessage | Method::Elicit | Method::ListRoots => {
+                    Err(ErrorObject::method_not_found(method.name()))
                 }
             }
-            #[cfg(not(feature = "skills"))]
-            Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
-                Err(ErrorObject::method_not_found(method.name()))
-            }
-            Method::Complete => {
-                let completion = self.complete(parse(params)?, context).await?;
-                let result = CompleteResult {
-                    completion,
-                    result_type: (era == Era::Modern).then_some(ResultType::Complete),
-                    meta: None,
-                };
-                Ok(result_frame(id, &result))
-            }
-            // Era-specific methods are answered before routing; in the other
-            // era they do not exist.
-            Method::Initialize
-            | Method::Ping
-            | Method::SetLogLevel
-            | Method::Subscribe
-            | Method::Unsubscribe
-            | Method::Discover
-            | Method::Listen
-            | Method::TasksGet
-            | Method::TasksUpdate
-            | Method::TasksCancel
-            // The client answers these; a server does not.
-            | Method::CreateMessage
-            | Method::Elicit
-            | Method::ListRoots => Err(ErrorObject::method_not_found(method.name())),
-        }
+        })
+    }
+
+    /// The server's skills, for a method of the Skills extension: -32601
+    /// when it serves none.
+    #[cfg(feature = "skills")]
+    fn skills(
+        &self,
+        method: Method,
+    ) -> Result<&crate::server::registry::skills::Skills, ErrorObject> {
+        self.inner
+            .skills
+            .as_ref()
+            .ok_or_else(|| ErrorObject::method_not_found(method.name()))
     }
 }

@@ -6,12 +6,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::classify::Decoded;
 use super::client_meta::{ClientMeta, Era};
+use super::inbound::Inbound;
 use super::input::Replies;
-use super::method::{Method, Requested, method_name};
+use super::method::{Method, method_name};
 use crate::jsonrpc::{ErrorObject, RequestId, Response};
 use crate::protocol::{LoggingLevel, META_PROTOCOL_VERSION};
 use crate::sync::lock;
@@ -63,31 +64,24 @@ impl Session {
         session
     }
 
-    /// The era of this connection, choosing it on the first request: a
-    /// request with the 2026-07-28 `_meta` (or `server/discover`) means
-    /// modern, even `initialize` (removed in 2026-07-28, so -32601), and
-    /// `initialize` without it means legacy.
-    pub(crate) fn era_for(
-        &self,
-        method: &Requested,
-        params: Option<&Value>,
-    ) -> Result<Era, ErrorObject> {
+    /// The era of this connection, choosing it on the first request: the
+    /// era the request asks for ([`Decoded::era_asked`]); `ping` is
+    /// answered without choosing, and anything else is refused.
+    pub(crate) fn era_for(&self, request: &Decoded, inbound: &Inbound) -> Result<Era, ErrorObject> {
         if let Some(era) = self.era.get() {
             return Ok(*era);
         }
-        let era = if *method == Ok(Method::Discover) || carries_modern_meta(params) {
-            Era::Modern
-        } else if *method == Ok(Method::Initialize) {
-            Era::Legacy
-        } else if *method == Ok(Method::Ping) {
+        let era = match request.era_asked(inbound) {
+            Some(era) => era,
             // Harmless before the handshake; answer without choosing.
-            return Ok(Era::Legacy);
-        } else {
-            return Err(ErrorObject::invalid_request(format!(
-                "`{}` before `initialize`: start with `initialize` (protocol 2025-11-25 \
-                 and earlier) or send `_meta` with `{META_PROTOCOL_VERSION}` (2026-07-28)",
-                method_name(method)
-            )));
+            None if request.method == Ok(Method::Ping) => return Ok(Era::Legacy),
+            None => {
+                return Err(ErrorObject::invalid_request(format!(
+                    "`{}` before `initialize`: start with `initialize` (protocol 2025-11-25 \
+                     and earlier) or send `_meta` with `{META_PROTOCOL_VERSION}` (2026-07-28)",
+                    method_name(&request.method)
+                )));
+            }
         };
         Ok(*self.era.get_or_init(|| era))
     }
@@ -166,13 +160,6 @@ impl Session {
     fn lock_in_flight(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
         lock(&self.in_flight)
     }
-}
-
-fn carries_modern_meta(params: Option<&Value>) -> bool {
-    params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(META_PROTOCOL_VERSION))
-        .is_some()
 }
 
 #[cfg(test)]

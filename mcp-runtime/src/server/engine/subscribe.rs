@@ -6,10 +6,8 @@
 //! it does not advertise `resources.subscribe` either; 2026-07-28 clients
 //! get updates through `subscriptions/listen`.
 
-use serde_json::{Value, json};
-
-use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
-use crate::protocol::ResourceRequestParams;
+use crate::jsonrpc::ErrorObject;
+use crate::protocol::{EmptyResult, ResourceRequestParams};
 use crate::server::Server;
 
 impl Server {
@@ -17,11 +15,8 @@ impl Server {
     /// otherwise.
     pub(crate) fn legacy_subscription(
         &self,
-        id: &RequestId,
-        params: Option<Value>,
-    ) -> Result<Vec<u8>, ErrorObject> {
-        let params: ResourceRequestParams = serde_json::from_value(params.unwrap_or(Value::Null))
-            .map_err(ErrorObject::invalid_params)?;
+        params: ResourceRequestParams,
+    ) -> Result<EmptyResult, ErrorObject> {
         let registry = &*self.inner;
         let known = registry.resources.get(&params.uri).is_some()
             || registry
@@ -31,6 +26,6 @@ impl Server {
         if !known {
             return Err(ErrorObject::resource_not_found(&params.uri));
         }
-        Ok(result_frame(id, &json!({})))
+        Ok(EmptyResult::default())
     }
 }

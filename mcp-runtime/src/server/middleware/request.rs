@@ -4,10 +4,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
-use crate::protocol::{CallToolResult, ResultType};
+use crate::protocol::CallToolResult;
 use crate::server::auth::Principal;
 use crate::server::engine::method::{Method, Requested, method_name};
 use crate::server::engine::params::Reply;
+use crate::server::engine::shape;
 use crate::server::{Era, RequestContext};
 
 /// A decoded request on its way to the router.
@@ -40,12 +41,8 @@ impl McpRequest {
     /// `tools/call`, the prompt of `prompts/get`, the URI of
     /// `resources/read`; `None` for other methods.
     pub fn name(&self) -> Option<&str> {
-        let key = match self.method {
-            Ok(Method::CallTool | Method::GetPrompt) => "name",
-            Ok(Method::ReadResource) => "uri",
-            _ => return None,
-        };
-        self.params.as_ref()?.get(key)?.as_str()
+        let method = self.method.as_ref().ok()?;
+        method.target_in(self.params.as_ref()?)
     }
 
     /// The tool a `tools/call` calls; `None` for other methods.
@@ -85,9 +82,7 @@ impl McpRequest {
             return McpResponse::error(ErrorObject::internal(message.into()));
         }
         let mut result = CallToolResult::error(message);
-        if self.era == Era::Modern {
-            result.result_type = Some(ResultType::Complete);
-        }
+        shape::apply(self.era, &mut result, None);
         self.reply(&result)
     }
 

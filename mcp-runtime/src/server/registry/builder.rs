@@ -11,6 +11,8 @@ use super::{Registry, ToolEntry};
 #[cfg(feature = "skills")]
 use crate::protocol::SKILLS_EXTENSION;
 use crate::protocol::headers::read_param_headers;
+#[cfg(feature = "http")]
+use crate::protocol::param_headers::ParamHeaders;
 use crate::protocol::{
     Implementation, JsonObject, PromptsCapability, ResourcesCapability, ServerCapabilities,
     TASKS_EXTENSION, TaskSupport, ToolsCapability,
@@ -26,8 +28,6 @@ use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
     ToolDef, is_valid_tool_name,
 };
-#[cfg(feature = "http")]
-use crate::transport::http::param_headers::ParamHeaders;
 
 /// Collects tools, resources and prompts; [`build`](Self::build) checks them.
 pub struct ServerBuilder {

@@ -9,8 +9,8 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::CacheScope;
-use crate::server::Era;
+use crate::protocol::{CacheScope, ResultType};
+use crate::server::engine::shape::shaped;
 
 pub(crate) struct Listing<T> {
     entries: Vec<T>,
@@ -81,8 +81,9 @@ impl<T> Listing<T> {
             member,
             items: &self.listed[start..end],
             next_cursor,
-            complete: false,
-            cache: None,
+            result_type: None,
+            ttl_ms: None,
+            cache_scope: None,
         })
     }
 }
@@ -92,26 +93,16 @@ pub(crate) struct Page<'a> {
     member: &'static str,
     items: &'a [Box<RawValue>],
     next_cursor: Option<String>,
-    /// `resultType: "complete"` (2026-07-28).
-    complete: bool,
-    cache: Option<(u64, CacheScope)>,
+    /// 2026-07-28's envelope, set by [`shape`](crate::server::engine::shape).
+    result_type: Option<ResultType>,
+    ttl_ms: Option<u64>,
+    cache_scope: Option<CacheScope>,
 }
 
-impl Page<'_> {
-    /// Adds the fields the 2026-07-28 era requires on list results.
-    pub(crate) fn for_era(mut self, era: Era, ttl_ms: u64, scope: CacheScope) -> Self {
-        self.complete = era == Era::Modern;
-        self.cache = self.complete.then_some((ttl_ms, scope));
-        self
-    }
-
-    /// Adds the `resultType` the 2026-07-28 era requires, for results that
-    /// are paginated but carry no cache hints (`resources/directory/read`).
-    #[cfg(feature = "skills")]
-    pub(crate) fn complete_in(mut self, era: Era) -> Self {
-        self.complete = era == Era::Modern;
-        self
-    }
+shaped! {
+    kind: ;
+    cached: Page<'_>;
+    fixed: ;
 }
 
 impl Serialize for Page<'_> {
@@ -121,11 +112,13 @@ impl Serialize for Page<'_> {
         if let Some(cursor) = &self.next_cursor {
             map.serialize_entry("nextCursor", cursor)?;
         }
-        if self.complete {
-            map.serialize_entry("resultType", "complete")?;
+        if let Some(result_type) = &self.result_type {
+            map.serialize_entry("resultType", result_type)?;
         }
-        if let Some((ttl_ms, scope)) = &self.cache {
+        if let Some(ttl_ms) = &self.ttl_ms {
             map.serialize_entry("ttlMs", ttl_ms)?;
+        }
+        if let Some(scope) = &self.cache_scope {
             map.serialize_entry("cacheScope", scope)?;
         }
         map.end()
@@ -135,6 +128,11 @@ impl Serialize for Page<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jsonrpc::RequestId;
+    use crate::protocol::{Era, Method};
+    use crate::server::ServerOptions;
+    use crate::server::engine::shape;
+    use serde_json::json;
 
     fn listing(names: &[&str]) -> Listing<String> {
         let entries = names.iter().map(|s| s.to_string()).collect();
@@ -175,44 +173,46 @@ mod tests {
         assert_eq!(err, "two tools are named `a`");
     }
 
-    #[test]
-    fn modern_pages_carry_cache_fields() {
-        let list = listing(&["a"]);
-        let page =
-            list.page("things", None, 10)
-                .unwrap()
-                .for_era(Era::Modern, 5, CacheScope::Public);
-        assert_eq!(
-            serde_json::to_string(&page).unwrap(),
-            r#"{"things":["a"],"resultType":"complete","ttlMs":5,"cacheScope":"public"}"#
-        );
-        let page =
-            list.page("things", None, 10)
-                .unwrap()
-                .for_era(Era::Legacy, 5, CacheScope::Public);
-        assert_eq!(serde_json::to_string(&page).unwrap(), r#"{"things":["a"]}"#);
+    /// A page encoded as the router encodes an answer to `method`.
+    fn shaped(page: Page<'_>, era: Era, method: Method) -> serde_json::Value {
+        let options = ServerOptions {
+            list_ttl_ms: 5,
+            ..ServerOptions::default()
+        };
+        let frame = shape::encode(era, method, &RequestId::Int(1), page, &options);
+        let frame: serde_json::Value = serde_json::from_slice(&frame).unwrap();
+        frame["result"].clone()
     }
 
     #[test]
-    #[cfg(feature = "skills")]
+    fn modern_pages_carry_cache_fields() {
+        let list = listing(&["a"]);
+        let page = |era| {
+            shaped(
+                list.page("things", None, 10).unwrap(),
+                era,
+                Method::ToolsList,
+            )
+        };
+        assert_eq!(
+            page(Era::Modern),
+            json!({"things": ["a"], "resultType": "complete", "ttlMs": 5, "cacheScope": "public"})
+        );
+        assert_eq!(page(Era::Legacy), json!({"things": ["a"]}));
+    }
+
+    #[test]
     fn pages_without_cache_hints_carry_only_the_result_type() {
         let list = listing(&["a"]);
-        let modern = list
-            .page("things", None, 10)
-            .unwrap()
-            .complete_in(Era::Modern);
+        let page = |era| {
+            let page = list.page("things", None, 10).unwrap();
+            shaped(page, era, Method::ReadDirectory)
+        };
         assert_eq!(
-            serde_json::to_string(&modern).unwrap(),
-            r#"{"things":["a"],"resultType":"complete"}"#
+            page(Era::Modern),
+            json!({"things": ["a"], "resultType": "complete"})
         );
-        let legacy = list
-            .page("things", None, 10)
-            .unwrap()
-            .complete_in(Era::Legacy);
-        assert_eq!(
-            serde_json::to_string(&legacy).unwrap(),
-            r#"{"things":["a"]}"#
-        );
+        assert_eq!(page(Era::Legacy), json!({"things": ["a"]}));
     }
 
     #[test]

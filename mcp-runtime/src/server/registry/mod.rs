@@ -27,6 +27,8 @@ use listing::Listing;
 #[cfg(feature = "skills")]
 use skills::Skills;
 
+#[cfg(feature = "http")]
+use crate::protocol::param_headers::ParamHeaders;
 use crate::protocol::{DiscoverResult, Implementation, ServerCapabilities};
 use crate::schema::CompiledSchema;
 use crate::server::engine::task::TaskStore;
@@ -34,8 +36,6 @@ use crate::server::middleware::Chain;
 use crate::server::{
     ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, ServerOptions, ToolDef,
 };
-#[cfg(feature = "http")]
-use crate::transport::http::param_headers::ParamHeaders;
 
 /// A tool with its schemas compiled once, at build.
 pub(crate) struct ToolEntry {

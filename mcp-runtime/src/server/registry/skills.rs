@@ -13,16 +13,14 @@ use serde_json::value::RawValue;
 
 use super::handler::erase;
 use super::listing::Listing;
+use super::listing::Page;
 use super::resource::{ResourceDef, ResourceRead};
 use super::skill::{SkillDef, compile};
-use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
+use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
-    CacheScope, DIRECTORY_MIME_TYPE, GetSkillRequestParams, JsonObject, PaginatedRequestParams,
-    ReadResourceDirectoryRequestParams, ReadResourceResult, Resource, ResultType, Skill,
+    CacheScope, DIRECTORY_MIME_TYPE, JsonObject, ReadResourceResult, Resource, ResultType, Skill,
 };
-use crate::server::engine::method::Method;
-use crate::server::engine::params::{Reply, parse};
-use crate::server::{Era, ServerOptions};
+use crate::server::engine::shape::shaped;
 
 /// Every skill of a server, ready to answer the extension's methods.
 pub(crate) struct Skills {
@@ -94,49 +92,40 @@ impl Skills {
         settings
     }
 
-    /// Answers `skills/list`, `skills/get` and `resources/directory/read`.
-    pub(crate) fn answer(
+    /// A page of `skills/list`.
+    pub(crate) fn list(
         &self,
-        era: Era,
-        id: &RequestId,
-        method: Method,
-        params: Option<Value>,
-        options: &ServerOptions,
-    ) -> Reply {
-        match method {
-            Method::SkillsList => {
-                let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                let page = self
-                    .entries
-                    .page("skills", cursor.as_deref(), options.page_size)?
-                    .for_era(era, options.list_ttl_ms, options.list_cache_scope);
-                Ok(result_frame(id, &page))
-            }
-            Method::SkillsGet => {
-                let GetSkillRequestParams { uri } = parse(params)?;
-                let skill = self.entries.get_listed(&uri).ok_or_else(|| {
-                    ErrorObject::invalid_params(format!("No skill is served at {uri}"))
-                })?;
-                let modern = era == Era::Modern;
-                let result = GetSkillResult {
-                    skill,
-                    result_type: modern.then_some(ResultType::Complete),
-                    ttl_ms: modern.then_some(options.list_ttl_ms),
-                    cache_scope: modern.then_some(options.list_cache_scope),
-                };
-                Ok(result_frame(id, &result))
-            }
-            _ => {
-                let ReadResourceDirectoryRequestParams { uri, cursor } = parse(params)?;
-                let children = self.directories.get(&uri).ok_or_else(|| {
-                    ErrorObject::invalid_params(format!("{uri} is not a directory resource"))
-                })?;
-                let page = children
-                    .page("resources", cursor.as_deref(), options.page_size)?
-                    .complete_in(era);
-                Ok(result_frame(id, &page))
-            }
-        }
+        cursor: Option<&str>,
+        page_size: usize,
+    ) -> Result<Page<'_>, ErrorObject> {
+        self.entries.page("skills", cursor, page_size)
+    }
+
+    /// The `skills/get` result for the skill at `uri`.
+    pub(crate) fn get(&self, uri: &str) -> Result<GetSkillResult<'_>, ErrorObject> {
+        let skill = self
+            .entries
+            .get_listed(uri)
+            .ok_or_else(|| ErrorObject::invalid_params(format!("No skill is served at {uri}")))?;
+        Ok(GetSkillResult {
+            skill,
+            result_type: None,
+            ttl_ms: None,
+            cache_scope: None,
+        })
+    }
+
+    /// A page of `resources/directory/read` for the directory at `uri`.
+    pub(crate) fn read_directory(
+        &self,
+        uri: &str,
+        cursor: Option<&str>,
+        page_size: usize,
+    ) -> Result<Page<'_>, ErrorObject> {
+        let children = self.directories.get(uri).ok_or_else(|| {
+            ErrorObject::invalid_params(format!("{uri} is not a directory resource"))
+        })?;
+        children.page("resources", cursor, page_size)
     }
 }
 
@@ -145,7 +134,7 @@ impl Skills {
 /// so it carries the cache hints of list results.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct GetSkillResult<'a> {
+pub(crate) struct GetSkillResult<'a> {
     skill: &'a RawValue,
     #[serde(skip_serializing_if = "Option::is_none")]
     result_type: Option<ResultType>,
@@ -153,6 +142,12 @@ struct GetSkillResult<'a> {
     ttl_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cache_scope: Option<CacheScope>,
+}
+
+shaped! {
+    kind: ;
+    cached: GetSkillResult<'_>;
+    fixed: ;
 }
 
 /// Nested skills would need the enclosing skill's manifest to list the
@@ -218,6 +213,10 @@ fn serve(resource: Resource, contents: crate::protocol::ResourceContents) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jsonrpc::RequestId;
+    use crate::protocol::Method;
+    use crate::server::engine::shape;
+    use crate::server::{Era, ServerOptions};
     use serde_json::json;
 
     fn skill_md(name: &str) -> String {
@@ -228,6 +227,7 @@ mod tests {
         Skills::build(defs).unwrap().0
     }
 
+    /// Answers as the router does: the method's result, shaped for `era`.
     fn answer(skills: &Skills, era: Era, method: &str, params: Value) -> Result<Value, i64> {
         let options = ServerOptions {
             page_size: 2,
@@ -235,13 +235,18 @@ mod tests {
         };
         let id = RequestId::Int(1);
         let method = Method::parse(method).expect("a skills method");
-        match skills.answer(era, &id, method, Some(params), &options) {
-            Ok(frame) => {
-                let frame: Value = serde_json::from_slice(&frame).unwrap();
-                Ok(frame["result"].clone())
-            }
-            Err(error) => Err(error.code),
-        }
+        let cursor = params.get("cursor").and_then(Value::as_str);
+        let uri = params.get("uri").and_then(Value::as_str).ok_or(-32602);
+        let encode = |result| shape::encode(era, method, &id, result, &options);
+        let frame = match method {
+            Method::SkillsList => skills.list(cursor, 2).map(encode),
+            Method::SkillsGet => skills
+                .get(uri?)
+                .map(|got| shape::encode(era, method, &id, got, &options)),
+            _ => skills.read_directory(uri?, cursor, 2).map(encode),
+        };
+        let frame: Value = serde_json::from_slice(&frame.map_err(|e| e.code)?).unwrap();
+        Ok(frame["result"].clone())
     }
 
     fn pdf() -> SkillDef {

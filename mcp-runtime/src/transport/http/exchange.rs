@@ -16,8 +16,8 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
-use crate::jsonrpc::{ErrorObject, Request, RequestId, code, error_frame};
-use crate::server::{Answer, BoxFuture, Inbound, Peer, Server, Session, catch_panic};
+use crate::jsonrpc::{ErrorObject, RequestId, code, error_frame};
+use crate::server::{Answer, BoxFuture, Classified, Inbound, Peer, Server, Session, catch_panic};
 
 /// Notifications a handler may queue before it is slowed down.
 const PEER_QUEUE: usize = 64;
@@ -39,7 +39,7 @@ pub(super) enum Mode {
 pub(super) async fn run(
     server: Server,
     session: Arc<Session>,
-    request: Request,
+    request: Classified,
     accepts: Accepts,
     cancellation: CancellationToken,
     mode: Mode,
@@ -97,7 +97,7 @@ pub(super) async fn run(
 fn start_handler(
     server: Server,
     session: Arc<Session>,
-    request: Request,
+    request: Classified,
     peer: Peer,
     cancellation: CancellationToken,
     mode: Mode,
@@ -109,7 +109,7 @@ fn start_handler(
         let answer = tokio::select! {
             biased;
             () = cancellation.cancelled() => None,
-            answer = server.handle_request(&session, request, peer, cancellation.clone(), inbound) => Some(answer),
+            answer = server.handle_classified(&session, request, peer, cancellation.clone(), inbound) => Some(answer),
         };
         session.finish(&id);
         answer

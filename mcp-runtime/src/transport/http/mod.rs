@@ -32,8 +32,6 @@ mod config;
 mod exchange;
 mod guard;
 mod media;
-mod metadata;
-pub(crate) mod param_headers;
 mod response;
 mod serve;
 mod service;

@@ -10,8 +10,7 @@ use std::task::{Context, Poll};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::{Body, Bytes};
 use hyper::header::{self, HeaderMap, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode};
-use serde_json::Value;
+use hyper::{Request, Response, StatusCode};
 use tokio_util::sync::CancellationToken;
 
 use super::auth::Protection;
@@ -21,12 +20,12 @@ use super::guard::Guard;
 use super::media::{self, Accepts};
 use super::response::Refusal;
 use super::sessions::{InsertError, Sessions};
-use super::{HttpConfig, metadata, response, stateless};
+use super::{HttpConfig, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::headers::{MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
-use crate::protocol::{LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::protocol::{Era, LEGACY_PROTOCOL_VERSIONS, META_PROTOCOL_VERSION, Method};
 use crate::server::auth::Principal;
-use crate::server::{BoxFuture, Inbound, Server, Session};
+use crate::server::{BoxFuture, Classified, Decoded, Inbound, Rejection, Server, Session};
 
 /// The Streamable HTTP endpoint of a [`Server`], for both protocol eras, as
 /// a [`tower_service::Service`]: mount it in axum with
@@ -96,7 +95,7 @@ impl McpService {
         if let Some(protection) = &shared.protection {
             if protection.serves_metadata(request.uri().path()) {
                 return match *request.method() {
-                    Method::GET => protection.metadata_response(),
+                    hyper::Method::GET => protection.metadata_response(),
                     _ => method_not_allowed(),
                 };
             }
@@ -106,9 +105,11 @@ impl McpService {
             }
         }
         match *request.method() {
-            Method::POST => shared.post(request, principal).await,
-            Method::GET => shared.get(request.headers(), owner(principal.as_deref()).as_deref()),
-            Method::DELETE => {
+            hyper::Method::POST => shared.post(request, principal).await,
+            hyper::Method::GET => {
+                shared.get(request.headers(), owner(principal.as_deref()).as_deref())
+            }
+            hyper::Method::DELETE => {
                 shared.delete(request.headers(), owner(principal.as_deref()).as_deref())
             }
             _ => method_not_allowed(),
@@ -147,16 +148,9 @@ impl Shared {
         };
         match jsonrpc::decode(&bytes) {
             Ok(Incoming::Request(request)) => {
-                if let Some(refusal) = self.refuse_tool_scopes(principal.as_deref(), &request) {
-                    return refusal;
-                }
                 // The headers move into the request's context: no copy.
                 let inbound = Inbound::http(parts.headers, parts.extensions, principal);
-                let headers = inbound
-                    .headers
-                    .clone()
-                    .expect("Inbound::http keeps the headers");
-                self.request(&headers, request, accepts, inbound).await
+                self.request(request, accepts, inbound).await
             }
             Ok(Incoming::Notification(notification)) => self.notification(
                 headers,
@@ -218,31 +212,28 @@ impl Shared {
         }
     }
 
+    /// Classifies a request (its era and, for 2026-07-28, its `_meta` and
+    /// headers: 400 when they break the rules), then serves it statelessly
+    /// (2026-07-28) or in the legacy session it names.
     async fn request(
         &self,
-        headers: &HeaderMap,
         request: jsonrpc::Request,
         accepts: Accepts,
         inbound: Inbound,
     ) -> Response<McpBody> {
         let server = self.server.clone();
-        if let Some(params) = modern_params(request.params.as_ref()) {
-            if params
-                .get("_meta")
-                .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
-                .is_none()
-            {
-                let error = ErrorObject::invalid_params(format!(
-                    "missing `_meta.{META_CLIENT_CAPABILITIES}`"
-                ));
-                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+        let request = Decoded::new(request);
+        let era = request.era_asked(&inbound).unwrap_or(Era::Legacy);
+        let request = match server.classify(request, era, &inbound) {
+            Ok(request) => request,
+            Err(Rejection { id, error }) => {
+                return response::error(StatusCode::BAD_REQUEST, Some(&id), &error);
             }
-            if let Err(error) = metadata::check(headers, &request.method, params) {
-                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
-            }
-            if let Err(error) = self.check_param_headers(headers, &request.method, params) {
-                return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
-            }
+        };
+        if let Some(refusal) = self.refuse_tool_scopes(inbound.principal.as_deref(), &request) {
+            return refusal;
+        }
+        if era == Era::Modern {
             let session = Arc::new(Session::for_one_request());
             let cancellation = self.stop.child_token();
             return exchange::run(
@@ -256,14 +247,13 @@ impl Shared {
             )
             .await;
         }
-        if modern_header_without_meta(headers) {
-            let error =
-                ErrorObject::invalid_params(format!("missing `_meta.{META_PROTOCOL_VERSION}`"));
-            return response::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
-        }
-        if request.method == "initialize" {
+        if request.method == Ok(Method::Initialize) {
             return self.initialize(request, accepts, inbound).await;
         }
+        let headers = inbound
+            .headers
+            .as_deref()
+            .expect("Inbound::http keeps the headers");
         let owner = owner(inbound.principal.as_deref());
         let session = match self.session(headers, owner.as_deref()) {
             Ok(Some(session)) => session,
@@ -302,36 +292,18 @@ impl Shared {
     fn refuse_tool_scopes(
         &self,
         principal: Option<&Principal>,
-        request: &jsonrpc::Request,
+        request: &Classified,
     ) -> Option<Response<McpBody>> {
         let (Some(protection), Some(principal)) = (&self.protection, principal) else {
             return None;
         };
-        let needed = (request.method == "tools/call")
-            .then(|| request.params.as_ref()?.get("name")?.as_str())
-            .flatten()
-            .and_then(|name| self.server.tool_scopes(name));
-        match needed {
+        let tool = match (&request.method, &request.params) {
+            (Ok(Method::CallTool), Some(params)) => Method::CallTool.target_in(params),
+            _ => None,
+        };
+        match tool.and_then(|name| self.server.tool_scopes(name)) {
             Some(needed) if !needed.is_empty() => protection.refuse_scopes(principal, needed),
             _ => None,
-        }
-    }
-
-    /// The `Mcp-Param-*` headers of a `tools/call` against its tool's
-    /// `x-mcp-header` properties (an unknown tool is dispatch's to report).
-    fn check_param_headers(
-        &self,
-        headers: &HeaderMap,
-        method: &str,
-        params: &Value,
-    ) -> Result<(), ErrorObject> {
-        let expected = (method == "tools/call")
-            .then(|| params.get("name").and_then(Value::as_str))
-            .flatten()
-            .and_then(|name| self.server.tool_param_headers(name));
-        match expected {
-            Some(expected) => expected.check(headers, params.get("arguments")),
-            None => Ok(()),
         }
     }
 
@@ -339,7 +311,7 @@ impl Shared {
     /// only when the handshake succeeded (and never in stateless mode).
     async fn initialize(
         &self,
-        request: jsonrpc::Request,
+        request: Classified,
         accepts: Accepts,
         inbound: Inbound,
     ) -> Response<McpBody> {
@@ -445,26 +417,6 @@ impl Shared {
         }
         Ok(Some(session))
     }
-}
-
-/// The `params` of a request made in 2026-07-28: it carries
-/// `_meta.io.modelcontextprotocol/protocolVersion`.
-fn modern_params(params: Option<&Value>) -> Option<&Value> {
-    params.filter(|p| {
-        p.get("_meta")
-            .and_then(|m| m.get(META_PROTOCOL_VERSION))
-            .is_some()
-    })
-}
-
-/// A sessionless request whose `MCP-Protocol-Version` names no legacy
-/// version is a 2026-07-28 request (its `_meta` is missing or incomplete).
-fn modern_header_without_meta(headers: &HeaderMap) -> bool {
-    headers.get(MCP_SESSION_ID).is_none()
-        && headers.get(MCP_PROTOCOL_VERSION).is_some_and(|v| {
-            v.to_str()
-                .is_ok_and(|v| !LEGACY_PROTOCOL_VERSIONS.contains(&v))
-        })
 }
 
 /// Whom a legacy session belongs to on a protected endpoint: the token's

@@ -10,15 +10,17 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::store::Outcome;
+use serde::Serialize;
+
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
 use crate::protocol::{
-    CallToolResult, JsonObject, ResultType, TaskAck, TaskRequestParams, TaskSupport,
-    UpdateTaskRequestParams, declares_tasks, tasks_required_capabilities,
+    CallToolResult, GetTaskResult, JsonObject, Method, TaskAck, TaskSupport, declares_tasks,
+    tasks_required_capabilities,
 };
 use crate::server::Server;
-use crate::server::engine::method::Method;
-use crate::server::engine::params::{Reply, parse};
+use crate::server::engine::params::Reply;
 use crate::server::engine::rounds::Rounds;
+use crate::server::engine::shape::{self, shaped};
 use crate::server::{BoxFuture, ClientMeta, Era, RequestContext};
 
 /// How a `tools/call` relates to tasks.
@@ -132,88 +134,107 @@ impl Server {
             }) as BoxFuture<Outcome>),
         };
         store.drive(slot.clone(), work);
-        Ok(result_frame(id, &slot.created()))
+        Ok(self.answer(Era::Modern, Method::CallTool, id, slot.created()))
     }
 
-    /// `tasks/get`, `tasks/update` and `tasks/cancel`, for clients that
-    /// declare the extension (-32021 for others, -32602 for an unknown or
-    /// expired task). A task another instance runs is served through the
-    /// shared state, when there is one.
+    /// `tasks/get`, `tasks/update` and `tasks/cancel` (`op`) of the task
+    /// `task_id`, for clients that declare the extension (-32021 for
+    /// others, -32602 for an unknown or expired task). A task another
+    /// instance runs is served through the shared state, when there is one.
     pub(crate) async fn task_method(
         &self,
-        id: &RequestId,
-        method: Method,
-        params: Option<Value>,
+        task_id: &str,
+        op: TaskOp,
         client: &ClientMeta,
-    ) -> Reply {
+    ) -> Result<TaskAnswer, ErrorObject> {
         let Some(store) = &self.inner.tasks else {
-            return Err(ErrorObject::method_not_found(method.name()));
+            return Err(ErrorObject::method_not_found(op.method().name()));
         };
         if !declares_tasks(client.capabilities.extensions.as_ref()) {
             return Err(ErrorObject::missing_required_client_capability(
                 tasks_required_capabilities(),
             ));
         }
-        let (task_id, responses) = match method {
-            Method::TasksGet | Method::TasksCancel => {
-                let params: TaskRequestParams = parse(params)?;
-                (params.task_id, JsonObject::new())
-            }
-            Method::TasksUpdate => {
-                let params: UpdateTaskRequestParams = parse(params)?;
-                (params.task_id, params.input_responses)
-            }
-            _ => return Err(ErrorObject::method_not_found(method.name())),
-        };
-        if let Some(slot) = store.get(&task_id) {
-            return match method {
-                Method::TasksGet => Ok(result_frame(id, &slot.snapshot())),
-                Method::TasksUpdate => {
+        if let Some(slot) = store.get(task_id) {
+            return match op {
+                TaskOp::Get => Ok(TaskAnswer::State(Box::new(slot.snapshot()))),
+                TaskOp::Update(responses) => {
                     slot.answer(responses)?;
-                    Ok(result_frame(id, &TaskAck::default()))
+                    Ok(TaskAnswer::Ack(TaskAck::default()))
                 }
-                _ => {
+                TaskOp::Cancel => {
                     slot.cancel();
-                    Ok(result_frame(id, &TaskAck::default()))
+                    Ok(TaskAnswer::Ack(TaskAck::default()))
                 }
             };
         }
         #[cfg(feature = "redis")]
         if let Some(shared) = &self.inner.shared {
             shared.start();
-            return self
-                .remote_task_method(shared, id, method, &task_id, responses)
-                .await;
+            return remote_task_method(shared, task_id, op).await;
         }
-        Err(unknown_task(&task_id))
+        Err(unknown_task(task_id))
     }
+}
 
-    /// `tasks/*` for a task another instance runs, through the shared
-    /// state.
-    #[cfg(feature = "redis")]
-    async fn remote_task_method(
-        &self,
-        shared: &crate::server::shared::Instance,
-        id: &RequestId,
-        method: Method,
-        task_id: &str,
-        responses: JsonObject,
-    ) -> Reply {
-        match method {
-            Method::TasksGet => match shared.get(task_id).await? {
-                Some(state) => Ok(result_frame(id, &state)),
-                None => Err(unknown_task(task_id)),
-            },
-            Method::TasksUpdate => match shared.update(task_id, responses).await? {
-                true => Ok(result_frame(id, &TaskAck::default())),
-                false => Err(unknown_task(task_id)),
-            },
-            _ => match shared.cancel(task_id).await? {
-                true => Ok(result_frame(id, &TaskAck::default())),
-                false => Err(unknown_task(task_id)),
-            },
+/// What a `tasks/*` request asks of its task.
+pub(crate) enum TaskOp {
+    /// `tasks/get`.
+    Get,
+    /// `tasks/update`, with the answers to the task's questions.
+    Update(JsonObject),
+    /// `tasks/cancel`.
+    Cancel,
+}
+
+impl TaskOp {
+    fn method(&self) -> Method {
+        match self {
+            TaskOp::Get => Method::TasksGet,
+            TaskOp::Update(_) => Method::TasksUpdate,
+            TaskOp::Cancel => Method::TasksCancel,
         }
     }
+}
+
+/// The answer to a `tasks/*` request.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum TaskAnswer {
+    /// `tasks/get`: the task's state (boxed: far larger than an ack).
+    State(Box<GetTaskResult>),
+    /// `tasks/update`, `tasks/cancel`: done.
+    Ack(TaskAck),
+}
+
+shaped! {
+    kind: ;
+    cached: ;
+    fixed: TaskAnswer;
+}
+
+/// `tasks/*` for a task another instance runs, through the shared state.
+#[cfg(feature = "redis")]
+async fn remote_task_method(
+    shared: &crate::server::shared::Instance,
+    task_id: &str,
+    op: TaskOp,
+) -> Result<TaskAnswer, ErrorObject> {
+    let found = match op {
+        TaskOp::Get => shared
+            .get(task_id)
+            .await?
+            .map(|state| TaskAnswer::State(Box::new(state))),
+        TaskOp::Update(responses) => shared
+            .update(task_id, responses)
+            .await?
+            .then(|| TaskAnswer::Ack(TaskAck::default())),
+        TaskOp::Cancel => shared
+            .cancel(task_id)
+            .await?
+            .then(|| TaskAnswer::Ack(TaskAck::default())),
+    };
+    found.ok_or_else(|| unknown_task(task_id))
 }
 
 /// The error for a task id no instance knows.
@@ -225,7 +246,8 @@ fn unknown_task(task_id: &str) -> ErrorObject {
 
 /// The tool's result as a task result: a complete `CallToolResult`.
 fn complete(mut result: CallToolResult) -> Outcome {
-    result.result_type.get_or_insert(ResultType::Complete);
+    // Task results are never cached: no hints.
+    shape::apply(Era::Modern, &mut result, None);
     match serde_json::to_value(result) {
         Ok(Value::Object(object)) => Ok(object),
         Ok(_) => unreachable!("a CallToolResult serializes to an object"),

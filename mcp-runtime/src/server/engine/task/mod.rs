@@ -15,7 +15,7 @@ mod call;
 pub(crate) mod clock;
 mod store;
 
-pub(crate) use call::Plan;
+pub(crate) use call::{Plan, TaskOp};
 pub(crate) use store::{TaskSlot, TaskStore};
 
 use crate::protocol::TaskSupport;

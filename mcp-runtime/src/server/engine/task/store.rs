@@ -22,8 +22,7 @@ use super::clock::rfc3339;
 use crate::jsonrpc::ErrorObject;
 use crate::lifetime::{bounded, millis};
 use crate::protocol::{
-    CreateTaskResult, GetTaskResult, InputRequest, InputResponse, JsonObject, ResultType, Task,
-    TaskStatus,
+    CreateTaskResult, GetTaskResult, InputRequest, InputResponse, JsonObject, Task, TaskStatus,
 };
 use crate::server::InputError;
 use crate::sync::lock;
@@ -245,11 +244,7 @@ impl TaskSlot {
     /// The answer to the request that created the task.
     pub(crate) fn created(&self) -> CreateTaskResult {
         let state = lock(&self.state);
-        CreateTaskResult {
-            result_type: ResultType::Task,
-            task: self.task(&state),
-            meta: None,
-        }
+        CreateTaskResult::new(self.task(&state))
     }
 
     /// What `tasks/get` answers: the task, and what its status carries.
@@ -268,12 +263,10 @@ impl TaskSlot {
             None => (None, None),
         };
         GetTaskResult {
-            result_type: ResultType::Complete,
-            task: self.task(&state),
             input_requests,
             result,
             error,
-            meta: None,
+            ..GetTaskResult::new(self.task(&state))
         }
     }
 

@@ -1,25 +1,29 @@
 //! The 2026-07-28 request metadata headers (`MCP-Protocol-Version`,
 //! `Mcp-Method`, `Mcp-Name`) checked against the body they mirror: a
-//! mismatch is -32020 with HTTP 400, so that a proxy routing on the headers
+//! mismatch is -32020 (HTTP 400), so that a proxy routing on the headers
 //! and the server executing the body cannot disagree. `Mcp-Name` mirrors
-//! `params.name` (`tools/call`, `prompts/get`), `params.uri`
-//! (`resources/read`) and `params.taskId` (`tasks/get`, `tasks/update`,
-//! `tasks/cancel`, SEP-2663).
+//! the parameter [`Method::target`] names.
 
 use hyper::HeaderMap;
 use hyper::header::HeaderName;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::META_PROTOCOL_VERSION;
+use crate::protocol::Method;
 use crate::protocol::headers::{MCP_METHOD, MCP_NAME, MCP_PROTOCOL_VERSION, decode_header_value};
 
-/// Checks the headers of a request whose body carries the 2026-07-28
-/// `_meta`.
-pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result<(), ErrorObject> {
-    let body_version = params
-        .get("_meta")
-        .and_then(|meta| meta.get(META_PROTOCOL_VERSION));
+/// Checks the headers of a request whose `_meta` (`meta`) is 2026-07-28's:
+/// `name` is its method as received, `method` that method when MCP
+/// defines it.
+pub(crate) fn check(
+    headers: &HeaderMap,
+    meta: &Map<String, Value>,
+    name: &str,
+    method: Option<Method>,
+    params: Option<&Value>,
+) -> Result<(), ErrorObject> {
+    let body_version = meta.get(META_PROTOCOL_VERSION);
     let version = single(headers, MCP_PROTOCOL_VERSION)?;
     if version.is_none() || body_version.and_then(Value::as_str) != version {
         return Err(mismatch(
@@ -29,17 +33,11 @@ pub(super) fn check(headers: &HeaderMap, method: &str, params: &Value) -> Result
         ));
     }
     let header_method = single(headers, MCP_METHOD)?;
-    if header_method != Some(method) {
-        return Err(mismatch("Mcp-Method", header_method, method));
+    if header_method != Some(name) {
+        return Err(mismatch("Mcp-Method", header_method, name));
     }
-    let name_key = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
-        _ => return Ok(()),
-    };
-    // A body without the name is malformed; dispatch reports it as -32602.
-    let Some(body_name) = params.get(name_key).and_then(Value::as_str) else {
+    // A body without the target is malformed; routing reports it (-32602).
+    let Some(body_name) = method.zip(params).and_then(|(m, p)| m.target_in(p)) else {
         return Ok(());
     };
     let header_name = single(headers, MCP_NAME)?;
@@ -105,8 +103,25 @@ mod tests {
         map
     }
 
+    fn meta() -> Map<String, Value> {
+        let mut meta = Map::new();
+        meta.insert(META_PROTOCOL_VERSION.into(), json!("2026-07-28"));
+        meta
+    }
+
+    /// Checks a request for `method` with `params`, as the server would.
+    fn check_as(headers: &HeaderMap, method: &str, params: &Value) -> Result<(), ErrorObject> {
+        check(
+            headers,
+            &meta(),
+            method,
+            Method::parse(method),
+            Some(params),
+        )
+    }
+
     fn params(name: &str) -> Value {
-        json!({"name": name, "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}})
+        json!({"name": name})
     }
 
     const OK: [(&str, &str); 3] = [
@@ -117,7 +132,10 @@ mod tests {
 
     #[test]
     fn matching_headers_pass() {
-        assert_eq!(check(&headers(&OK), "tools/call", &params("echo")), Ok(()));
+        assert_eq!(
+            check_as(&headers(&OK), "tools/call", &params("echo")),
+            Ok(())
+        );
     }
 
     #[test]
@@ -128,14 +146,14 @@ mod tests {
             OK[1],
             ("mcp-name", "=?base64?SGVsbG8sIOS4lueVjA==?="),
         ]);
-        assert_eq!(check(&h, "tools/call", &params("Hello, 世界")), Ok(()));
+        assert_eq!(check_as(&h, "tools/call", &params("Hello, 世界")), Ok(()));
         let literal = headers(&[
             OK[0],
             OK[1],
             ("mcp-name", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="),
         ]);
         assert_eq!(
-            check(&literal, "tools/call", &params("=?base64?literal?=")),
+            check_as(&literal, "tools/call", &params("=?base64?literal?=")),
             Ok(())
         );
     }
@@ -158,28 +176,28 @@ mod tests {
             ),
         ];
         for (pairs, case) in cases {
-            let error = check(&headers(pairs), "tools/call", &params("echo")).unwrap_err();
+            let error = check_as(&headers(pairs), "tools/call", &params("echo")).unwrap_err();
             assert_eq!(error.code, code::HEADER_MISMATCH, "{case}");
         }
         let twice = headers(&[OK[0], OK[1], OK[2], ("mcp-name", "echo")]);
-        assert!(check(&twice, "tools/call", &params("echo")).is_err());
+        assert!(check_as(&twice, "tools/call", &params("echo")).is_err());
     }
 
     #[test]
     fn task_methods_name_their_task() {
-        let task = json!({"taskId": "t-1", "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}});
+        let task = json!({"taskId": "t-1"});
         for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
             let with = |name: &'static str| {
                 let mut map = headers(&[OK[0], ("mcp-name", name)]);
                 map.insert("mcp-method", HeaderValue::from_str(method).unwrap());
                 map
             };
-            assert_eq!(check(&with("t-1"), method, &task), Ok(()), "{method}");
-            let error = check(&with("t-2"), method, &task).unwrap_err();
+            assert_eq!(check_as(&with("t-1"), method, &task), Ok(()), "{method}");
+            let error = check_as(&with("t-2"), method, &task).unwrap_err();
             assert_eq!(error.code, code::HEADER_MISMATCH, "{method}");
             let mut missing = headers(&[OK[0]]);
             missing.insert("mcp-method", HeaderValue::from_str(method).unwrap());
-            assert!(check(&missing, method, &task).is_err(), "{method}");
+            assert!(check_as(&missing, method, &task).is_err(), "{method}");
         }
     }
 }
