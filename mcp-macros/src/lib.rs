@@ -4,18 +4,20 @@
 //! the generated code refers to `::mcp_runtime::__private` only.
 //!
 //! Layout, after serde_derive and thiserror: parse, then validate, then
-//! expand, each stage collecting every mistake it finds in `errors` so that
-//! all are reported at once, spanned, while the user's item is still
-//! emitted.
+//! expand. Parsing and validation collect every mistake they find in one
+//! `errors::Errors`, so that all are reported at once, spanned, while the
+//! user's item is still emitted; expansion runs only when its `check()`
+//! finds none (an `Errors` dropped unchecked panics, so no path can lose
+//! them).
 //!
 //! - `attr`: every option of every attribute, one struct per attribute;
 //!   an option given twice is an error.
 //! - `ast`: a tool, resource or prompt read from its options, doc comment
-//!   and signature.
-//! - `validate`: every rule an item must follow (tool names, URI templates
-//!   against parameters, ...).
+//!   and signature; an `#[mcp_server]` impl block and its items.
+//! - `validate`: every rule an item or impl block must follow (tool names,
+//!   URI templates against parameters, unique names in a block, ...).
 //! - `expand`: the generated code, which refers to `::mcp_runtime::__private`
-//!   through one function.
+//!   through one function; it reports nothing itself.
 
 mod ast;
 mod attr;

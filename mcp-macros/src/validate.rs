@@ -1,28 +1,24 @@
-//! The validate stage: every rule a parsed item must follow, each reported
-//! at the user's token with a sentence saying how to fix it. Expansion runs
-//! only when nothing here (or in parsing) found a mistake.
+//! The validate stage: every rule a parsed item or `#[mcp_server]` impl
+//! block must follow, each reported at the user's token with a sentence
+//! saying how to fix it. Expansion runs only when nothing here (or in
+//! parsing) found a mistake.
 
 use std::collections::BTreeSet;
 
 use mcp_names::{is_header_token, is_scope_token, is_valid_tool_name};
 use mcp_uri_template::UriTemplate;
-use syn::{LitStr, Type};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::{ItemImpl, LitStr, Type};
 
 use crate::ast::{FnSignature, Item, Kind, Prompt, Receiver, Resource, Tool};
 use crate::errors::Errors;
 
-/// Checks one item on its own.
-pub fn item(item: &Item, errors: &mut Errors) {
-    signature(item.signature(), item.kind().noun(), errors);
-    match item {
-        Item::Tool(tool) => self::tool(tool, errors),
-        Item::Resource(resource) => self::resource(resource, errors),
-        Item::Prompt(prompt) => self::prompt(prompt, errors),
-    }
-}
-
-/// A free item cannot take `self`: only `#[mcp_server]` supplies the state.
-pub fn free_function(item: &Item, inputs: &impl quote::ToTokens, errors: &mut Errors) {
+/// Checks a tool, resource or prompt made of a free function; `inputs`, its
+/// parameter list, is where a `self` parameter is reported.
+pub fn free_item(item: &Item, inputs: &impl ToTokens, errors: &mut Errors) {
+    self::item(item, errors);
+    // Only `#[mcp_server]` supplies the state a method needs.
     if !matches!(item.signature().receiver, Receiver::None) {
         errors.at(
             inputs,
@@ -34,39 +30,67 @@ pub fn free_function(item: &Item, inputs: &impl quote::ToTokens, errors: &mut Er
     }
 }
 
-/// The names (tools, prompts) and URIs (resources) met so far in one impl
-/// block, which must differ within a kind.
-#[derive(Default)]
-pub struct UniqueKeys(Vec<(Kind, LitStr)>);
-
-impl UniqueKeys {
-    /// Records `item`'s key, or an error at it when another item of its
-    /// kind already has it.
-    pub fn check(&mut self, item: &Item, errors: &mut Errors) {
-        let (kind, key) = (item.kind(), item.key());
-        let taken = self
-            .0
-            .iter()
-            .any(|(k, first)| *k == kind && first.value() == key.value());
-        if taken {
-            let (what, fix) = match kind {
-                Kind::Resource => (
-                    "resource in this impl block already has the URI",
-                    "give one another URI",
-                ),
-                Kind::Tool => (
-                    "tool in this impl block is already named",
-                    "give one another name with `#[mcp_tool(name = \"...\")]`",
-                ),
-                Kind::Prompt => (
-                    "prompt in this impl block is already named",
-                    "give one another name with `#[mcp_prompt(name = \"...\")]`",
-                ),
-            };
-            errors.at(key, format!("another {what} `{}`: {fix}", key.value()));
-        }
-        self.0.push((kind, key.clone()));
+/// Checks an `#[mcp_server]` impl block, given `args`, before its items.
+pub fn impl_block(args: &TokenStream, block: &ItemImpl, errors: &mut Errors) {
+    if !args.is_empty() {
+        errors.at(
+            args,
+            "#[mcp_server] takes no options; put them on each #[mcp_tool], #[mcp_resource] or #[mcp_prompt]",
+        );
     }
+    if let Some((path, _)) = &block.trait_ {
+        errors.at(path, "#[mcp_server] applies to an inherent impl block (`impl MyServer { ... }`), not a trait impl");
+    }
+    if !block.generics.params.is_empty() {
+        errors.at(
+            &block.generics,
+            "#[mcp_server] cannot be generic: tools are registered for one concrete server type",
+        );
+    }
+}
+
+/// Checks an item of an `#[mcp_server]` impl block, given the `earlier`
+/// items of the block.
+pub fn method_item(item: &Item, earlier: &[Item], errors: &mut Errors) {
+    self::item(item, errors);
+    unique_key(item, earlier, errors);
+}
+
+/// Checks one item on its own.
+fn item(item: &Item, errors: &mut Errors) {
+    signature(item.signature(), item.kind().noun(), errors);
+    match item {
+        Item::Tool(tool) => self::tool(tool, errors),
+        Item::Resource(resource) => self::resource(resource, errors),
+        Item::Prompt(prompt) => self::prompt(prompt, errors),
+    }
+}
+
+/// A tool's or prompt's name, or a resource's URI, must differ from those
+/// of the `earlier` items of its kind in the impl block.
+fn unique_key(item: &Item, earlier: &[Item], errors: &mut Errors) {
+    let (kind, key) = (item.kind(), item.key());
+    let taken = earlier
+        .iter()
+        .any(|other| other.kind() == kind && other.key().value() == key.value());
+    if !taken {
+        return;
+    }
+    let (what, fix) = match kind {
+        Kind::Resource => (
+            "resource in this impl block already has the URI",
+            "give one another URI",
+        ),
+        Kind::Tool => (
+            "tool in this impl block is already named",
+            "give one another name with `#[mcp_tool(name = \"...\")]`",
+        ),
+        Kind::Prompt => (
+            "prompt in this impl block is already named",
+            "give one another name with `#[mcp_prompt(name = \"...\")]`",
+        ),
+    };
+    errors.at(key, format!("another {what} `{}`: {fix}", key.value()));
 }
 
 fn signature(sig: &FnSignature, noun: &str, errors: &mut Errors) {

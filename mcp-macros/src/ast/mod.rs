@@ -1,15 +1,19 @@
 //! The parse stage for items: a tool, resource or prompt read from its
-//! attribute's options, its doc comment and its function signature. Only
-//! what cannot be read at all is an error here; `validate` checks the rest.
+//! attribute's options, its doc comment and its function signature, and
+//! (`server`) an `#[mcp_server]` impl block with the items among its
+//! methods. Only what cannot be read at all is an error here; `validate`
+//! checks the rest.
 
 mod docs;
+mod server;
 mod signature;
 
+pub use server::{parse_impl_block, read_by_server, read_method};
 pub use signature::{FnSignature, Param, Receiver};
 
 use mcp_uri_template::UriTemplate;
 use proc_macro2::{Span, TokenStream};
-use syn::LitStr;
+use syn::{ItemFn, LitStr};
 
 use crate::attr::{Labels, PromptOptions, ResourceOptions, ToolOptions};
 use crate::errors::Errors;
@@ -170,6 +174,20 @@ impl Item {
             Item::Prompt(prompt) => &prompt.signature,
         }
     }
+}
+
+/// Parses the input of `#[mcp_tool]`, `#[mcp_resource]` or
+/// `#[mcp_prompt]`; an error when it is not a function.
+pub fn parse_function(kind: Kind, input: TokenStream) -> syn::Result<ItemFn> {
+    syn::parse2(input).map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            format!(
+                "#[{}] applies to a function (inside an impl block, also put #[mcp_server] on the impl)",
+                kind.attribute()
+            ),
+        )
+    })
 }
 
 /// The name (`name = "..."`, else the function's) and the description

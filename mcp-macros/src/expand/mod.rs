@@ -1,9 +1,10 @@
 //! The expand stage, and the pipeline around it: each entry point parses
-//! (`ast`, `attr`), validates (`validate`) and, when nothing is wrong,
-//! writes the code (`tool`, `resource`, `prompt`, `text_params`). On error
-//! the user's item is still emitted (minus macro-only attributes) next to
-//! every error, with a stub registration, so that one mistake does not
-//! cascade into "cannot find type" where the item is registered.
+//! (`ast`, `attr`), validates (`validate`) and, only when `Errors::check`
+//! finds nothing, writes the code (`tool`, `resource`, `prompt`,
+//! `text_params`). Nothing here reports a mistake of its own. On error the
+//! user's item is still emitted (minus macro-only attributes) next to every
+//! error, with a stub registration, so that one mistake does not cascade
+//! into "cannot find type" where the item is registered.
 
 mod prompt;
 mod resource;
@@ -12,9 +13,9 @@ mod tool;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::{ImplItem, ItemFn, ItemImpl};
+use syn::ImplItem;
 
-use crate::ast::{Item, Kind, Receiver};
+use crate::ast::{self, Item, Kind, Receiver};
 use crate::errors::Errors;
 use crate::validate;
 
@@ -52,47 +53,34 @@ fn build(item: &Item, call: &TokenStream, state: Option<TokenStream>) -> TokenSt
     }
 }
 
-/// What `#[mcp_server]` leaves as the arguments of the item attributes it
-/// has read: the method is then emitted as it is.
-const IN_SERVER: &str = "__mcp_read_by_mcp_server";
-
 /// `#[mcp_tool]`, `#[mcp_resource]` or `#[mcp_prompt]` on a free function
 /// (or on a method already read by `#[mcp_server]`).
 pub fn free_item(kind: Kind, args: TokenStream, input: TokenStream) -> TokenStream {
-    if args.to_string() == IN_SERVER {
+    if ast::read_by_server(&args) {
         return input;
     }
-    let mut item: ItemFn = match syn::parse2(input.clone()) {
+    let mut item = match ast::parse_function(kind, input.clone()) {
         Ok(item) => item,
-        Err(error) => {
-            let error = syn::Error::new(
-                error.span(),
-                format!(
-                    "#[{}] applies to a function (inside an impl block, also put #[mcp_server] on the impl)",
-                    kind.attribute()
-                ),
-            );
-            let error = error.to_compile_error();
-            return quote!(#input #error);
-        }
+        Err(error) => return with_error(input, &error),
     };
     let mut errors = Errors::default();
     let read = Item::read(kind, args, &item.attrs, &mut item.sig, &mut errors);
-    validate::item(&read, &mut errors);
-    validate::free_function(&read, &item.sig.inputs, &mut errors);
-    let errors = errors.into_compile_errors();
-    if !errors.is_empty() && !matches!(read.signature().receiver, Receiver::None) {
-        // A method outside `#[mcp_server]`: a registration struct cannot
-        // be declared inside the impl block, so the item alone is emitted.
-        return quote!(#item #errors);
-    }
+    validate::free_item(&read, &item.sig.inputs, &mut errors);
     let private = private();
     let ident = &item.sig.ident;
-    let register = if errors.is_empty() {
-        let build = build(&read, &quote!(#ident), None);
-        quote!(definitions.add(|__mcp_profile: #private::SchemaProfile| #build);)
-    } else {
-        quote!(let _ = definitions;)
+    let (errors, register) = match errors.check() {
+        Ok(()) => {
+            let build = build(&read, &quote!(#ident), None);
+            let register =
+                quote!(definitions.add(|__mcp_profile: #private::SchemaProfile| #build););
+            (None, register)
+        }
+        // A method outside `#[mcp_server]`: a registration struct cannot be
+        // declared inside the impl block, so the item alone is emitted.
+        Err(error) if !matches!(read.signature().receiver, Receiver::None) => {
+            return with_error(quote!(#item), &error);
+        }
+        Err(error) => (Some(error.to_compile_error()), quote!(let _ = definitions;)),
     };
     let vis = &item.vis;
     let key = read.key();
@@ -130,86 +118,46 @@ fn variant(kind: Kind) -> &'static str {
 
 /// `#[mcp_server]` on an impl block.
 pub fn server_impl(args: TokenStream, input: TokenStream) -> TokenStream {
-    let mut item: ItemImpl = match syn::parse2(input.clone()) {
-        Ok(item) => item,
-        Err(error) => {
-            let error = syn::Error::new(error.span(), "#[mcp_server] applies to an impl block");
-            let error = error.to_compile_error();
-            return quote!(#input #error);
-        }
+    let mut block = match ast::parse_impl_block(input.clone()) {
+        Ok(block) => block,
+        Err(error) => return with_error(input, &error),
     };
     let mut errors = Errors::default();
-    if !args.is_empty() {
-        errors.at(
-            &args,
-            "#[mcp_server] takes no options; put them on each #[mcp_tool], #[mcp_resource] or #[mcp_prompt]",
-        );
-    }
-    if let Some((path, _)) = &item.trait_ {
-        errors.at(path, "#[mcp_server] applies to an inherent impl block (`impl MyServer { ... }`), not a trait impl");
-    }
-    if !item.generics.params.is_empty() {
-        errors.at(
-            &item.generics,
-            "#[mcp_server] cannot be generic: tools are registered for one concrete server type",
-        );
-    }
-    let mut reads = Vec::new();
-    let mut keys = validate::UniqueKeys::default();
-    for member in &mut item.items {
+    validate::impl_block(&args, &block, &mut errors);
+    let mut items = Vec::new();
+    for member in &mut block.items {
         let ImplItem::Fn(method) = member else {
             continue;
         };
-        let Some((position, kind)) = method
-            .attrs
-            .iter()
-            .enumerate()
-            .find_map(|(i, attr)| item_kind(attr).map(|kind| (i, kind)))
-        else {
-            continue;
-        };
-        // The attribute stays, marked, so that it expands to the plain
-        // method (and its import counts as used).
-        let attr = method.attrs[position].clone();
-        let path = attr.path();
-        let marker = format_ident!("{}", IN_SERVER);
-        method.attrs[position] = syn::parse_quote!(#[#path(#marker)]);
-        let args = match &attr.meta {
-            syn::Meta::Path(_) => TokenStream::new(),
-            syn::Meta::List(list) => list.tokens.clone(),
-            syn::Meta::NameValue(nv) => {
-                errors.at(
-                    nv,
-                    format!("write `#[{0}]` or `#[{0}(option, ...)]`", kind.attribute()),
-                );
-                continue;
-            }
-        };
-        let read = Item::read(kind, args, &method.attrs, &mut method.sig, &mut errors);
-        validate::item(&read, &mut errors);
-        keys.check(&read, &mut errors);
-        reads.push(read);
-    }
-    let errors = errors.into_compile_errors();
-    let private = private();
-    let body = if errors.is_empty() {
-        let builds = reads.iter().map(method_build);
-        quote! {
-            let mut definitions = #private::Definitions::new();
-            #(
-                {
-                    let __mcp_server = #private::core::clone::Clone::clone(self);
-                    definitions.add(move |__mcp_profile: #private::SchemaProfile| #builds);
-                }
-            )*
-            definitions
+        if let Some(item) = ast::read_method(method, &mut errors) {
+            validate::method_item(&item, &items, &mut errors);
+            items.push(item);
         }
-    } else {
-        quote!(#private::Definitions::new())
+    }
+    let private = private();
+    let (errors, body) = match errors.check() {
+        Ok(()) => {
+            let builds = items.iter().map(method_build);
+            let body = quote! {
+                let mut definitions = #private::Definitions::new();
+                #(
+                    {
+                        let __mcp_server = #private::core::clone::Clone::clone(self);
+                        definitions.add(move |__mcp_profile: #private::SchemaProfile| #builds);
+                    }
+                )*
+                definitions
+            };
+            (None, body)
+        }
+        Err(error) => (
+            Some(error.to_compile_error()),
+            quote!(#private::Definitions::new()),
+        ),
     };
-    let self_ty = &item.self_ty;
+    let self_ty = &block.self_ty;
     quote! {
-        #item
+        #block
         #errors
 
         impl #self_ty {
@@ -222,18 +170,16 @@ pub fn server_impl(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 }
 
+/// The input as it came, and `error`.
+fn with_error(input: TokenStream, error: &syn::Error) -> TokenStream {
+    let error = error.to_compile_error();
+    quote!(#input #error)
+}
+
 /// The `Definition` expression of a method item read by `#[mcp_server]`.
 fn method_build(read: &Item) -> TokenStream {
     let ident = &read.signature().ident;
     let state =
         matches!(read.signature().receiver, Receiver::SharedRef).then_some(quote!(&*__mcp_state,));
     build(read, &quote!(Self::#ident), state)
-}
-
-/// The kind of an item attribute (`#[mcp_tool]`, `#[mcp_runtime::mcp_prompt]`, ...).
-fn item_kind(attr: &syn::Attribute) -> Option<Kind> {
-    let last = attr.path().segments.last()?;
-    Kind::ALL
-        .into_iter()
-        .find(|kind| last.ident == kind.attribute())
 }
