@@ -6,7 +6,7 @@
 //! (`Instant + Duration` does on overflow) nor wrap (`u64` seconds do in a
 //! release build), whatever the number.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// The longest lifetime believed: one year. Longer than any token, cache
 /// or job anyone means, and short enough that adding it to any instant or
@@ -30,6 +30,7 @@ pub(crate) fn millis(duration: Duration) -> u64 {
 /// that every dated token counts as expired rather than a panic.
 #[cfg(feature = "http")]
 pub(crate) fn unix_now() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |since| since.as_secs())

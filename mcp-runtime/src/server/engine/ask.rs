@@ -9,7 +9,7 @@ use crate::jsonrpc::request_frame;
 use crate::protocol::{
     CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult, ElicitRequest,
     ElicitRequestParams, ElicitResult, InputRequest, InputResponse, ListRootsRequest,
-    ListRootsResult,
+    ListRootsResult, Method,
 };
 use crate::server::{Era, RequestContext};
 
@@ -127,11 +127,11 @@ impl RequestContext {
     /// Legacy: a server-to-client request on this connection.
     async fn ask_now(&self, request: InputRequest) -> Result<InputResponse, InputError> {
         let (method, params) = match &request {
-            InputRequest::Elicit(r) => ("elicitation/create", serde_json::to_value(&r.params)),
+            InputRequest::Elicit(r) => (Method::Elicit, serde_json::to_value(&r.params)),
             InputRequest::CreateMessage(r) => {
-                ("sampling/createMessage", serde_json::to_value(&r.params))
+                (Method::CreateMessage, serde_json::to_value(&r.params))
             }
-            InputRequest::ListRoots(r) => ("roots/list", serde_json::to_value(&r.params)),
+            InputRequest::ListRoots(r) => (Method::ListRoots, serde_json::to_value(&r.params)),
         };
         let params = params.map_err(|e| InputError::Rejected(e.to_string()))?;
         if !self.peer.carries_requests() {
@@ -143,7 +143,7 @@ impl RequestContext {
         let _forget = Forget { replies, id: &id };
         let params = (!params.is_null()).then_some(params);
         self.peer
-            .send(request_frame(&id, method, params.as_ref()))
+            .send(request_frame(&id, method.name(), params.as_ref()))
             .await;
         let outcome = tokio::time::timeout(ANSWER_TIMEOUT, answer).await;
         let result = match outcome {

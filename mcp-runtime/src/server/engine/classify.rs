@@ -169,8 +169,11 @@ impl Server {
         }
         let missing = |key: &str| ErrorObject::invalid_params(format!("missing `_meta.{key}`"));
         let meta = meta.ok_or_else(|| missing(META_PROTOCOL_VERSION))?;
-        if !meta.contains_key(META_CLIENT_CAPABILITIES) {
-            return Err(missing(META_CLIENT_CAPABILITIES));
+        // What is missing is -32602, before any header comparison.
+        for key in [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES] {
+            if !meta.contains_key(key) {
+                return Err(missing(key));
+            }
         }
         #[cfg(feature = "http")]
         if let Some(headers) = &inbound.headers {

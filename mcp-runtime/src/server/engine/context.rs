@@ -1,6 +1,7 @@
 //! What a handler knows about the request it serves, and how it talks back
 //! while it runs (progress, log messages, cancellation).
 
+use crate::protocol::methods::{NOTIFICATION_MESSAGE, NOTIFICATION_PROGRESS};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -138,7 +139,7 @@ impl RequestContext {
             message: message.map(str::to_owned),
             meta: None,
         };
-        let frame = notification_frame("notifications/progress", Some(&params));
+        let frame = notification_frame(NOTIFICATION_PROGRESS, Some(&params));
         self.peer.send(frame).await;
     }
 
@@ -161,7 +162,7 @@ impl RequestContext {
             data,
             meta: None,
         };
-        let frame = notification_frame("notifications/message", Some(&params));
+        let frame = notification_frame(NOTIFICATION_MESSAGE, Some(&params));
         self.peer.send(frame).await;
     }
 }
