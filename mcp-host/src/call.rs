@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::audit::{AuditRecord, Decision, argument_digest, trace};
 use crate::error::HostError;
-use crate::host::{Host, ServerState};
+use crate::host::Host;
 use crate::policy::{Consent, ConsentRequest};
+use crate::state::ServerState;
 use crate::sync::lock;
 
 /// How one call is bounded and who consents.

@@ -13,7 +13,7 @@ use mcp_runtime::server::Era;
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use crate::host::{Host, ServerState, SharedState, Slot, current};
+use crate::state::{ServerState, SharedState};
 use crate::sync::write;
 
 /// The method of the announcement that a server's tools changed.
@@ -112,7 +112,7 @@ impl Watcher {
 
 /// Lists `client`'s tools again and puts them in `state`, unless the
 /// connection was replaced meanwhile. A failure keeps the old list.
-async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
+pub(crate) async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
     let list = match client.tool_list_within(timeout).await {
         Ok(list) => list,
         Err(error) => {
@@ -130,35 +130,4 @@ async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
         _ => return,
     };
     *slot = Arc::new(ServerState::ready(client.clone(), list, relisted));
-}
-
-impl Slot {
-    /// Lists the tools again when the server's `ttlMs` ran out; calls
-    /// that find the list stale together wait for one listing.
-    pub(crate) async fn refresh_if_stale(&self) {
-        let stale = |state: &ServerState| match state {
-            ServerState::Ready {
-                client, freshness, ..
-            } => freshness.is_stale().then(|| client.clone()),
-            ServerState::Failed(_) => None,
-        };
-        if stale(&current(&self.state)).is_none() {
-            return;
-        }
-        let _one_at_a_time = self.relisting.lock().await;
-        if let Some(client) = stale(&current(&self.state)) {
-            relist(&self.state, &client, self.options.connect_timeout).await;
-        }
-    }
-}
-
-impl Host {
-    /// Lists again the tools of every server whose `ttlMs` ran out, so that
-    /// [`tools`](Self::tools) is fresh. [`call`](Self::call) does this for
-    /// its own server.
-    pub async fn refresh_stale(&self) {
-        for slot in self.servers.values() {
-            slot.refresh_if_stale().await;
-        }
-    }
 }
