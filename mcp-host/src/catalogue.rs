@@ -8,16 +8,13 @@ use std::time::Duration;
 
 use mcp_runtime::client::{Client, Subscription};
 use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::protocol::SubscriptionFilter;
-use mcp_runtime::server::Era;
+use mcp_runtime::protocol::methods::NOTIFICATION_TOOLS_LIST_CHANGED;
+use mcp_runtime::protocol::{Era, SubscriptionFilter};
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::state::{ServerState, SharedState};
 use crate::sync::write;
-
-/// The method of the announcement that a server's tools changed.
-const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
 
 /// The shortest time between two listings prompted by announcements.
 const MIN_RELIST_INTERVAL: Duration = Duration::from_millis(500);
@@ -87,7 +84,7 @@ impl Watcher {
             } = listening;
             loop {
                 match notices.recv().await {
-                    Ok(notice) if notice.method == TOOLS_CHANGED => {}
+                    Ok(notice) if notice.method == NOTIFICATION_TOOLS_LIST_CHANGED => {}
                     Ok(_) => continue,
                     // Some were missed, and one may have been a change.
                     Err(RecvError::Lagged(_)) => {}

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_runtime::client::{Client, ClientError, ConnectOptions};
+use mcp_runtime::protocol::Method;
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::catalogue::Listening;
@@ -142,7 +143,7 @@ pub(crate) async fn connect(
     let list = client
         .tool_list_within(left)
         .await
-        .map_err(|e| format!("tools/list failed: {e}"))?;
+        .map_err(|e| format!("{} failed: {e}", Method::ToolsList.name()))?;
     Ok((ServerState::ready(client, list, 0), Some(listening)))
 }
 
