@@ -13,6 +13,7 @@ use mcp_runtime::protocol::{Era, SubscriptionFilter};
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
+use crate::listed::Listing;
 use crate::state::{ServerState, SharedState};
 use crate::sync::write;
 
@@ -117,6 +118,8 @@ pub(crate) async fn relist(state: &SharedState, client: &Client, timeout: Durati
             return;
         }
     };
+    // Compiled before the state is locked: calls read it meanwhile.
+    let listing = Listing::compile(list);
     let mut slot = write(state);
     let relisted = match &**slot {
         ServerState::Ready {
@@ -126,5 +129,5 @@ pub(crate) async fn relist(state: &SharedState, client: &Client, timeout: Durati
         } if connected.same_connection(client) => freshness.relisted.saturating_add(1),
         _ => return,
     };
-    *slot = Arc::new(ServerState::ready(client.clone(), list, relisted));
+    *slot = Arc::new(ServerState::ready(client.clone(), listing, relisted));
 }

@@ -11,6 +11,7 @@ use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::catalogue::Listening;
 use crate::config::{OAuthGrant, ServerConfig};
+use crate::listed::Listing;
 use crate::options::HostOptions;
 use crate::state::ServerState;
 
@@ -144,7 +145,10 @@ pub(crate) async fn connect(
         .tool_list_within(left)
         .await
         .map_err(|e| format!("{} failed: {e}", Method::ToolsList.name()))?;
-    Ok((ServerState::ready(client, list, 0), Some(listening)))
+    Ok((
+        ServerState::ready(client, Listing::compile(list), 0),
+        Some(listening),
+    ))
 }
 
 /// A server's state after connecting, and what the connection has heard

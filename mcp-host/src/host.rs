@@ -162,9 +162,9 @@ impl Host {
         let mut entries = Vec::new();
         for (server, slot) in &self.servers {
             if let ServerState::Ready { tools, .. } = &*slot.current() {
-                entries.extend(tools.iter().map(|tool| CatalogueEntry {
+                entries.extend(tools.iter().map(|listed| CatalogueEntry {
                     server: server.clone(),
-                    tool: tool.clone(),
+                    tool: listed.tool.clone(),
                 }));
             }
         }

@@ -45,6 +45,7 @@ mod connect;
 mod error;
 mod gateway;
 mod host;
+mod listed;
 mod options;
 mod policy;
 mod slot;
@@ -62,4 +63,4 @@ pub use gateway::{
 pub use host::{CatalogueEntry, Host, ServerStatus};
 pub use options::HostOptions;
 pub use policy::{AlwaysAllow, Consent, ConsentRequest, NeverAllow, Policy};
-pub use state::{Freshness, ServerState};
+pub use state::Freshness;

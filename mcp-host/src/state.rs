@@ -5,9 +5,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ToolList};
-use mcp_runtime::protocol::{CacheScope, Tool};
+use mcp_runtime::client::Client;
+use mcp_runtime::protocol::CacheScope;
 
+use crate::listed::{ListedTool, Listing};
 use crate::sync::read;
 
 /// A server's current state, swapped whole.
@@ -19,13 +20,13 @@ pub(crate) fn current(state: &SharedState) -> Arc<ServerState> {
 }
 
 /// Where one server stands.
-pub enum ServerState {
+pub(crate) enum ServerState {
     /// Connected, with its tools listed.
     Ready {
         /// The client, used by this server only.
         client: Client,
-        /// Its tools.
-        tools: Vec<Tool>,
+        /// Its tools, their schemas compiled.
+        tools: Vec<Arc<ListedTool>>,
         /// How long the list stays fresh and who may cache it.
         freshness: Freshness,
     },
@@ -34,14 +35,16 @@ pub enum ServerState {
 }
 
 impl ServerState {
-    pub(crate) fn ready(client: Client, list: ToolList, relisted: u32) -> ServerState {
+    /// Connected with the tools of `listing`, listed again `relisted`
+    /// times on this connection.
+    pub(crate) fn ready(client: Client, listing: Listing, relisted: u32) -> ServerState {
         ServerState::Ready {
             client,
-            tools: list.tools,
+            tools: listing.tools,
             freshness: Freshness {
                 listed_at: Instant::now(),
-                ttl: list.ttl,
-                cache_scope: list.cache_scope,
+                ttl: listing.ttl,
+                cache_scope: listing.cache_scope,
                 relisted,
             },
         }
