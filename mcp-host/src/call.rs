@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
 use mcp_runtime::lifetime::bounded;
 use mcp_runtime::protocol::{CallToolResult, ProgressNotificationParams};
-use mcp_runtime::schema::CompiledSchema;
 use serde_json::Value;
 
 use crate::audit::{AuditRecord, Decision, argument_digest, trace};
 use crate::error::HostError;
-use crate::host::{Host, ServerState};
+use crate::host::Host;
 use crate::policy::{Consent, ConsentRequest};
+use crate::state::ServerState;
 use crate::sync::lock;
 
 /// How one call is bounded and who consents.
@@ -70,13 +70,13 @@ impl Host {
         let slot = self.servers.get(server).ok_or_else(unknown)?;
         slot.refresh_if_stale().await;
         let mut state = slot.current();
-        let (client, tool) = match &*state {
+        let (client, listed) = match &*state {
             ServerState::Ready { client, tools, .. } => {
-                let tool = tools
+                let listed = tools
                     .iter()
-                    .find(|t| t.name == tool_name)
+                    .find(|listed| listed.tool.name == tool_name)
                     .ok_or_else(unknown)?;
-                (client.clone(), tool.clone())
+                (client.clone(), listed.clone())
             }
             ServerState::Failed(why) => {
                 return Err(HostError::Unavailable {
@@ -85,7 +85,7 @@ impl Host {
                 });
             }
         };
-        let tool = &tool;
+        let tool = &listed.tool;
         let audit = |decision: Decision, outcome: &str| {
             let record = AuditRecord {
                 server: server.to_owned(),
@@ -108,12 +108,14 @@ impl Host {
                 why,
             });
         }
-        let input =
-            CompiledSchema::compile(&tool.input_schema).map_err(|e| HostError::Unavailable {
-                server: server.to_owned(),
-                why: format!("the input schema of {tool_name} does not compile: {e}"),
-            })?;
-        if let Err(detail) = input.check(&arguments) {
+        // Compiled when the tools were listed: a tool whose schemas do not
+        // compile is not called, since nothing it takes or returns could be
+        // checked.
+        let schemas = listed.schemas().map_err(|why| HostError::Unavailable {
+            server: server.to_owned(),
+            why: why.to_owned(),
+        })?;
+        if let Err(detail) = schemas.check_arguments(&arguments) {
             audit(Decision::Invalid, &detail);
             return Err(HostError::InvalidArguments {
                 tool: qualified.to_owned(),
@@ -193,20 +195,12 @@ impl Host {
             }
             Some(Ok(result)) => result,
         };
-        if let (Some(schema), false) = (&tool.output_schema, result.is_error.unwrap_or(false)) {
-            let checked = match &result.structured_content {
-                Some(content) => CompiledSchema::compile(schema)
-                    .map_err(|e| e.to_string())
-                    .and_then(|output| output.check(content)),
-                None => Err("no structuredContent".to_owned()),
-            };
-            if let Err(detail) = checked {
-                audit(Decision::Allowed, "output schema violated");
-                return Err(HostError::Unavailable {
-                    server: server.to_owned(),
-                    why: format!("{tool_name} broke its own output schema: {detail}"),
-                });
-            }
+        if let Err(detail) = schemas.check_output(&result) {
+            audit(Decision::Allowed, "output schema violated");
+            return Err(HostError::Unavailable {
+                server: server.to_owned(),
+                why: format!("{tool_name} broke its own output schema: {detail}"),
+            });
         }
         let outcome = if result.is_error.unwrap_or(false) {
             "tool error"

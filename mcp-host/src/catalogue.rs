@@ -8,16 +8,14 @@ use std::time::Duration;
 
 use mcp_runtime::client::{Client, Subscription};
 use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::protocol::SubscriptionFilter;
-use mcp_runtime::server::Era;
+use mcp_runtime::protocol::methods::NOTIFICATION_TOOLS_LIST_CHANGED;
+use mcp_runtime::protocol::{Era, SubscriptionFilter};
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use crate::host::{Host, ServerState, SharedState, Slot, current};
+use crate::listed::Listing;
+use crate::state::{ServerState, SharedState};
 use crate::sync::write;
-
-/// The method of the announcement that a server's tools changed.
-const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
 
 /// The shortest time between two listings prompted by announcements.
 const MIN_RELIST_INTERVAL: Duration = Duration::from_millis(500);
@@ -87,7 +85,7 @@ impl Watcher {
             } = listening;
             loop {
                 match notices.recv().await {
-                    Ok(notice) if notice.method == TOOLS_CHANGED => {}
+                    Ok(notice) if notice.method == NOTIFICATION_TOOLS_LIST_CHANGED => {}
                     Ok(_) => continue,
                     // Some were missed, and one may have been a change.
                     Err(RecvError::Lagged(_)) => {}
@@ -112,7 +110,7 @@ impl Watcher {
 
 /// Lists `client`'s tools again and puts them in `state`, unless the
 /// connection was replaced meanwhile. A failure keeps the old list.
-async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
+pub(crate) async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
     let list = match client.tool_list_within(timeout).await {
         Ok(list) => list,
         Err(error) => {
@@ -120,6 +118,8 @@ async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
             return;
         }
     };
+    // Compiled before the state is locked: calls read it meanwhile.
+    let listing = Listing::compile(list);
     let mut slot = write(state);
     let relisted = match &**slot {
         ServerState::Ready {
@@ -129,36 +129,5 @@ async fn relist(state: &SharedState, client: &Client, timeout: Duration) {
         } if connected.same_connection(client) => freshness.relisted.saturating_add(1),
         _ => return,
     };
-    *slot = Arc::new(ServerState::ready(client.clone(), list, relisted));
-}
-
-impl Slot {
-    /// Lists the tools again when the server's `ttlMs` ran out; calls
-    /// that find the list stale together wait for one listing.
-    pub(crate) async fn refresh_if_stale(&self) {
-        let stale = |state: &ServerState| match state {
-            ServerState::Ready {
-                client, freshness, ..
-            } => freshness.is_stale().then(|| client.clone()),
-            ServerState::Failed(_) => None,
-        };
-        if stale(&current(&self.state)).is_none() {
-            return;
-        }
-        let _one_at_a_time = self.relisting.lock().await;
-        if let Some(client) = stale(&current(&self.state)) {
-            relist(&self.state, &client, self.options.connect_timeout).await;
-        }
-    }
-}
-
-impl Host {
-    /// Lists again the tools of every server whose `ttlMs` ran out, so that
-    /// [`tools`](Self::tools) is fresh. [`call`](Self::call) does this for
-    /// its own server.
-    pub async fn refresh_stale(&self) {
-        for slot in self.servers.values() {
-            slot.refresh_if_stale().await;
-        }
-    }
+    *slot = Arc::new(ServerState::ready(client.clone(), listing, relisted));
 }

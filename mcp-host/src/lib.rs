@@ -41,10 +41,15 @@ mod authorize;
 mod call;
 mod catalogue;
 mod config;
+mod connect;
 mod error;
 mod gateway;
 mod host;
+mod listed;
+mod options;
 mod policy;
+mod slot;
+mod state;
 mod sync;
 
 pub use audit::{AuditKey, AuditRecord, AuditSink, Decision, argument_digest};
@@ -55,5 +60,7 @@ pub use gateway::{
     AccessError, BEARER_SUBJECT, BearerError, ConsentCallers, GatewayAccess, GatewayConsent,
     GatewayListener, GatewayOptions, Introspection, MIN_BEARER_CHARS, OAuthAccess, StaticBearer,
 };
-pub use host::{CatalogueEntry, Freshness, Host, HostOptions, ServerState, ServerStatus};
+pub use host::{CatalogueEntry, Host, ServerStatus};
+pub use options::HostOptions;
 pub use policy::{AlwaysAllow, Consent, ConsentRequest, NeverAllow, Policy};
+pub use state::Freshness;

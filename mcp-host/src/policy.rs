@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use mcp_runtime::protocol::Tool;
+use mcp_runtime::protocol::{Tool, ToolAnnotations};
 
 use crate::config::PolicyConfig;
 
@@ -80,40 +80,60 @@ impl Policy {
 
     /// Why calling `tool` of `server` needs the user's consent, if it does:
     /// a tool that is not read-only, or is destructive, may have side
-    /// effects. An untrusted server's `readOnlyHint` is not believed (its
-    /// hints may only make things stricter).
+    /// effects, as far as the [believed hints](Self::believed_hints) say.
     pub fn consent_reason(&self, server: &str, tool: &Tool) -> Option<String> {
-        let hints = tool.annotations.as_ref();
-        let read_only = hints.and_then(|a| a.read_only_hint).unwrap_or(false);
-        let destructive = hints.and_then(|a| a.destructive_hint).unwrap_or(false);
-        let trusted = self.trusts(server);
-        if destructive && !read_only {
+        let believed = self.believed(server, tool);
+        let claims_read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
+        if believed.read_only_hint == Some(true) {
+            None
+        } else if believed.destructive_hint == Some(true) {
             Some("it is marked destructive".to_owned())
-        } else if !read_only {
-            Some("it is not marked read-only, so it may change things".to_owned())
-        } else if !trusted {
+        } else if claims_read_only == Some(true) {
             Some("its server is untrusted, so its read-only hint is not believed".to_owned())
         } else {
-            None
+            Some("it is not marked read-only, so it may change things".to_owned())
         }
     }
-}
 
-impl Policy {
     /// Whether a call of `tool` may be sent again after the connection
-    /// failed while it was out: only a read-only or idempotent tool of a
-    /// trusted server (never a write that may have happened).
+    /// failed while it was out: only a tool the [believed
+    /// hints](Self::believed_hints) call read-only or idempotent (never a
+    /// write that may have happened).
     pub fn may_retry(&self, server: &str, tool: &Tool) -> bool {
-        let hints = tool.annotations.as_ref();
-        let read_only = hints.and_then(|a| a.read_only_hint).unwrap_or(false);
-        let idempotent = hints.and_then(|a| a.idempotent_hint).unwrap_or(false);
-        self.trusts(server) && (read_only || idempotent)
+        let believed = self.believed(server, tool);
+        believed.read_only_hint == Some(true) || believed.idempotent_hint == Some(true)
     }
 
     /// Whether `server`'s hints are believed: it is not listed as
     /// `untrusted`.
     pub fn trusts(&self, server: &str) -> bool {
         !self.config.untrusted.iter().any(|s| s == server)
+    }
+
+    /// What the host believes of the `hints` that `server` gives a tool:
+    /// all of them when it trusts the server. Of an untrusted server's
+    /// hints, the claims that a tool is safe (read-only, not destructive,
+    /// idempotent, closed-world) are dropped, and those that make a caller
+    /// more careful stay: an untrusted server's hints may only tighten.
+    /// The host's consent and retries, and the hints the gateway passes on,
+    /// all follow these.
+    pub fn believed_hints(&self, server: &str, hints: &ToolAnnotations) -> ToolAnnotations {
+        let mut hints = hints.clone();
+        if !self.trusts(server) {
+            hints.read_only_hint = hints.read_only_hint.filter(|&claim| !claim);
+            hints.destructive_hint = hints.destructive_hint.filter(|&claim| claim);
+            hints.idempotent_hint = hints.idempotent_hint.filter(|&claim| !claim);
+            hints.open_world_hint = hints.open_world_hint.filter(|&claim| claim);
+        }
+        hints
+    }
+
+    /// The believed hints of `tool`; none when it has none.
+    fn believed(&self, server: &str, tool: &Tool) -> ToolAnnotations {
+        tool.annotations
+            .as_ref()
+            .map(|hints| self.believed_hints(server, hints))
+            .unwrap_or_default()
     }
 }
 
@@ -158,6 +178,41 @@ mod tests {
                 .unwrap()
                 .contains("allow list")
         );
+    }
+
+    #[test]
+    fn an_untrusted_server_cannot_claim_safety() {
+        let policy = Policy::new(PolicyConfig {
+            untrusted: vec!["shady".into()],
+            ..PolicyConfig::default()
+        });
+        let hints = ToolAnnotations {
+            title: Some("Read".into()),
+            read_only_hint: Some(true),
+            destructive_hint: Some(false),
+            idempotent_hint: Some(true),
+            open_world_hint: Some(true),
+        };
+        assert_eq!(policy.believed_hints("fs", &hints), hints);
+        let untrusted = policy.believed_hints("shady", &hints);
+        assert_eq!(untrusted.read_only_hint, None);
+        assert_eq!(untrusted.destructive_hint, None);
+        assert_eq!(untrusted.idempotent_hint, None);
+        assert_eq!(untrusted.open_world_hint, Some(true));
+        assert_eq!(untrusted.title.as_deref(), Some("Read"));
+
+        let careful = ToolAnnotations {
+            read_only_hint: Some(false),
+            destructive_hint: Some(true),
+            idempotent_hint: Some(false),
+            open_world_hint: Some(false),
+            ..ToolAnnotations::default()
+        };
+        let untrusted = policy.believed_hints("shady", &careful);
+        assert_eq!(untrusted.read_only_hint, Some(false));
+        assert_eq!(untrusted.destructive_hint, Some(true));
+        assert_eq!(untrusted.idempotent_hint, Some(false));
+        assert_eq!(untrusted.open_world_hint, None);
     }
 
     #[test]

@@ -95,9 +95,9 @@ impl Host {
     ///
     /// - Every tool the policy allows is served under its host name,
     ///   `SERVER.TOOL`, with its server's input schema, output schema,
-    ///   title, description and annotations; an untrusted server's claims
-    ///   that a tool is read-only or idempotent are left out (hints may only
-    ///   tighten). A tool whose name or schemas the runtime cannot serve
+    ///   title, description and the annotations the host believes
+    ///   ([`Policy::believed_hints`](crate::Policy::believed_hints): an
+    ///   untrusted server's claims that a tool is safe are left out). A tool whose name or schemas the runtime cannot serve
     ///   (`SERVER.TOOL` longer than 128 characters, say) is left out with a
     ///   warning.
     /// - A tool the policy refuses is not served at all: it is not listed,

@@ -5,7 +5,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use mcp_runtime::protocol::ToolAnnotations;
 use mcp_runtime::server::{Server, ToolDef};
 
 use super::GatewayOptions;
@@ -58,59 +57,9 @@ fn definition(entry: &CatalogueEntry, host: &Arc<Host>, options: &Arc<GatewayOpt
     if let Some(schema) = &tool.output_schema {
         definition = definition.output_schema(schema.clone());
     }
+    // The hints the host believes, not all that the server claims.
     if let Some(hints) = &tool.annotations {
-        definition = definition.annotations(tightened(hints, host.policy.trusts(&entry.server)));
+        definition = definition.annotations(host.policy.believed_hints(&entry.server, hints));
     }
     definition
-}
-
-/// The hints passed on. An untrusted server's claims that a tool is safe
-/// (read-only, not destructive, idempotent, closed-world) are dropped, as
-/// the host does not believe them either; the hints that make a client
-/// more careful stay.
-fn tightened(hints: &ToolAnnotations, trusted: bool) -> ToolAnnotations {
-    let mut hints = hints.clone();
-    if !trusted {
-        hints.read_only_hint = hints.read_only_hint.filter(|&claim| !claim);
-        hints.destructive_hint = hints.destructive_hint.filter(|&claim| claim);
-        hints.idempotent_hint = hints.idempotent_hint.filter(|&claim| !claim);
-        hints.open_world_hint = hints.open_world_hint.filter(|&claim| claim);
-    }
-    hints
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_untrusted_server_cannot_claim_safety() {
-        let hints = ToolAnnotations {
-            title: Some("Read".into()),
-            read_only_hint: Some(true),
-            destructive_hint: Some(false),
-            idempotent_hint: Some(true),
-            open_world_hint: Some(true),
-        };
-        assert_eq!(tightened(&hints, true), hints);
-        let untrusted = tightened(&hints, false);
-        assert_eq!(untrusted.read_only_hint, None);
-        assert_eq!(untrusted.destructive_hint, None);
-        assert_eq!(untrusted.idempotent_hint, None);
-        assert_eq!(untrusted.open_world_hint, Some(true));
-        assert_eq!(untrusted.title.as_deref(), Some("Read"));
-
-        let careful = ToolAnnotations {
-            read_only_hint: Some(false),
-            destructive_hint: Some(true),
-            idempotent_hint: Some(false),
-            open_world_hint: Some(false),
-            ..ToolAnnotations::default()
-        };
-        let untrusted = tightened(&careful, false);
-        assert_eq!(untrusted.read_only_hint, Some(false));
-        assert_eq!(untrusted.destructive_hint, Some(true));
-        assert_eq!(untrusted.idempotent_hint, Some(false));
-        assert_eq!(untrusted.open_world_hint, None);
-    }
 }
