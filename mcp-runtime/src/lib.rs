@@ -89,11 +89,13 @@
 //! | authorization (protected HTTP only): bearer token, principal, scopes | `transport::http::auth`, [`server::auth`] |
 //! | frame: one line, or one HTTP body | `transport::stdio`, `transport::http::body` |
 //! | envelope: JSON-RPC request, notification or response | [`jsonrpc`] |
-//! | era: legacy `initialize` or 2026-07-28 `_meta`, and the request context | `server::engine::request`, `server::engine::era` |
+//! | classify: the [`protocol::Method`], `_meta`, the era, what a 2026-07-28 client declares, the HTTP headers that mirror the body | `server::engine::classify` |
+//! | era: legacy `initialize`, and the request context | `server::engine::request`, `server::engine::era` |
 //! | middleware: the server's layers, which may answer first | `server::engine::intercept`, [`server::middleware`] |
-//! | route: the method, parsed once | `server::engine::method`, `server::engine::route` |
+//! | route: one `match` over [`protocol::Method`] | `server::engine::route` |
 //! | input rounds: answers in, open questions out | `server::engine::rounds` |
 //! | validate, handler, result: schemas checked around the user's code | `server::engine::invoke`, [`schema`] |
+//! | shape: `resultType`, `ttlMs` and `cacheScope` for 2026-07-28, then the response frame | `server::engine::shape` |
 //! | what handlers are made of (definitions, the registry) | `server::registry` |
 //! | what the macros target | `server::derive`, `__private` |
 //!
@@ -105,6 +107,37 @@
 //! `outbound`. Every lifetime or limit a peer or a configuration names
 //! passes through [`lifetime::bounded`] before it meets a clock. Nothing
 //! imports from a later stage, and the crate has no import cycles.
+//!
+//! # Adding a method
+//!
+//! 1. Add its row to the table in `protocol/method.rs` ([`protocol::Method`]):
+//!    the wire name (a constant in [`protocol::methods`]), the eras that
+//!    define it, who answers it, the parameter its `Mcp-Name` header mirrors
+//!    and whether middleware sees it. Its parameter and result types go in
+//!    [`protocol`].
+//! 2. `cargo check`. Every `match` that must decide about the new method
+//!    fails until it does: the router (`server::engine::route`), the cache
+//!    hints of 2026-07-28 results (`server::engine::shape`), and the
+//!    client's and host's own matches.
+//! 3. A result type with an optional `resultType` is listed in the
+//!    `shaped!` table of `server::engine::shape`, so that it is shaped like
+//!    every other.
+//! 4. The header rules need nothing: the server checks, and the client
+//!    sends, `Mcp-Name` by the table.
+//!
+//! # Adding a transport
+//!
+//! A transport turns bytes into [`jsonrpc::Incoming`] messages and answers
+//! them; it holds no protocol rule of its own. Per connection it keeps a
+//! [`server::Session`]; per request it hands the server the request, a
+//! `Peer` (where notifications and the server's own requests go) and an
+//! `Inbound` (what the transport knows beyond the message: headers,
+//! extensions, the verified principal) to `Server::handle_request`. A
+//! transport that must know the era before it picks a session (HTTP:
+//! stateless 2026-07-28 or a legacy session) classifies first
+//! (`Decoded::era_asked`, `Server::classify`) and calls
+//! `Server::handle_classified`; a classification's rejection is the
+//! client's mistake (HTTP 400).
 //!
 //! # Where to look next
 //!

@@ -1,15 +1,18 @@
 //! The request engine: one decoded request in, one encoded reply out. The
 //! stages run in this order, each in the module named for it:
 //!
-//! 1. [`request`]: the entry; picks the era and takes `_meta` off.
-//! 2. [`era`]: the era's rules (`initialize` for legacy, `_meta` for
-//!    2026-07-28) and the [`RequestContext`](crate::server::RequestContext).
-//! 3. [`intercept`]: the server's middleware, if any, which may answer
-//!    the request itself.
-//! 4. [`route`]: the method, parsed once into [`route::Method`], to the
-//!    code that answers it.
-//! 5. [`rounds`]: answers from earlier rounds in, open questions out.
-//! 6. [`invoke`]: validate the arguments, run the handler, check its result.
+//! 1. [`request`]: the entry; settles the era on the session.
+//! 2. [`classify`]: the method parsed into a [`Method`](crate::protocol::Method),
+//!    `_meta` taken off, a 2026-07-28 client's declarations read and its
+//!    HTTP headers checked: the typed request.
+//! 3. [`era`]: the era's rules (a legacy session needs `initialize`) and
+//!    the [`RequestContext`](crate::server::RequestContext).
+//! 4. [`intercept`]: the server's middleware, if any, which may answer
+//!    the request itself (era plumbing bypasses it, by the method table).
+//! 5. [`route`]: one `match` over the method, to the code that answers it.
+//! 6. [`rounds`]: answers from earlier rounds in, open questions out.
+//! 7. [`invoke`]: validate the arguments, run the handler, check its result.
+//! 8. [`shape`]: the result in its era's shape, encoded.
 //!
 //! Shared by the stages: [`params`] (reading parameters), [`session`]
 //! (per connection), [`context`] and [`peer`] (what a handler sees and
