@@ -16,7 +16,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
-use crate::jsonrpc::{ErrorObject, RequestId, code, error_frame};
+use crate::jsonrpc::{ErrorObject, RequestId, error_frame};
 use crate::server::{Answer, BoxFuture, Classified, Inbound, Peer, Server, Session, catch_panic};
 
 /// Notifications a handler may queue before it is slowed down.
@@ -83,7 +83,7 @@ pub(super) async fn run(
         return event_stream(McpBody::stream(body, None));
     }
     let status = match mode {
-        Mode::Modern => modern_status(error),
+        Mode::Modern => response::modern_status(error),
         Mode::Legacy => StatusCode::OK,
     };
     response::json(status, frame)
@@ -217,35 +217,4 @@ fn event_stream(body: McpBody) -> Response<McpBody> {
     // Tells nginx and friends not to buffer the stream.
     headers.insert("x-accel-buffering", header::HeaderValue::from_static("no"));
     response
-}
-
-/// The status of a 2026-07-28 JSON response with error code `error`: 404
-/// for an unknown method, 400 for the errors the spec ties to 400, 200 for
-/// everything else.
-fn modern_status(error: Option<i64>) -> StatusCode {
-    match error {
-        Some(code::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
-        Some(
-            code::HEADER_MISMATCH
-            | code::MISSING_REQUIRED_CLIENT_CAPABILITY
-            | code::UNSUPPORTED_PROTOCOL_VERSION
-            | code::INVALID_REQUEST
-            | code::PARSE_ERROR,
-        ) => StatusCode::BAD_REQUEST,
-        _ => StatusCode::OK,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn statuses_of_modern_errors() {
-        assert_eq!(modern_status(Some(-32601)), StatusCode::NOT_FOUND);
-        assert_eq!(modern_status(Some(-32022)), StatusCode::BAD_REQUEST);
-        assert_eq!(modern_status(Some(-32021)), StatusCode::BAD_REQUEST);
-        assert_eq!(modern_status(Some(-32603)), StatusCode::OK);
-        assert_eq!(modern_status(None), StatusCode::OK);
-    }
 }

@@ -25,7 +25,7 @@ use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::headers::{MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
 use crate::protocol::{Era, LEGACY_PROTOCOL_VERSIONS, META_PROTOCOL_VERSION, Method};
 use crate::server::auth::Principal;
-use crate::server::{BoxFuture, Classified, Decoded, Inbound, Rejection, Server, Session};
+use crate::server::{BoxFuture, Classified, Decoded, Inbound, Server, Session};
 
 /// The Streamable HTTP endpoint of a [`Server`], for both protocol eras, as
 /// a [`tower_service::Service`]: mount it in axum with
@@ -226,9 +226,7 @@ impl Shared {
         let era = request.era_asked(&inbound).unwrap_or(Era::Legacy);
         let request = match server.classify(request, era, &inbound) {
             Ok(request) => request,
-            Err(Rejection { id, error }) => {
-                return response::error(StatusCode::BAD_REQUEST, Some(&id), &error);
-            }
+            Err(rejection) => return response::rejected(&rejection),
         };
         if let Some(refusal) = self.refuse_tool_scopes(inbound.principal.as_deref(), &request) {
             return refusal;
