@@ -8,7 +8,7 @@ use super::{Client, ClientError};
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
     GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, Method,
-    ReadResourceResult, ResourceContents,
+    Paged, ReadResourceResult, ResourceContents,
 };
 use crate::server::{
     Definitions, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
@@ -206,29 +206,6 @@ impl Client {
         Err(ClientError::InvalidResponse(format!(
             "{method} returned more than {MAX_PAGES} pages"
         )))
-    }
-}
-
-/// A list result with a cursor to the next page.
-trait Paged {
-    fn next_cursor(&self) -> Option<&str>;
-}
-
-impl Paged for ListPromptsResult {
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
-    }
-}
-
-impl Paged for ListResourcesResult {
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
-    }
-}
-
-impl Paged for ListResourceTemplatesResult {
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
     }
 }
 
