@@ -18,6 +18,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use super::notices::Notices;
 use super::{ClientError, InputHandler};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode, notification_frame};
+use crate::protocol::methods::{NOTIFICATION_CANCELLED, NOTIFICATION_PROGRESS};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 use crate::sync::lock;
 
@@ -211,7 +212,7 @@ impl Drop for Forget<'_> {
                 serde_json::json!({ "requestId": self.id, "reason": "the caller gave up" });
             // Best effort: a full queue means the server is far behind anyway.
             self.frames
-                .try_send(notification_frame("notifications/cancelled", Some(&params)));
+                .try_send(notification_frame(NOTIFICATION_CANCELLED, Some(&params)));
         }
     }
 }
@@ -312,7 +313,7 @@ async fn read_lines<R: AsyncRead + Unpin>(
                 }
             }
             Ok(Incoming::Notification(notification)) => {
-                if notification.method == "notifications/progress" {
+                if notification.method == NOTIFICATION_PROGRESS {
                     let params = notification.params.unwrap_or(Value::Null);
                     if let Ok(progress) =
                         serde_json::from_value::<ProgressNotificationParams>(params)

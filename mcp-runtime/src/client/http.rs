@@ -25,6 +25,7 @@ use crate::outbound::{self, ConnectError, HttpClient};
 use crate::protocol::headers::{
     MCP_METHOD, MCP_NAME, MCP_PROTOCOL_VERSION, MCP_SESSION_ID, encode_header_value,
 };
+use crate::protocol::methods::{NOTIFICATION_CANCELLED, NOTIFICATION_PROGRESS};
 use crate::protocol::{ProgressNotificationParams, ProgressToken};
 use crate::sync::lock;
 
@@ -468,9 +469,9 @@ impl Drop for CancelOnDrop<'_> {
             return;
         };
         let params = serde_json::json!({ "requestId": self.id, "reason": "the caller gave up" });
-        let frame = crate::jsonrpc::notification_frame("notifications/cancelled", Some(&params));
+        let frame = crate::jsonrpc::notification_frame(NOTIFICATION_CANCELLED, Some(&params));
         let headers = MessageHeaders {
-            method: "notifications/cancelled",
+            method: NOTIFICATION_CANCELLED,
             name: None,
             protocol_version: self.protocol_version,
             params: Vec::new(),
@@ -500,7 +501,7 @@ fn route(
     match decode(message) {
         Ok(Incoming::Response(response)) if response.id == *id => Some(response.outcome),
         Ok(Incoming::Notification(notification))
-            if notification.method == "notifications/progress" =>
+            if notification.method == NOTIFICATION_PROGRESS =>
         {
             let params = notification.params.unwrap_or(Value::Null);
             if let (Ok(update), Some((token, listener))) = (

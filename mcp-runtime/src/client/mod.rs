@@ -29,6 +29,7 @@ mod negotiate;
 mod notices;
 mod param_headers;
 mod process;
+mod request_method;
 mod server_requests;
 mod session_renewal;
 mod skills;
@@ -59,16 +60,17 @@ pub use subscription::Subscription;
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::lifetime::bounded;
 use crate::protocol::{
-    CacheScope, CallToolResult, ClientCapabilities, ContentBlock, Implementation, InputRequests,
-    InputResponses, ListToolsResult, ProgressNotificationParams, ProgressToken, ServerCapabilities,
-    Tool,
+    CacheScope, CallToolResult, ClientCapabilities, ContentBlock, Era, Implementation,
+    InputRequests, InputResponses, ListToolsResult, Method, ProgressNotificationParams,
+    ProgressToken, ServerCapabilities, Tool,
 };
-use crate::server::{BoxFuture, Era};
+use crate::server::BoxFuture;
 use crate::sync::lock;
 use crate::trace::{META_TRACEPARENT, META_TRACESTATE, TraceContext};
 use connection::LineConnection;
 use link::Link;
 use notices::Notices;
+use request_method::RequestMethod;
 
 /// A tool call in flight, as [`Client::call_tool_as`],
 /// [`Client::call_tool_content`] and the methods of generated clients
@@ -387,13 +389,25 @@ impl Client {
     }
 
     /// Sends a request and decodes its result. In the 2026-07-28 era the
-    /// `_meta` every request needs is added, and `input_required` rounds are
-    /// answered through the [`InputHandler`].
+    /// `_meta` every request needs is added (and, over HTTP, the `Mcp-Name`
+    /// header of a method that names a target), and `input_required` rounds
+    /// are answered through the [`InputHandler`]. `method` may be any name,
+    /// one MCP does not define included.
     pub async fn request<P: Serialize + ?Sized, R: DeserializeOwned>(
         &self,
         method: &str,
         params: &P,
     ) -> Result<R, ClientError> {
+        self.send(RequestMethod::parse(method), params).await
+    }
+
+    /// [`request`](Self::request) of a method known by type.
+    pub(crate) async fn send<P: Serialize + ?Sized, R: DeserializeOwned>(
+        &self,
+        method: impl Into<RequestMethod<'_>>,
+        params: &P,
+    ) -> Result<R, ClientError> {
+        let method = method.into();
         let params = to_object(params)?;
         let result = self.inner.call(method, params, None).await?;
         serde_json::from_value(result)
@@ -439,7 +453,7 @@ impl Client {
             if let Some(cursor) = cursor.take() {
                 params.insert("cursor".into(), Value::String(cursor));
             }
-            let page: ListToolsResult = self.request("tools/list", &params).await?;
+            let page: ListToolsResult = self.send(Method::ToolsList, &params).await?;
             list.tools.extend(page.tools);
             if let Some(ttl) = page.ttl_ms.map(|ms| bounded(Duration::from_millis(ms))) {
                 list.ttl = Some(list.ttl.map_or(ttl, |known| known.min(ttl)));
@@ -458,9 +472,10 @@ impl Client {
                 }
             }
         }
-        Err(ClientError::InvalidResponse(
-            "tools/list returned more than 1,000 pages".into(),
-        ))
+        Err(ClientError::InvalidResponse(format!(
+            "{} returned more than 1,000 pages",
+            Method::ToolsList
+        )))
     }
 
     /// Keeps the tools whose `x-mcp-header` annotations are valid (the spec
@@ -541,9 +556,10 @@ impl Client {
         let mut params = Map::new();
         params.insert("name".into(), Value::String(name.to_owned()));
         params.insert("arguments".into(), Value::Object(arguments));
-        let result = self.inner.call("tools/call", params, progress).await?;
+        let method = Method::CallTool;
+        let result = self.inner.call(method.into(), params, progress).await?;
         serde_json::from_value(result)
-            .map_err(|e| ClientError::InvalidResponse(format!("tools/call: {e}")))
+            .map_err(|e| ClientError::InvalidResponse(format!("{method}: {e}")))
     }
 
     /// The result of a call that did not fail: a transport or protocol
@@ -649,7 +665,7 @@ impl Inner {
     fn param_headers(
         &self,
         tool: &str,
-        params: &Map<String, Value>,
+        params: &Value,
     ) -> Vec<(hyper::header::HeaderName, hyper::header::HeaderValue)> {
         let annotations = lock(&self.tool_headers);
         match (
@@ -669,7 +685,7 @@ impl Inner {
     /// rounds (at most 16) through the input handler.
     async fn call(
         &self,
-        method: &str,
+        method: RequestMethod<'_>,
         mut params: Map<String, Value>,
         progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
     ) -> Result<Value, ClientError> {
@@ -709,7 +725,7 @@ impl Inner {
     /// [`round_trip`](Self::round_trip) adds the version retry.
     async fn send_once(
         &self,
-        method: &str,
+        method: RequestMethod<'_>,
         mut params: Map<String, Value>,
         progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
         era: Era,
@@ -728,7 +744,7 @@ impl Inner {
         // OpenTelemetry, the request names this span as the server's parent.
         let span = tracing::info_span!(
             "mcp.client.request",
-            method,
+            method = method.name(),
             name = tracing::field::Empty,
             %id,
             trace_id = tracing::field::Empty,
@@ -745,23 +761,20 @@ impl Inner {
         if !meta.is_empty() {
             params.insert("_meta".into(), Value::Object(meta));
         }
-        let frame = request_frame(&id, method, Some(&params));
-        let target = match method {
-            "resources/read" => params.get("uri"),
-            "tools/call" | "prompts/get" => params.get("name"),
-            _ => None,
-        };
+        let params = Value::Object(params);
+        let frame = request_frame(&id, method.name(), Some(&params));
+        let target = method.target_in(&params);
         let version = match era {
             Era::Modern => crate::protocol::LATEST_PROTOCOL_VERSION,
             Era::Legacy => self.server.protocol_version.as_str(),
         };
-        let params_headers = match (method, target.and_then(Value::as_str)) {
-            ("tools/call", Some(tool)) => self.param_headers(tool, &params),
+        let params_headers = match (method, target) {
+            (RequestMethod::Mcp(Method::CallTool), Some(tool)) => self.param_headers(tool, &params),
             _ => Vec::new(),
         };
         let headers = http::MessageHeaders {
-            method,
-            name: target.and_then(Value::as_str),
+            method: method.name(),
+            name: target,
             protocol_version: (!version.is_empty()).then_some(version),
             params: params_headers,
         };

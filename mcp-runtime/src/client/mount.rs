@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 use super::{Client, ClientError};
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
-    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ReadResourceResult, ResourceContents,
+    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, Method,
+    Paged, ReadResourceResult, ResourceContents,
 };
 use crate::server::{
     Definitions, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
@@ -57,13 +57,13 @@ impl Client {
             definitions.tool(self.mounted_tool(prefix, tool));
         }
         if capabilities.prompts.is_some() {
-            let prompts: Vec<ListPromptsResult> = self.pages("prompts/list").await?;
+            let prompts: Vec<ListPromptsResult> = self.pages(Method::PromptsList).await?;
             for prompt in prompts.into_iter().flat_map(|page| page.prompts) {
                 definitions.prompt(self.mounted_prompt(prefix, prompt));
             }
         }
         if capabilities.resources.is_some() {
-            let pages: Vec<ListResourcesResult> = self.pages("resources/list").await?;
+            let pages: Vec<ListResourcesResult> = self.pages(Method::ResourcesList).await?;
             for resource in pages.into_iter().flat_map(|page| page.resources) {
                 let Some(uri) = prefixed_uri(prefix, &resource.uri) else {
                     let uri = crate::redact::RedactedUrl::new(&resource.uri);
@@ -84,8 +84,7 @@ impl Client {
                 };
                 definitions.resource(def);
             }
-            let pages: Vec<ListResourceTemplatesResult> =
-                self.pages("resources/templates/list").await?;
+            let pages: Vec<ListResourceTemplatesResult> = self.pages(Method::TemplatesList).await?;
             for template in pages.into_iter().flat_map(|page| page.resource_templates) {
                 let Some(uri_template) = prefixed_uri(prefix, &template.uri_template) else {
                     tracing::warn!(template = %template.uri_template, "template without a scheme not mounted");
@@ -148,7 +147,7 @@ impl Client {
             async move {
                 let params = serde_json::json!({"name": name, "arguments": request.arguments});
                 upstream
-                    .request::<_, GetPromptResult>("prompts/get", &params)
+                    .send::<_, GetPromptResult>(Method::GetPrompt, &params)
                     .await
                     .map_err(upstream_error)
             }
@@ -168,7 +167,7 @@ impl Client {
     ) -> Result<ReadResourceResult, ErrorObject> {
         let params = serde_json::json!({ "uri": original });
         let mut result: ReadResourceResult = self
-            .request("resources/read", &params)
+            .send(Method::ReadResource, &params)
             .await
             .map_err(upstream_error)?;
         for contents in &mut result.contents {
@@ -188,7 +187,7 @@ impl Client {
     /// Every page of a list method.
     async fn pages<P: DeserializeOwned + Paged>(
         &self,
-        method: &str,
+        method: Method,
     ) -> Result<Vec<P>, ClientError> {
         let mut pages = Vec::new();
         let mut cursor: Option<String> = None;
@@ -197,7 +196,7 @@ impl Client {
             if let Some(cursor) = cursor.take() {
                 params.insert("cursor".into(), Value::String(cursor));
             }
-            let page: P = self.request(method, &params).await?;
+            let page: P = self.send(method, &params).await?;
             cursor = page.next_cursor().map(str::to_owned);
             pages.push(page);
             if cursor.is_none() {
@@ -207,29 +206,6 @@ impl Client {
         Err(ClientError::InvalidResponse(format!(
             "{method} returned more than {MAX_PAGES} pages"
         )))
-    }
-}
-
-/// A list result with a cursor to the next page.
-trait Paged {
-    fn next_cursor(&self) -> Option<&str>;
-}
-
-impl Paged for ListPromptsResult {
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
-    }
-}
-
-impl Paged for ListResourcesResult {
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
-    }
-}
-
-impl Paged for ListResourceTemplatesResult {
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
     }
 }
 

@@ -6,12 +6,13 @@ use serde_json::{Map, Value, json};
 use super::http::MessageHeaders;
 use super::{ClientError, ConnectOptions, EraChoice, Inner, ServerDescription};
 use crate::jsonrpc::notification_frame;
+use crate::protocol::Era;
+use crate::protocol::methods::NOTIFICATION_INITIALIZED;
 use crate::protocol::{
     DiscoverResult, Implementation, InitializeResult, LATEST_PROTOCOL_VERSION,
     LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
-    META_SERVER_INFO,
+    META_SERVER_INFO, Method,
 };
-use crate::server::Era;
 
 /// Runs the negotiation the options ask for.
 pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, ClientError> {
@@ -30,7 +31,12 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
                 Ok(Err(error @ (ClientError::Closed | ClientError::Disconnected(_)))) => Err(error),
                 Ok(Err(error)) if error.is_access_failure() => Err(error),
                 Ok(Err(error)) => {
-                    tracing::debug!(%error, "server/discover failed; trying initialize");
+                    tracing::debug!(
+                        %error,
+                        "{} failed; trying {}",
+                        Method::Discover,
+                        Method::Initialize
+                    );
                     initialize(inner).await
                 }
                 Err(super::deadline::Elapsed) => initialize(inner).await,
@@ -56,11 +62,12 @@ pub(super) fn add_modern_meta(meta: &mut Map<String, Value>, options: &ConnectOp
 }
 
 async fn discover(inner: &Inner) -> Result<ServerDescription, ClientError> {
+    let method = Method::Discover;
     let result = inner
-        .round_trip("server/discover", Map::new(), None, Era::Modern)
+        .round_trip(method.into(), Map::new(), None, Era::Modern)
         .await?;
     let result: DiscoverResult = serde_json::from_value(result)
-        .map_err(|e| ClientError::InvalidResponse(format!("server/discover: {e}")))?;
+        .map_err(|e| ClientError::InvalidResponse(format!("{method}: {e}")))?;
     if !result
         .supported_versions
         .iter()
@@ -95,20 +102,21 @@ pub(super) async fn initialize(inner: &Inner) -> Result<ServerDescription, Clien
     let Value::Object(params) = params else {
         unreachable!("built as an object")
     };
+    let method = Method::Initialize;
     let result = inner
-        .round_trip("initialize", params, None, Era::Legacy)
+        .round_trip(method.into(), params, None, Era::Legacy)
         .await?;
     let result: InitializeResult = serde_json::from_value(result)
-        .map_err(|e| ClientError::InvalidResponse(format!("initialize: {e}")))?;
+        .map_err(|e| ClientError::InvalidResponse(format!("{method}: {e}")))?;
     if !LEGACY_PROTOCOL_VERSIONS.contains(&result.protocol_version.as_str()) {
         return Err(ClientError::Negotiation(format!(
-            "the server answered initialize with unsupported version {}",
+            "the server answered {method} with unsupported version {}",
             result.protocol_version
         )));
     }
-    let frame = notification_frame::<()>("notifications/initialized", None);
+    let frame = notification_frame::<()>(NOTIFICATION_INITIALIZED, None);
     let headers = MessageHeaders {
-        method: "notifications/initialized",
+        method: NOTIFICATION_INITIALIZED,
         name: None,
         protocol_version: Some(&result.protocol_version),
         params: Vec::new(),

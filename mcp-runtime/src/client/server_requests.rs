@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use super::InputHandler;
 use crate::jsonrpc::{ErrorObject, Request, error_frame, result_frame};
-use crate::protocol::InputRequest;
+use crate::protocol::{InputRequest, Method};
 
 /// Answers `ping`, and elicitation, sampling and roots requests through the
 /// input handler; anything else is -32601.
 pub(crate) async fn answer(request: Request, answers: Option<&dyn InputHandler>) -> Vec<u8> {
     let Request { id, method, params } = request;
-    if method == "ping" {
+    if Method::parse(&method) == Some(Method::Ping) {
         return result_frame(&id, &serde_json::json!({}));
     }
     let params = params.unwrap_or_else(|| serde_json::json!({}));

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use super::link::Link;
-use super::{ClientError, Inner, negotiate};
+use super::{ClientError, Inner, RequestMethod, negotiate};
 use crate::protocol::ProgressNotificationParams;
 
 impl Inner {
@@ -14,7 +14,7 @@ impl Inner {
     /// expired legacy session once.
     pub(super) async fn renewing_session(
         &self,
-        method: &str,
+        method: RequestMethod<'_>,
         params: Map<String, Value>,
         progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
     ) -> Result<Value, ClientError> {
@@ -27,7 +27,7 @@ impl Inner {
                 let Link::Http(http) = &self.link else {
                     return Err(ClientError::SessionExpired);
                 };
-                tracing::info!(method, "the server forgot the session; starting a new one");
+                tracing::info!(%method, "the server forgot the session; starting a new one");
                 http.forget_session();
                 negotiate::initialize(self).await?;
                 self.round_trip(method, params, progress, era).await

@@ -6,8 +6,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Client, ClientError};
-use crate::protocol::{SubscriptionFilter, SubscriptionsListenRequestParams};
-use crate::server::Era;
+use crate::protocol::Era;
+use crate::protocol::{Method, SubscriptionFilter, SubscriptionsListenRequestParams};
 
 /// The shortest time between two openings of the stream, so that a server
 /// that ends it at once is not asked again in a tight loop.
@@ -44,9 +44,10 @@ impl Client {
     /// notifications without being asked, so this is an error there.
     pub fn listen(&self, filter: SubscriptionFilter) -> Result<Subscription, ClientError> {
         if self.server().era != Era::Modern {
-            return Err(ClientError::InvalidArguments(
-                "subscriptions/listen is a 2026-07-28 request; legacy servers send notifications unasked".into(),
-            ));
+            return Err(ClientError::InvalidArguments(format!(
+                "{} is a 2026-07-28 request; legacy servers send notifications unasked",
+                Method::Listen
+            )));
         }
         let client = self.clone();
         let task = tokio::spawn(async move {
@@ -56,9 +57,7 @@ impl Client {
             };
             loop {
                 let opened = tokio::time::Instant::now();
-                let ended = client
-                    .request::<_, Value>("subscriptions/listen", &params)
-                    .await;
+                let ended = client.send::<_, Value>(Method::Listen, &params).await;
                 match ended {
                     Ok(_) | Err(ClientError::Timeout) => {}
                     Err(ClientError::Protocol(error)) => {

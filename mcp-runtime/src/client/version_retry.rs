@@ -6,10 +6,10 @@
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
-use super::{ClientError, Inner};
+use super::{ClientError, Inner, RequestMethod};
 use crate::jsonrpc::code;
+use crate::protocol::Era;
 use crate::protocol::{LATEST_PROTOCOL_VERSION, ProgressNotificationParams};
-use crate::server::Era;
 
 impl Inner {
     /// [`send_once`](Self::send_once), sent once more (under a new id) when
@@ -17,7 +17,7 @@ impl Inner {
     /// we speak. Any other outcome, or a second -32022, is final.
     pub(super) async fn round_trip(
         &self,
-        method: &str,
+        method: RequestMethod<'_>,
         params: Map<String, Value>,
         progress: Option<mpsc::UnboundedSender<ProgressNotificationParams>>,
         era: Era,
@@ -31,7 +31,7 @@ impl Inner {
                     && error.code == code::UNSUPPORTED_PROTOCOL_VERSION
                     && offers_ours(&error.data) =>
             {
-                tracing::debug!(method, "retrying after -32022 that lists our version");
+                tracing::debug!(%method, "retrying after -32022 that lists our version");
                 self.send_once(method, params, progress, era).await
             }
             other => other,

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{CacheScope, ContentBlock, Icon, InputResponses, Meta, ResultType, Role};
+use super::list_result::list_result;
+
+use super::{ContentBlock, Icon, InputResponses, Meta, ResultType, Role};
 
 /// An argument a prompt accepts.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -56,27 +58,12 @@ pub struct PromptMessage {
     pub content: ContentBlock,
 }
 
-/// Result of `prompts/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListPromptsResult {
-    /// The prompts on this page.
-    pub prompts: Vec<Prompt>,
-    /// Cursor for the next page, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-    /// Result kind (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the client may cache this result, in milliseconds (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may cache this result (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+list_result! {
+    /// Result of `prompts/list`.
+    pub struct ListPromptsResult {
+        /// The prompts on this page.
+        pub prompts: Vec<Prompt>,
+    }
 }
 
 /// Parameters of `prompts/get`.

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::list_result::list_result;
+
 use super::{Annotations, CacheScope, Icon, InputResponses, Meta, ResultType};
 
 /// A resource the server can read.
@@ -127,50 +129,20 @@ impl From<BlobResourceContents> for ResourceContents {
     }
 }
 
-/// Result of `resources/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourcesResult {
-    /// The resources on this page.
-    pub resources: Vec<Resource>,
-    /// Cursor for the next page, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-    /// Result kind (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the client may cache this result, in milliseconds (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may cache this result (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+list_result! {
+    /// Result of `resources/list`.
+    pub struct ListResourcesResult {
+        /// The resources on this page.
+        pub resources: Vec<Resource>,
+    }
 }
 
-/// Result of `resources/templates/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourceTemplatesResult {
-    /// The templates on this page.
-    pub resource_templates: Vec<ResourceTemplate>,
-    /// Cursor for the next page, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-    /// Result kind (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the client may cache this result, in milliseconds (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may cache this result (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+list_result! {
+    /// Result of `resources/templates/list`.
+    pub struct ListResourceTemplatesResult {
+        /// The templates on this page.
+        pub resource_templates: Vec<ResourceTemplate>,
+    }
 }
 
 /// Parameters of `resources/read`.

@@ -1,11 +1,11 @@
 //! Tools: definitions, listing and invocation.
 
 use serde::{Deserialize, Serialize};
+
+use super::list_result::list_result;
 use serde_json::{Map, Value};
 
-use super::{
-    CacheScope, ContentBlock, Icon, InputResponses, Meta, ResultType, TaskMetadata, ToolExecution,
-};
+use super::{ContentBlock, Icon, InputResponses, Meta, ResultType, TaskMetadata, ToolExecution};
 
 /// Behavioural hints about a tool. All are hints, not guarantees.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -102,25 +102,10 @@ pub struct CallToolResult {
     pub meta: Option<Meta>,
 }
 
-/// Result of `tools/list`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListToolsResult {
-    /// The tools on this page.
-    pub tools: Vec<Tool>,
-    /// Cursor for the next page, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-    /// Result kind (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// How long the client may cache this result, in milliseconds (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may cache this result (modern era).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+list_result! {
+    /// Result of `tools/list`.
+    pub struct ListToolsResult {
+        /// The tools on this page.
+        pub tools: Vec<Tool>,
+    }
 }

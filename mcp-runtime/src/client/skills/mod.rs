@@ -37,8 +37,8 @@ use serde_json::{Map, Value};
 use super::{Client, ClientError};
 use crate::frontmatter;
 use crate::protocol::{
-    MAX_SKILL_BYTES, MAX_SKILL_FILES, ReadResourceResult, ResourceContents, SKILLS_EXTENSION,
-    Skill, SkillResource, SkillResources, sha256_digest,
+    MAX_SKILL_BYTES, MAX_SKILL_FILES, Method, ReadResourceResult, ResourceContents,
+    SKILLS_EXTENSION, Skill, SkillResource, SkillResources, sha256_digest,
 };
 
 /// Why a skill could not be listed, loaded or read.
@@ -321,9 +321,9 @@ impl Client {
             if let Some(cursor) = cursor.take() {
                 params.insert("cursor".into(), Value::String(cursor));
             }
-            let page: Value = self.request("skills/list", &params).await?;
+            let page: Value = self.send(Method::SkillsList, &params).await?;
             let entries = page["skills"].as_array().ok_or_else(|| {
-                ClientError::InvalidResponse("skills/list: no `skills` array".into())
+                ClientError::InvalidResponse(format!("{}: no `skills` array", Method::SkillsList))
             })?;
             for entry in entries {
                 match serde_json::from_value::<Skill>(entry.clone()) {
@@ -338,10 +338,11 @@ impl Client {
                 None => return Ok(skills),
             }
         }
-        Err(
-            ClientError::InvalidResponse("skills/list returned more than 1,000 pages".into())
-                .into(),
-        )
+        Err(ClientError::InvalidResponse(format!(
+            "{} returned more than 1,000 pages",
+            Method::SkillsList
+        ))
+        .into())
     }
 
     /// The current entry of the skill whose `SKILL.md` is at `uri`
@@ -350,7 +351,7 @@ impl Client {
     pub async fn get_skill(&self, uri: &str) -> Result<Skill, SkillError> {
         self.check_skills_support()?;
         let result: Value = self
-            .request("skills/get", &serde_json::json!({ "uri": uri }))
+            .send(Method::SkillsGet, &serde_json::json!({ "uri": uri }))
             .await?;
         serde_json::from_value(result.get("skill").cloned().unwrap_or_default()).map_err(|e| {
             SkillError::InvalidEntry {
@@ -403,7 +404,7 @@ impl Client {
     /// `resources/read` of one file: its raw bytes and MIME type.
     async fn read_raw(&self, uri: &str) -> Result<(Vec<u8>, Option<String>), SkillError> {
         let result: ReadResourceResult = self
-            .request("resources/read", &serde_json::json!({ "uri": uri }))
+            .send(Method::ReadResource, &serde_json::json!({ "uri": uri }))
             .await?;
         raw_contents(uri, result)
     }
