@@ -27,7 +27,6 @@ mod link;
 mod mount;
 mod negotiate;
 mod notices;
-mod param_headers;
 mod process;
 mod request_method;
 mod server_requests;
@@ -59,6 +58,8 @@ pub use subscription::Subscription;
 
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::lifetime::bounded;
+use crate::protocol::headers::{ParamHeader, read_param_headers};
+use crate::protocol::param_headers;
 use crate::protocol::{
     CacheScope, CallToolResult, ClientCapabilities, ContentBlock, Era, Implementation,
     InputRequests, InputResponses, ListToolsResult, Method, ProgressNotificationParams,
@@ -196,7 +197,7 @@ struct Inner {
     link: Link,
     next_id: AtomicI64,
     /// The `x-mcp-header` annotations of listed tools, by tool name.
-    tool_headers: std::sync::Mutex<std::collections::HashMap<String, param_headers::ParamHeaders>>,
+    tool_headers: std::sync::Mutex<std::collections::HashMap<String, Vec<ParamHeader>>>,
     options: ConnectOptions,
     server: ServerDescription,
     /// A spawned server, alive exactly as long as the client.
@@ -484,7 +485,7 @@ impl Client {
         let mut annotations = lock(&self.inner.tool_headers);
         tools
             .into_iter()
-            .filter(|tool| match param_headers::read(&tool.input_schema) {
+            .filter(|tool| match read_param_headers(&tool.input_schema) {
                 Ok(headers) => {
                     annotations.insert(tool.name.clone(), headers);
                     true

@@ -1,17 +1,20 @@
-//! `Mcp-Param-*` headers (2026-07-28): a tool whose input schema marks a
-//! property with `x-mcp-header: NAME` has that argument mirrored into the
-//! header `Mcp-Param-NAME` of every `tools/call`, so that a proxy can route
-//! on it. The header and the argument must agree: both absent (a `null`
+//! `Mcp-Param-*` headers (2026-07-28), both sides: what a client sends
+//! ([`for_call`]) and what a server checks ([`ParamHeaders`]). A tool
+//! whose input schema marks a property with `x-mcp-header: NAME` has that
+//! argument mirrored into the header `Mcp-Param-NAME` of every
+//! `tools/call`, so that a proxy can route on it. The header and the argument must agree: both absent (a `null`
 //! argument counts as absent), or the header, after `=?base64?...?=`
 //! decoding, equal to the argument read as the property's type (`42`,
 //! `true`). Anything else is -32020 with HTTP 400.
 
 use hyper::HeaderMap;
-use hyper::header::HeaderName;
-use serde_json::Value;
+use hyper::header::{HeaderName, HeaderValue};
+use serde_json::{Map, Value};
 
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::headers::{PARAM_HEADER_PREFIX, ParamHeader, decode_header_value};
+use crate::protocol::headers::{
+    PARAM_HEADER_PREFIX, ParamHeader, decode_header_value, encode_header_value,
+};
 
 /// The `x-mcp-header` properties of one tool's input schema, found once when
 /// the tool is registered so that a call only looks up its own arguments.
@@ -137,6 +140,35 @@ fn mismatch(detail: String) -> ErrorObject {
     ErrorObject::header_mismatch(detail)
 }
 
+/// The `Mcp-Param-*` headers a client sends with a call whose tool has
+/// `annotations`: each argument as text (a string as it is, a number or a
+/// boolean as JSON writes it), encoded for a header; a null or absent
+/// argument sends none. [`ParamHeaders::check`] reads them back.
+pub(crate) fn for_call(
+    annotations: &[ParamHeader],
+    arguments: &Map<String, Value>,
+) -> Vec<(HeaderName, HeaderValue)> {
+    annotations
+        .iter()
+        .filter_map(|header| {
+            let (first, rest) = header.path.split_first()?;
+            let value = rest
+                .iter()
+                .try_fold(arguments.get(first)?, |value, key| value.get(key))?;
+            let text = match value {
+                Value::String(text) => text.clone(),
+                Value::Number(number) => number.to_string(),
+                Value::Bool(flag) => flag.to_string(),
+                _ => return None,
+            };
+            let name = format!("{PARAM_HEADER_PREFIX}{}", header.name);
+            let name = HeaderName::from_bytes(name.as_bytes()).ok()?;
+            let value = HeaderValue::from_str(&encode_header_value(&text)).ok()?;
+            Some((name, value))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use hyper::header::HeaderValue;
@@ -170,6 +202,59 @@ mod tests {
         ParamHeaders::new(read_param_headers(&schema()).unwrap())
             .check(&headers(pairs), Some(&arguments))
             .map_err(|e| e.code)
+    }
+
+    #[test]
+    fn what_a_client_sends_is_what_the_server_accepts() {
+        let annotations = read_param_headers(&schema()).unwrap();
+        let checker = ParamHeaders::new(annotations.clone());
+        for args in [
+            json!({"region": "Zürich", "days": 3, "exact": true, "where": {"city": "Bern"}}),
+            json!({"region": " padded ", "days": -7, "exact": false}),
+            json!({"region": "=?base64?literal?=", "days": 12345678901_i64}),
+            json!({"region": null, "where": {"city": "line1\nline2"}}),
+            json!({}),
+        ] {
+            let mut sent = HeaderMap::new();
+            for (name, value) in for_call(&annotations, args.as_object().unwrap()) {
+                sent.append(name, value);
+            }
+            assert_eq!(checker.check(&sent, Some(&args)), Ok(()), "{args}");
+        }
+    }
+
+    #[test]
+    fn converts_values_and_omits_nulls() {
+        let schema = json!({"properties": {
+            "s": {"type": "string", "x-mcp-header": "S"},
+            "n": {"type": "integer", "x-mcp-header": "N"},
+            "b": {"type": "boolean", "x-mcp-header": "B"},
+            "u": {"type": "string", "x-mcp-header": "U"},
+            "z": {"type": "string", "x-mcp-header": "Z"},
+            "place": {"type": "object", "properties": {
+                "city": {"type": "string", "x-mcp-header": "City"}
+            }}
+        }});
+        let annotations = read_param_headers(&schema).unwrap();
+        let arguments = json!({
+            "s": " padded ", "n": 42, "b": true, "u": "ünï", "z": null,
+            "place": {"city": "Oslo"}
+        });
+        let headers = for_call(&annotations, arguments.as_object().unwrap());
+        let mut text: Vec<(String, String)> = headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_str().unwrap().to_owned()))
+            .collect();
+        text.sort();
+        let expected = [
+            ("mcp-param-b", "true"),
+            ("mcp-param-city", "Oslo"),
+            ("mcp-param-n", "42"),
+            ("mcp-param-s", "=?base64?IHBhZGRlZCA=?="),
+            ("mcp-param-u", "=?base64?w7xuw68=?="),
+        ]
+        .map(|(n, v)| (n.to_owned(), v.to_owned()));
+        assert_eq!(text, expected);
     }
 
     #[test]
