@@ -116,14 +116,14 @@
 //!    and whether middleware sees it. Its parameter and result types go in
 //!    [`protocol`].
 //! 2. `cargo check`. Every `match` that must decide about the new method
-//!    fails until it does: the router (`server::engine::route`), the cache
-//!    hints of 2026-07-28 results (`server::engine::shape`), and the
-//!    client's and host's own matches.
+//!    fails until it does: the router (`server::engine::route`) and the
+//!    cache hints of 2026-07-28 results (`server::engine::shape`).
 //! 3. A result type with an optional `resultType` is listed in the
 //!    `shaped!` table of `server::engine::shape`, so that it is shaped like
 //!    every other.
 //! 4. The header rules need nothing: the server checks, and the client
-//!    sends, `Mcp-Name` by the table.
+//!    sends, `Mcp-Name` by the table. The client's typed call, if the
+//!    method deserves one, goes in [`client`].
 //!
 //! # Adding a transport
 //!
