@@ -46,6 +46,9 @@ pub enum ClientError {
     /// The server needs input (elicitation, sampling, roots) and no input
     /// handler was configured.
     InputRequired,
+    /// The method does not exist in the era the server speaks (such as
+    /// `resources/subscribe` in 2026-07-28); says what to use instead.
+    NotInEra(String),
 }
 
 impl fmt::Display for ClientError {
@@ -75,6 +78,7 @@ impl fmt::Display for ClientError {
             ClientError::InputRequired => {
                 f.write_str("the server asked for input but the client has no input handler")
             }
+            ClientError::NotInEra(detail) => write!(f, "not in this protocol era: {detail}"),
         }
     }
 }

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod auth;
+mod calls;
 mod connection;
 mod deadline;
 mod error;
@@ -27,6 +28,7 @@ mod link;
 mod mount;
 mod negotiate;
 mod notices;
+mod paging;
 mod process;
 mod request_method;
 mod server_requests;
@@ -62,8 +64,8 @@ use crate::protocol::headers::{ParamHeader, read_param_headers};
 use crate::protocol::param_headers;
 use crate::protocol::{
     CacheScope, CallToolResult, ClientCapabilities, ContentBlock, Era, Implementation,
-    InputRequests, InputResponses, ListToolsResult, Method, ProgressNotificationParams,
-    ProgressToken, ServerCapabilities, Tool,
+    InputRequests, InputResponses, ListToolsResult, LoggingLevel, META_LOG_LEVEL, Method,
+    ProgressNotificationParams, ProgressToken, ServerCapabilities, Tool,
 };
 use crate::server::BoxFuture;
 use crate::sync::lock;
@@ -204,6 +206,9 @@ struct Inner {
     process: Option<process::ServerProcess>,
     /// The server's notifications, for [`Client::notifications`].
     notices: Notices,
+    /// The level [`Client::set_log_level`] chose, which 2026-07-28 requests
+    /// carry in `_meta` (there is no session to remember it).
+    log_level: std::sync::Mutex<Option<LoggingLevel>>,
 }
 
 impl Client {
@@ -320,6 +325,7 @@ impl Client {
                 instructions: None,
             },
             process,
+            log_level: std::sync::Mutex::new(None),
         };
         // Boxed: in debug builds the negotiation's future (two eras, each
         // with a version retry, over a transport that may authorize) is
@@ -740,6 +746,10 @@ impl Inner {
         };
         if era == Era::Modern {
             negotiate::add_modern_meta(&mut meta, &self.options);
+            if let Some(level) = *lock(&self.log_level) {
+                meta.entry(META_LOG_LEVEL)
+                    .or_insert_with(|| serde_json::to_value(level).unwrap_or_default());
+            }
         }
         // The span exists before the traceparent is chosen: with
         // OpenTelemetry, the request names this span as the server's parent.

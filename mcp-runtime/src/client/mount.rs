@@ -1,22 +1,13 @@
 //! Composition: a server reached through a client, served as part of
 //! another server under a prefix ([`Client::mount`]).
 
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
-
 use super::{Client, ClientError};
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::{
-    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, Method,
-    Paged, ReadResourceResult, ResourceContents,
-};
+use crate::protocol::{GetPromptResult, Method, ReadResourceResult, ResourceContents};
 use crate::server::{
     Definitions, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
     ToolCall, ToolDef, ToolError,
 };
-
-/// The most list pages read from one server, as for tools.
-const MAX_PAGES: usize = 1000;
 
 impl Client {
     /// This client's server, as definitions for another server: every
@@ -57,14 +48,12 @@ impl Client {
             definitions.tool(self.mounted_tool(prefix, tool));
         }
         if capabilities.prompts.is_some() {
-            let prompts: Vec<ListPromptsResult> = self.pages(Method::PromptsList).await?;
-            for prompt in prompts.into_iter().flat_map(|page| page.prompts) {
+            for prompt in self.list_prompts().await? {
                 definitions.prompt(self.mounted_prompt(prefix, prompt));
             }
         }
         if capabilities.resources.is_some() {
-            let pages: Vec<ListResourcesResult> = self.pages(Method::ResourcesList).await?;
-            for resource in pages.into_iter().flat_map(|page| page.resources) {
+            for resource in self.list_resources().await? {
                 let Some(uri) = prefixed_uri(prefix, &resource.uri) else {
                     let uri = crate::redact::RedactedUrl::new(&resource.uri);
                     tracing::warn!(%uri, "resource without a scheme not mounted");
@@ -84,8 +73,7 @@ impl Client {
                 };
                 definitions.resource(def);
             }
-            let pages: Vec<ListResourceTemplatesResult> = self.pages(Method::TemplatesList).await?;
-            for template in pages.into_iter().flat_map(|page| page.resource_templates) {
+            for template in self.list_resource_templates().await? {
                 let Some(uri_template) = prefixed_uri(prefix, &template.uri_template) else {
                     tracing::warn!(template = %template.uri_template, "template without a scheme not mounted");
                     continue;
@@ -182,30 +170,6 @@ impl Client {
         // The mounting server sets its own era's fields.
         result.result_type = None;
         Ok(result)
-    }
-
-    /// Every page of a list method.
-    async fn pages<P: DeserializeOwned + Paged>(
-        &self,
-        method: Method,
-    ) -> Result<Vec<P>, ClientError> {
-        let mut pages = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
-            let mut params = Map::new();
-            if let Some(cursor) = cursor.take() {
-                params.insert("cursor".into(), Value::String(cursor));
-            }
-            let page: P = self.send(method, &params).await?;
-            cursor = page.next_cursor().map(str::to_owned);
-            pages.push(page);
-            if cursor.is_none() {
-                return Ok(pages);
-            }
-        }
-        Err(ClientError::InvalidResponse(format!(
-            "{method} returned more than {MAX_PAGES} pages"
-        )))
     }
 }
 

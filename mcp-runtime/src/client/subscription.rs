@@ -6,7 +6,6 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Client, ClientError};
-use crate::protocol::Era;
 use crate::protocol::{Method, SubscriptionFilter, SubscriptionsListenRequestParams};
 
 /// The shortest time between two openings of the stream, so that a server
@@ -43,12 +42,10 @@ impl Client {
     /// until the returned [`Subscription`] is dropped. Legacy servers send
     /// notifications without being asked, so this is an error there.
     pub fn listen(&self, filter: SubscriptionFilter) -> Result<Subscription, ClientError> {
-        if self.server().era != Era::Modern {
-            return Err(ClientError::InvalidArguments(format!(
-                "{} is a 2026-07-28 request; legacy servers send notifications unasked",
-                Method::Listen
-            )));
-        }
+        self.in_era(
+            Method::Listen,
+            "legacy servers send notifications unasked (see `Client::notifications`)",
+        )?;
         let client = self.clone();
         let task = tokio::spawn(async move {
             let params = SubscriptionsListenRequestParams {
