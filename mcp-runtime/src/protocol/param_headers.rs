@@ -8,13 +8,11 @@
 //! `true`). Anything else is -32020 with HTTP 400.
 
 use hyper::HeaderMap;
-use hyper::header::{HeaderName, HeaderValue};
-use serde_json::{Map, Value};
+use hyper::header::HeaderName;
+use serde_json::Value;
 
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::headers::{
-    PARAM_HEADER_PREFIX, ParamHeader, decode_header_value, encode_header_value,
-};
+use crate::protocol::headers::{PARAM_HEADER_PREFIX, ParamHeader, decode_header_value};
 
 /// The `x-mcp-header` properties of one tool's input schema, found once when
 /// the tool is registered so that a call only looks up its own arguments.
@@ -144,10 +142,13 @@ fn mismatch(detail: String) -> ErrorObject {
 /// `annotations`: each argument as text (a string as it is, a number or a
 /// boolean as JSON writes it), encoded for a header; a null or absent
 /// argument sends none. [`ParamHeaders::check`] reads them back.
+#[cfg(feature = "client")]
 pub(crate) fn for_call(
     annotations: &[ParamHeader],
-    arguments: &Map<String, Value>,
-) -> Vec<(HeaderName, HeaderValue)> {
+    arguments: &serde_json::Map<String, Value>,
+) -> Vec<(HeaderName, hyper::header::HeaderValue)> {
+    use crate::protocol::headers::encode_header_value;
+    use hyper::header::HeaderValue;
     annotations
         .iter()
         .filter_map(|header| {
@@ -205,6 +206,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "client")]
     fn what_a_client_sends_is_what_the_server_accepts() {
         let annotations = read_param_headers(&schema()).unwrap();
         let checker = ParamHeaders::new(annotations.clone());
@@ -224,6 +226,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "client")]
     fn converts_values_and_omits_nulls() {
         let schema = json!({"properties": {
             "s": {"type": "string", "x-mcp-header": "S"},
