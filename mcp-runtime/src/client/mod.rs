@@ -20,8 +20,10 @@ pub mod auth;
 mod calls;
 mod connection;
 mod deadline;
+mod elicitation;
 mod error;
 mod fingerprint;
+mod handlers;
 mod http;
 mod in_memory;
 mod link;
@@ -51,12 +53,14 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
+pub use elicitation::ElicitationCompletions;
 pub use error::{
     AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
 };
 pub use fingerprint::tool_fingerprint;
+pub use handlers::InputHandlers;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
-pub use subscription::Subscription;
+pub use subscription::{ListenEvent, Subscription};
 
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::lifetime::bounded;
@@ -738,6 +742,7 @@ impl Inner {
         era: Era,
     ) -> Result<Value, ClientError> {
         let id = self.next_id();
+        subscription::note_request_id(&id);
         let progress =
             progress.map(|listener| (ProgressToken::String(format!("progress-{id}")), listener));
         let mut meta = match params.remove("_meta") {
