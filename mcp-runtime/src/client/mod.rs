@@ -27,6 +27,7 @@ mod handlers;
 mod http;
 mod in_memory;
 mod link;
+mod listen_event;
 mod mount;
 mod negotiate;
 mod notices;
@@ -59,8 +60,9 @@ pub use error::{
 };
 pub use fingerprint::tool_fingerprint;
 pub use handlers::InputHandlers;
+pub use listen_event::ListenEvent;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
-pub use subscription::{ListenEvent, Subscription};
+pub use subscription::Subscription;
 
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::lifetime::bounded;

@@ -12,16 +12,10 @@ use tokio::sync::broadcast::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{Client, ClientError};
+use super::{Client, ClientError, ListenEvent};
 use crate::jsonrpc::{Notification, RequestId};
-use crate::protocol::methods::{
-    NOTIFICATION_PROMPTS_LIST_CHANGED, NOTIFICATION_RESOURCES_LIST_CHANGED,
-    NOTIFICATION_RESOURCES_UPDATED, NOTIFICATION_SUBSCRIPTIONS_ACKNOWLEDGED,
-    NOTIFICATION_TOOLS_LIST_CHANGED,
-};
 use crate::protocol::{
-    META_SUBSCRIPTION_ID, Method, ResourceUpdatedNotificationParams, SubscriptionFilter,
-    SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenRequestParams,
+    META_SUBSCRIPTION_ID, Method, SubscriptionFilter, SubscriptionsListenRequestParams,
 };
 use crate::sync::lock;
 
@@ -59,57 +53,6 @@ tokio::task_local! {
 /// `subscriptions/listen` for one; does nothing otherwise.
 pub(crate) fn note_request_id(id: &RequestId) {
     let _ = LISTEN_IDS.try_with(|ids| lock(ids).note(id.clone()));
-}
-
-/// What a subscription delivers, from [`Subscription::next`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ListenEvent {
-    /// The server opened (or reopened) the stream, delivering what this
-    /// filter names: the part of the asked one it honours.
-    Acknowledged(SubscriptionFilter),
-    /// The tool list changed (`notifications/tools/list_changed`).
-    ToolsListChanged,
-    /// The prompt list changed (`notifications/prompts/list_changed`).
-    PromptsListChanged,
-    /// The resource list changed (`notifications/resources/list_changed`).
-    ResourcesListChanged,
-    /// A subscribed resource changed (`notifications/resources/updated`).
-    ResourceUpdated {
-        /// The resource, or a sub-resource of the subscribed one.
-        uri: String,
-    },
-    /// The subscription was read too slowly and some notifications were
-    /// lost (at most `missed`, counting those of other subscriptions):
-    /// re-read whatever it follows.
-    Missed {
-        /// How many notifications of the connection were dropped.
-        missed: u64,
-    },
-}
-
-impl ListenEvent {
-    /// The event `notice` stands for, when it is one a subscription carries.
-    fn of(notice: Notification) -> Option<ListenEvent> {
-        let params = notice.params.unwrap_or(Value::Null);
-        let event = match notice.method.as_str() {
-            NOTIFICATION_SUBSCRIPTIONS_ACKNOWLEDGED => ListenEvent::Acknowledged(
-                serde_json::from_value::<SubscriptionsAcknowledgedNotificationParams>(params)
-                    .ok()?
-                    .notifications,
-            ),
-            NOTIFICATION_TOOLS_LIST_CHANGED => ListenEvent::ToolsListChanged,
-            NOTIFICATION_PROMPTS_LIST_CHANGED => ListenEvent::PromptsListChanged,
-            NOTIFICATION_RESOURCES_LIST_CHANGED => ListenEvent::ResourcesListChanged,
-            NOTIFICATION_RESOURCES_UPDATED => ListenEvent::ResourceUpdated {
-                uri: serde_json::from_value::<ResourceUpdatedNotificationParams>(params)
-                    .ok()?
-                    .uri,
-            },
-            _ => return None,
-        };
-        Some(event)
-    }
 }
 
 /// An open `subscriptions/listen` stream; dropping it cancels the stream at
