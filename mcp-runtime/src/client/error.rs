@@ -46,6 +46,10 @@ pub enum ClientError {
     /// The server needs input (elicitation, sampling, roots) and no input
     /// handler was configured.
     InputRequired,
+    /// The client could not answer a server's question (elicitation,
+    /// sampling, roots): no handler of [`InputHandlers`](super::InputHandlers)
+    /// takes its kind, or the handler failed; says which.
+    InputDeclined(String),
     /// The method does not exist in the era the server speaks (such as
     /// `resources/subscribe` in 2026-07-28); says what to use instead.
     NotInEra(String),
@@ -78,6 +82,7 @@ impl fmt::Display for ClientError {
             ClientError::InputRequired => {
                 f.write_str("the server asked for input but the client has no input handler")
             }
+            ClientError::InputDeclined(why) => write!(f, "the client declined to answer: {why}"),
             ClientError::NotInEra(detail) => write!(f, "not in this protocol era: {detail}"),
         }
     }

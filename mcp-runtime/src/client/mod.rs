@@ -20,11 +20,14 @@ pub mod auth;
 mod calls;
 mod connection;
 mod deadline;
+mod elicitation;
 mod error;
 mod fingerprint;
+mod handlers;
 mod http;
 mod in_memory;
 mod link;
+mod listen_event;
 mod mount;
 mod negotiate;
 mod notices;
@@ -51,10 +54,13 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
+pub use elicitation::ElicitationCompletions;
 pub use error::{
     AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
 };
 pub use fingerprint::tool_fingerprint;
+pub use handlers::InputHandlers;
+pub use listen_event::ListenEvent;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 
@@ -738,6 +744,7 @@ impl Inner {
         era: Era,
     ) -> Result<Value, ClientError> {
         let id = self.next_id();
+        subscription::note_request_id(&id);
         let progress =
             progress.map(|listener| (ProgressToken::String(format!("progress-{id}")), listener));
         let mut meta = match params.remove("_meta") {

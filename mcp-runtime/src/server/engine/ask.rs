@@ -1,14 +1,19 @@
 //! The handler's side of asking: [`RequestContext::elicit`],
-//! [`RequestContext::create_message`], [`RequestContext::list_roots`] and
-//! [`RequestContext::ask_as`], the same in both eras.
+//! [`RequestContext::elicit_url`], [`RequestContext::create_message`],
+//! [`RequestContext::list_roots`] and [`RequestContext::ask_as`], the same in
+//! both eras.
 
 use std::time::Duration;
 
+use serde_json::{Value, json};
+
 use super::input::{Forget, InputError};
-use crate::jsonrpc::request_frame;
+use crate::jsonrpc::{notification_frame, request_frame};
+use crate::protocol::methods::NOTIFICATION_ELICITATION_COMPLETE;
 use crate::protocol::{
-    CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult, ElicitRequest,
-    ElicitRequestParams, ElicitResult, InputRequest, InputResponse, ListRootsRequest,
+    ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams, ElicitResult,
+    ElicitationCompleteNotificationParams, InputRequest, InputResponse, ListRootsRequest,
     ListRootsResult, Method,
 };
 use crate::server::{Era, RequestContext};
@@ -17,20 +22,130 @@ use crate::server::{Era, RequestContext};
 /// a form).
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// The client capability a question needs.
+#[derive(Clone, Copy)]
+enum Needed {
+    FormElicitation,
+    UrlElicitation,
+    Sampling,
+    Roots,
+}
+
+impl Needed {
+    fn of(request: &InputRequest) -> Self {
+        match request {
+            InputRequest::Elicit(r) => match r.params {
+                ElicitRequestParams::Form(_) => Needed::FormElicitation,
+                ElicitRequestParams::Url(_) => Needed::UrlElicitation,
+            },
+            InputRequest::CreateMessage(_) => Needed::Sampling,
+            InputRequest::ListRoots(_) => Needed::Roots,
+        }
+    }
+
+    fn declared_by(self, caps: &ClientCapabilities) -> bool {
+        match self {
+            // An empty `elicitation` object means form mode only; one that
+            // names modes supports those.
+            Needed::FormElicitation => caps
+                .elicitation
+                .as_ref()
+                .is_some_and(|e| e.form.is_some() || e.url.is_none()),
+            Needed::UrlElicitation => caps.elicitation.as_ref().is_some_and(|e| e.url.is_some()),
+            Needed::Sampling => caps.sampling.is_some(),
+            Needed::Roots => caps.roots.is_some(),
+        }
+    }
+
+    /// The capability in words, for [`InputError::MissingCapability`].
+    fn name(self) -> &'static str {
+        match self {
+            Needed::FormElicitation => "elicitation",
+            Needed::UrlElicitation => "URL-mode elicitation",
+            Needed::Sampling => "sampling",
+            Needed::Roots => "roots",
+        }
+    }
+
+    /// The `requiredCapabilities` of the -32021 error.
+    fn required(self) -> Value {
+        match self {
+            Needed::FormElicitation => json!({ "elicitation": {} }),
+            Needed::UrlElicitation => json!({ "elicitation": { "url": {} } }),
+            Needed::Sampling => json!({ "sampling": {} }),
+            Needed::Roots => json!({ "roots": {} }),
+        }
+    }
+}
+
 impl RequestContext {
-    /// Asks the user for input through the client (`elicitation/create`).
+    /// Asks the user for input through the client (`elicitation/create`),
+    /// in form mode or, with [`ElicitRequestParams::Url`], in URL mode (see
+    /// [`elicit_url`](Self::elicit_url)); the client must have declared that
+    /// mode.
     pub async fn elicit(&self, params: ElicitRequestParams) -> Result<ElicitResult, InputError> {
         let request = InputRequest::Elicit(ElicitRequest {
             jsonrpc: None,
             id: None,
             params,
         });
-        match self.ask(request, "elicitation").await? {
+        match self.ask(request).await? {
             InputResponse::Elicit(result) => Ok(result),
             other => Err(InputError::Rejected(format!(
                 "expected an elicitation result, got {other:?}"
             ))),
         }
+    }
+
+    /// Sends the user to `url` for an interaction that must not pass through
+    /// the client, such as entering a credential or paying (URL-mode
+    /// `elicitation/create`); the client must have declared
+    /// `elicitation.url`. The answer says whether the user agreed to go
+    /// there (`accept`), not that they finished: the server learns that
+    /// from the page it serves at `url`.
+    ///
+    /// `elicitation_id` names the interaction; 2025-11-25 clients get it
+    /// (and, through [`complete_elicitation`](Self::complete_elicitation),
+    /// learn when it finished), while 2026-07-28 has no such id or
+    /// notification: there the client retries the request once the user is
+    /// back, and the handler checks that the interaction finished.
+    pub async fn elicit_url(
+        &self,
+        message: &str,
+        url: &str,
+        elicitation_id: &str,
+    ) -> Result<ElicitResult, InputError> {
+        let legacy = self.client.era == Era::Legacy;
+        self.elicit(ElicitRequestParams::Url(ElicitRequestUrlParams {
+            message: message.to_owned(),
+            url: url.to_owned(),
+            elicitation_id: legacy.then(|| elicitation_id.to_owned()),
+            ..ElicitRequestUrlParams::default()
+        }))
+        .await
+    }
+
+    /// Tells a 2025-11-25 client that the out-of-band interaction of the
+    /// URL-mode elicitation `elicitation_id` finished
+    /// (`notifications/elicitation/complete`), so that it can close its
+    /// prompt or retry what needed it. The context may be kept (cloned) past
+    /// the handler for this. Returns whether it was sent: not in 2026-07-28,
+    /// which has no such notification, nor to a client that did not declare
+    /// `elicitation.url`. Over a legacy HTTP session it reaches the client
+    /// only while the request's response stream is open (this server offers
+    /// no stream outside a request); over stdio, at any time.
+    pub async fn complete_elicitation(&self, elicitation_id: &str) -> bool {
+        if self.client.era != Era::Legacy
+            || !Needed::UrlElicitation.declared_by(&self.client.capabilities)
+        {
+            return false;
+        }
+        let params = ElicitationCompleteNotificationParams {
+            elicitation_id: elicitation_id.to_owned(),
+        };
+        let frame = notification_frame(NOTIFICATION_ELICITATION_COMPLETE, Some(&params));
+        self.peer.send(frame).await;
+        true
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`).
@@ -43,7 +158,7 @@ impl RequestContext {
             id: None,
             params,
         });
-        match self.ask(request, "sampling").await? {
+        match self.ask(request).await? {
             InputResponse::CreateMessage(result) => Ok(result),
             other => Err(InputError::Rejected(format!(
                 "expected a sampling result, got {other:?}"
@@ -58,7 +173,7 @@ impl RequestContext {
             id: None,
             params: None,
         });
-        match self.ask(request, "roots").await? {
+        match self.ask(request).await? {
             InputResponse::ListRoots(result) => Ok(result),
             other => Err(InputError::Rejected(format!(
                 "expected a roots result, got {other:?}"
@@ -76,38 +191,22 @@ impl RequestContext {
         key: &str,
         request: InputRequest,
     ) -> Result<InputResponse, InputError> {
-        let capability = match &request {
-            InputRequest::Elicit(_) => "elicitation",
-            InputRequest::CreateMessage(_) => "sampling",
-            InputRequest::ListRoots(_) => "roots",
-        };
-        self.ask_keyed(Some(key.to_owned()), request, capability)
-            .await
+        self.ask_keyed(Some(key.to_owned()), request).await
     }
 
-    async fn ask(
-        &self,
-        request: InputRequest,
-        capability: &'static str,
-    ) -> Result<InputResponse, InputError> {
-        self.ask_keyed(None, request, capability).await
+    async fn ask(&self, request: InputRequest) -> Result<InputResponse, InputError> {
+        self.ask_keyed(None, request).await
     }
 
     async fn ask_keyed(
         &self,
         key: Option<String>,
         request: InputRequest,
-        capability: &'static str,
     ) -> Result<InputResponse, InputError> {
-        let caps = &self.client.capabilities;
-        let declared = match capability {
-            "elicitation" => caps.elicitation.is_some(),
-            "sampling" => caps.sampling.is_some(),
-            _ => caps.roots.is_some(),
-        };
-        if !declared {
-            self.input.record_missing(capability);
-            return Err(InputError::MissingCapability(capability));
+        let needed = Needed::of(&request);
+        if !needed.declared_by(&self.client.capabilities) {
+            self.input.record_missing(needed.required());
+            return Err(InputError::MissingCapability(needed.name()));
         }
         let key = key.unwrap_or_else(|| self.input.next_key());
         match self.client.era {

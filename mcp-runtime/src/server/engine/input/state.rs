@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::protocol::{InputRequest, InputRequests, InputResponse};
 use crate::server::engine::task::TaskSlot;
@@ -19,7 +19,8 @@ pub(crate) struct InputState {
     answers: BTreeMap<String, InputResponse>,
     next_key: AtomicUsize,
     questions: Mutex<InputRequests>,
-    missing_capability: Mutex<Option<&'static str>>,
+    /// The `requiredCapabilities` of the -32021 error the request ends with.
+    missing_capability: Mutex<Option<Value>>,
     /// Set when the request became a task: new questions go to the task.
     task: OnceLock<Arc<TaskSlot>>,
 }
@@ -39,7 +40,7 @@ impl InputState {
     /// The capability a question needed and the client lacked, as the
     /// `requiredCapabilities` object of a -32021 error.
     pub(crate) fn missing_capability(&self) -> Option<Value> {
-        lock(&self.missing_capability).map(|capability| json!({ capability: {} }))
+        lock(&self.missing_capability).clone()
     }
 
     /// The questions still open (2026-07-28).
@@ -52,10 +53,11 @@ impl InputState {
         let _ = self.task.set(task);
     }
 
-    /// Remembers that a question needed `capability`, which the client
-    /// lacks: the request then fails with -32021 naming it.
-    pub(crate) fn record_missing(&self, capability: &'static str) {
-        *lock(&self.missing_capability) = Some(capability);
+    /// Remembers that a question needed `required` (a `requiredCapabilities`
+    /// object), which the client lacks: the request then fails with -32021
+    /// naming it.
+    pub(crate) fn record_missing(&self, required: Value) {
+        *lock(&self.missing_capability) = Some(required);
     }
 
     /// The key of the next question asked without one: `input-0`, `input-1`, ...
