@@ -49,6 +49,8 @@ pub enum ClientError {
     /// The method does not exist in the era the server speaks (such as
     /// `resources/subscribe` in 2026-07-28); says what to use instead.
     NotInEra(String),
+    /// The task (its id here) ended as `cancelled` before it had a result.
+    TaskCancelled(String),
 }
 
 impl fmt::Display for ClientError {
@@ -79,6 +81,7 @@ impl fmt::Display for ClientError {
                 f.write_str("the server asked for input but the client has no input handler")
             }
             ClientError::NotInEra(detail) => write!(f, "not in this protocol era: {detail}"),
+            ClientError::TaskCancelled(id) => write!(f, "the task {id} was cancelled"),
         }
     }
 }

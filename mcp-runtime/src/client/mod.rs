@@ -36,6 +36,7 @@ mod session_renewal;
 mod skills;
 pub(crate) mod sse;
 mod subscription;
+mod tasks;
 mod version_retry;
 
 use std::future::Future;
@@ -57,6 +58,9 @@ pub use error::{
 pub use fingerprint::tool_fingerprint;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
+pub use tasks::{
+    DEFAULT_POLL_INTERVAL, MAX_POLL_INTERVAL, MIN_POLL_INTERVAL, TaskHandle, TaskState,
+};
 
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::lifetime::bounded;
