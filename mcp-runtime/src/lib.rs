@@ -154,6 +154,9 @@
 //! - [`server::auth`]: the server as an OAuth 2.1 protected resource
 //!   (metadata, 401/403 challenges, JWT or introspected tokens, scopes per
 //!   tool); [`oauth`]: the challenge and metadata documents both sides read.
+//! - [`client::Client::call_tool_as_task`] and [`client::TaskHandle`]: a
+//!   tool run as a task (the tasks extension, 2026-07-28) polled, answered,
+//!   cancelled and awaited with a deadline from the client side.
 //! - [`client::ConnectOptions`]: headers and bearer tokens for `https://`
 //!   servers; [`client::ClientError`] says what failed (TLS, DNS, 401, 403).
 //!

@@ -53,6 +53,8 @@ pub enum ClientError {
     /// The method does not exist in the era the server speaks (such as
     /// `resources/subscribe` in 2026-07-28); says what to use instead.
     NotInEra(String),
+    /// The task (its id here) ended as `cancelled` before it had a result.
+    TaskCancelled(String),
 }
 
 impl fmt::Display for ClientError {
@@ -84,6 +86,7 @@ impl fmt::Display for ClientError {
             }
             ClientError::InputDeclined(why) => write!(f, "the client declined to answer: {why}"),
             ClientError::NotInEra(detail) => write!(f, "not in this protocol era: {detail}"),
+            ClientError::TaskCancelled(id) => write!(f, "the task {id} was cancelled"),
         }
     }
 }

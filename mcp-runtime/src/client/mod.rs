@@ -39,6 +39,7 @@ mod session_renewal;
 mod skills;
 pub(crate) mod sse;
 mod subscription;
+mod tasks;
 mod version_retry;
 
 use std::future::Future;
@@ -63,6 +64,9 @@ pub use handlers::InputHandlers;
 pub use listen_event::ListenEvent;
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
+pub use tasks::{
+    DEFAULT_POLL_INTERVAL, MAX_POLL_INTERVAL, MIN_POLL_INTERVAL, TaskHandle, TaskState,
+};
 
 use crate::jsonrpc::{Notification, RequestId, notification_frame, request_frame};
 use crate::lifetime::bounded;

@@ -45,16 +45,17 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
     }
 }
 
-/// Adds what every 2026-07-28 request carries in `_meta`.
+/// Adds what every 2026-07-28 request carries in `_meta`. Capabilities
+/// are per request in that era: a request that declares its own (a tool
+/// call that may become a task) keeps them.
 pub(super) fn add_modern_meta(meta: &mut Map<String, Value>, options: &ConnectOptions) {
     meta.insert(
         META_PROTOCOL_VERSION.into(),
         Value::String(LATEST_PROTOCOL_VERSION.into()),
     );
-    meta.insert(
-        META_CLIENT_CAPABILITIES.into(),
-        serde_json::to_value(&options.capabilities).unwrap_or_else(|_| json!({})),
-    );
+    meta.entry(META_CLIENT_CAPABILITIES).or_insert_with(|| {
+        serde_json::to_value(&options.capabilities).unwrap_or_else(|_| json!({}))
+    });
     meta.insert(
         META_CLIENT_INFO.into(),
         serde_json::to_value(&options.client_info).unwrap_or_default(),
