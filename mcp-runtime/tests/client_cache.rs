@@ -25,10 +25,13 @@ use mcp_runtime::server::{
 };
 use mcp_runtime::transport::HttpConfig;
 
-/// Every request the server received: its method and the subject of its
+/// A request the server received: its method and the subject of its
 /// access token.
+type Request = (String, Option<String>);
+
+/// Every request the server received.
 #[derive(Clone, Default)]
-struct Seen(Arc<Mutex<Vec<(String, Option<String>)>>>);
+struct Seen(Arc<Mutex<Vec<Request>>>);
 
 impl Seen {
     /// How many `method` requests arrived.

@@ -19,7 +19,10 @@
 //!   update, or notifications missed by falling behind) drops them, for the
 //!   connection that received it and for the public entries of its server.
 //!   Notifications are read before every look-up and before every store, so
-//!   a result fetched while its invalidation arrived is not kept.
+//!   a result fetched while its invalidation arrived is not kept. (A public
+//!   result one client fetches while another client of the server receives
+//!   the invalidation may be kept: it is then as stale as a result fetched
+//!   just before the change, which `ttlMs` bounds.)
 //! - A cache holds at most its capacity of entries (1,024 by default); each
 //!   entry is one result the client already accepted (a list of at most
 //!   1,000 pages).
