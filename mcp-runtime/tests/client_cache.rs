@@ -244,14 +244,14 @@ async fn a_list_change_or_a_resource_update_makes_the_next_call_a_request() {
 #[tokio::test]
 async fn a_result_is_kept_only_as_long_as_its_ttl() {
     let options = ServerOptions {
-        list_ttl_ms: 300,
+        list_ttl_ms: 1000,
         ..ServerOptions::default()
     };
     let (client, seen) = connect(options, EraChoice::Auto, Caching::Own).await;
     client.list_tools().await.unwrap();
     client.list_tools().await.unwrap();
     assert_eq!(seen.count("tools/list"), 1);
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
     client.list_tools().await.unwrap();
     assert_eq!(seen.count("tools/list"), 2, "listed again once stale");
 }
