@@ -18,10 +18,11 @@ use crate::sync::lock;
 
 impl Client {
     /// Every prompt the server lists, following pagination (at most 1,000
-    /// pages).
+    /// pages); from the cache while the server's `ttlMs` lasts (see
+    /// [`Caching`](super::Caching)).
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
-        let pages: Vec<ListPromptsResult> = self.pages(Method::PromptsList).await?;
-        Ok(pages.into_iter().flat_map(|page| page.prompts).collect())
+        let listed = self.cached_list(Method::PromptsList, |page: ListPromptsResult| page.prompts);
+        Ok(listed.await?.items)
     }
 
     /// One page of `prompts/list`, from `cursor` (the first page without).
@@ -61,10 +62,12 @@ impl Client {
     }
 
     /// Every resource the server lists, following pagination (at most
-    /// 1,000 pages).
+    /// 1,000 pages); cached as [`list_prompts`](Self::list_prompts) is.
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
-        let pages: Vec<ListResourcesResult> = self.pages(Method::ResourcesList).await?;
-        Ok(pages.into_iter().flat_map(|page| page.resources).collect())
+        let listed = self.cached_list(Method::ResourcesList, |page: ListResourcesResult| {
+            page.resources
+        });
+        Ok(listed.await?.items)
     }
 
     /// One page of `resources/list`, from `cursor`.
@@ -76,13 +79,13 @@ impl Client {
     }
 
     /// Every resource template the server lists, following pagination (at
-    /// most 1,000 pages).
+    /// most 1,000 pages); cached as [`list_prompts`](Self::list_prompts) is.
     pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
-        let pages: Vec<ListResourceTemplatesResult> = self.pages(Method::TemplatesList).await?;
-        Ok(pages
-            .into_iter()
-            .flat_map(|page| page.resource_templates)
-            .collect())
+        let listed = self.cached_list(
+            Method::TemplatesList,
+            |page: ListResourceTemplatesResult| page.resource_templates,
+        );
+        Ok(listed.await?.items)
     }
 
     /// One page of `resources/templates/list`, from `cursor`.
@@ -94,10 +97,11 @@ impl Client {
     }
 
     /// Reads the resource at `uri` (a listed one, or one a template
-    /// expands to).
+    /// expands to); from the cache while the server's `ttlMs` lasts and no
+    /// `notifications/resources/updated` for `uri` (or list change) came.
+    /// A result served from the cache has the `ttlMs` it has left.
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
-        self.send(Method::ReadResource, &json!({ "uri": uri }))
-            .await
+        self.cached_read(uri).await
     }
 
     /// Asks a legacy server to send `notifications/resources/updated` for

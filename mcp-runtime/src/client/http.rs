@@ -150,6 +150,11 @@ impl HttpLink {
         outcome
     }
 
+    /// The server's URL.
+    pub(crate) fn url(&self) -> &Uri {
+        &self.url
+    }
+
     /// Delivers a response that arrived on the session's GET stream.
     pub(crate) fn deliver(&self, response: crate::jsonrpc::Response) {
         if let Some(waiter) = lock(&self.waiting).remove(&response.id) {

@@ -15,8 +15,31 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Caching
+//!
+//! A 2026-07-28 server says how long a list (`tools/list`, `prompts/list`,
+//! `resources/list`, `resources/templates/list`) or a `resources/read`
+//! result stays fresh (`ttlMs`) and who may reuse it (`cacheScope`). Within
+//! that time, [`Client::list_tools`], [`Client::tool_list`],
+//! [`Client::list_prompts`], [`Client::list_resources`],
+//! [`Client::list_resource_templates`] and [`Client::read_resource`] answer
+//! from memory without a request. A list change or a resource update the
+//! server announces ([`Client::notifications`]; in 2026-07-28 only after
+//! [`Client::listen`]) drops what it makes stale. Results without a
+//! `ttlMs`, and every result of a legacy server, are never kept; one-page
+//! calls (`*_page`), [`Client::discover`] and [`Client::request`] always
+//! ask.
+//!
+//! Each client has a cache of its own by default;
+//! [`ConnectOptions::cache`] turns it off ([`Caching::Off`]) or shares one
+//! [`ClientCache`] between clients ([`Caching::Shared`]): then a `public`
+//! result of an HTTP server is fetched once for every client of that URL,
+//! while a `private` one is served only to the client that fetched it, so
+//! never across access tokens.
 
 pub mod auth;
+mod cache;
 mod calls;
 mod connection;
 mod deadline;
@@ -55,6 +78,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
+pub use cache::{Caching, ClientCache};
 pub use elicitation::ElicitationCompletions;
 pub use error::{
     AuthError, ClientError, ConnectError, ConnectErrorKind, DriftError, ToolCallError,
@@ -139,6 +163,11 @@ pub struct ConnectOptions {
     /// Authorizes with OAuth 2.1 when an HTTP server asks for it (401), and
     /// steps up when it needs more scopes (403); see [`auth`].
     pub oauth: Option<Arc<auth::OAuthConfig>>,
+    /// Whether list and read results are kept for as long as the server
+    /// allows (`ttlMs` and `cacheScope`): the client's own cache by
+    /// default, one shared with other clients, or none
+    /// ([`Caching::Off`]).
+    pub cache: Caching,
 }
 
 impl ConnectOptions {
@@ -166,6 +195,7 @@ impl Default for ConnectOptions {
             connect_timeout: None,
             headers: hyper::HeaderMap::new(),
             oauth: None,
+            cache: Caching::Own,
         }
     }
 }
@@ -199,7 +229,8 @@ pub struct ToolList {
 }
 
 /// A connected client; cheap to clone, and every clone shares the
-/// connection. Calls may run concurrently.
+/// connection (and its cache: see [Caching](self#caching)). Calls may run
+/// concurrently.
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
@@ -219,6 +250,8 @@ struct Inner {
     /// The level [`Client::set_log_level`] chose, which 2026-07-28 requests
     /// carry in `_meta` (there is no session to remember it).
     log_level: std::sync::Mutex<Option<LoggingLevel>>,
+    /// Where list and read results are kept, unless caching is off.
+    cache: Option<cache::ConnectionCache>,
 }
 
 impl Client {
@@ -336,6 +369,7 @@ impl Client {
             },
             process,
             log_level: std::sync::Mutex::new(None),
+            cache: None,
         };
         // Boxed: in debug builds the negotiation's future (two eras, each
         // with a version retry, over a transport that may authorize) is
@@ -349,6 +383,7 @@ impl Client {
             },
             None => negotiation.await?,
         };
+        inner.cache = cache::ConnectionCache::new(&inner);
         let inner = Arc::new(inner);
         if let (Era::Legacy, Link::Http(http)) = (inner.server.era, &inner.link) {
             // Opened before the first call, so that nothing the server sends
@@ -461,38 +496,18 @@ impl Client {
 
     /// [`list_tools`](Self::list_tools), with how long the list may be
     /// cached (`ttlMs` and `cacheScope`, 2026-07-28): over several pages the
-    /// shortest lifetime and the narrowest scope.
+    /// shortest lifetime (none if a page gave none) and the narrowest
+    /// scope. A list served from the cache reports the lifetime it has
+    /// left.
     pub async fn tool_list(&self) -> Result<ToolList, ClientError> {
-        let mut list = ToolList::default();
-        let mut cursor: Option<String> = None;
-        for _ in 0..1000 {
-            let mut params = Map::new();
-            if let Some(cursor) = cursor.take() {
-                params.insert("cursor".into(), Value::String(cursor));
-            }
-            let page: ListToolsResult = self.send(Method::ToolsList, &params).await?;
-            list.tools.extend(page.tools);
-            if let Some(ttl) = page.ttl_ms.map(|ms| bounded(Duration::from_millis(ms))) {
-                list.ttl = Some(list.ttl.map_or(ttl, |known| known.min(ttl)));
-            }
-            list.cache_scope = match (list.cache_scope, page.cache_scope) {
-                (Some(CacheScope::Private), _) | (_, Some(CacheScope::Private)) => {
-                    Some(CacheScope::Private)
-                }
-                (known, page) => page.or(known),
-            };
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => {
-                    list.tools = self.usable_tools(list.tools);
-                    return Ok(list);
-                }
-            }
-        }
-        Err(ClientError::InvalidResponse(format!(
-            "{} returned more than 1,000 pages",
-            Method::ToolsList
-        )))
+        let listed = self
+            .cached_list(Method::ToolsList, |page: ListToolsResult| page.tools)
+            .await?;
+        Ok(ToolList {
+            tools: self.usable_tools(listed.items),
+            ttl: listed.lifetime.ttl,
+            cache_scope: listed.lifetime.scope,
+        })
     }
 
     /// Keeps the tools whose `x-mcp-header` annotations are valid (the spec
