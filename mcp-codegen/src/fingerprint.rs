@@ -3,8 +3,9 @@
 //! from `mcp_runtime::client::tool_fingerprint`, the function the generated
 //! client's `verify` compares against at run time.
 
-use mcp_runtime::canonical::{write_canonical, write_json_string};
-use mcp_runtime::protocol::Tool;
+use mcp_runtime::canonical::{canonical_json, write_canonical, write_json_string};
+use mcp_runtime::protocol::{Prompt, Tool};
+use serde_json::json;
 
 /// The canonical JSON of the tools' schemas that generated code embeds and
 /// `check` reads back: `{"tools": [{"inputSchema", "name", "outputSchema"}]}`,
@@ -31,6 +32,26 @@ pub fn embedded_tools_json<'t>(tools: impl IntoIterator<Item = &'t Tool>) -> Str
     sink(b"]}");
     // Every piece is a slice of a `str` or ASCII.
     String::from_utf8(out).expect("canonical JSON is UTF-8")
+}
+
+/// The canonical JSON of the prompts' arguments that generated code embeds
+/// and `check` reads back: `{"prompts": [{"arguments": [{"name",
+/// "required"}], "name"}]}`, without descriptions (a change of docs is no
+/// drift).
+pub fn embedded_prompts_json<'p>(prompts: impl IntoIterator<Item = &'p Prompt>) -> String {
+    let prompts: Vec<_> = prompts
+        .into_iter()
+        .map(|p| {
+            let arguments: Vec<_> = p
+                .arguments
+                .iter()
+                .flatten()
+                .map(|a| json!({"name": a.name, "required": a.required == Some(true)}))
+                .collect();
+            json!({"name": p.name, "arguments": arguments})
+        })
+        .collect();
+    canonical_json(&json!({ "prompts": prompts }))
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
-//! Tools -> one formatted Rust module: the types of every tool's arguments
-//! and output, and the client type with one method per tool.
+//! A listing -> one formatted Rust module: the types of every tool's
+//! arguments and output, and the client type with one method per tool,
+//! prompt and resource template, and a lookup of the static resources.
 
 use mcp_runtime::client::tool_fingerprint as fingerprint;
 use mcp_runtime::protocol::Tool;
 
-use crate::client::{ToolTypes, client};
+use crate::client::{Extras, ToolTypes, client};
+use crate::input::Listing;
 use crate::emit::{Emitter, visibility};
 use crate::error::Error;
 use crate::mapper::Mapper;
@@ -30,6 +32,15 @@ pub struct GeneratedTool {
     pub fingerprint: String,
 }
 
+/// What was generated for one prompt or resource template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedMethod {
+    /// The prompt's or template's name.
+    pub name: String,
+    /// The client method getting or reading it.
+    pub method: String,
+}
+
 /// A generated module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Generated {
@@ -37,6 +48,16 @@ pub struct Generated {
     pub code: String,
     /// Per tool, in input order.
     pub tools: Vec<GeneratedTool>,
+    /// Per prompt that got a method, in input order.
+    pub prompts: Vec<GeneratedMethod>,
+    /// Per resource template that got a method, in input order.
+    pub resource_templates: Vec<GeneratedMethod>,
+    /// The enum of the static resources, when the server listed some.
+    pub resources_type: Option<String>,
+    /// What the server listed that got no method, and why (also in the
+    /// client's docs): a template that does not parse, a prompt over the
+    /// limits.
+    pub notes: Vec<String>,
 }
 
 /// The first line of every generated file.
@@ -49,6 +70,24 @@ fn parse_path(path: &str, what: &str) -> Result<syn::Path, Error> {
 
 /// Generates the module for `tools`.
 pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
+    generate_module(tools, &Listing::default(), options)
+}
+
+/// Generates the module for everything in `listing`: its tools as
+/// [`generate`] does, and (with the client) a method per prompt and
+/// resource template and a lookup of the static resources. Names come
+/// from the server's names by the tools' rules; a prompt or template whose
+/// name a tool (or an earlier prompt) took gets `_prompt` or `_template`.
+/// A template that does not parse, or a prompt over
+/// [`Limits::max_width`](crate::Limits::max_width) arguments, is left out
+/// with a note ([`Generated::notes`]).
+pub fn generate_listing(listing: &Listing, options: &Options) -> Result<Generated, Error> {
+    generate_module(&listing.tools, listing, options)
+}
+
+/// Generates the module for `tools` and, with the client, for the prompts,
+/// templates and resources of `extras` (whose own tools are ignored).
+fn generate_module(tools: &[Tool], extras: &Listing, options: &Options) -> Result<Generated, Error> {
     let client_name = &options.client_name;
     if syn::parse_str::<syn::Ident>(client_name).is_err() || client_name.starts_with("r#") {
         return Err(Error::Option(format!(
@@ -104,15 +143,26 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
             fingerprint: fingerprint(tool),
         });
     }
+    let extras = match options.emit_client {
+        true => plan_extras(extras, &mut mapper, &mut methods, options)?,
+        false => Extras::default(),
+    };
 
     // Types without a client may be used on either side (by a server, say),
-    // so only a client's types get one direction each.
+    // so only a client's types get one direction each; a prompt's arguments
+    // are passed field by field and need neither.
     let usage = match options.derives {
-        Derives::Client if options.emit_client => usages(
-            &mapper.types,
-            per_tool.iter().map(|t| t.args),
-            per_tool.iter().filter_map(|t| t.output),
-        ),
+        Derives::Client if options.emit_client => {
+            let mut usage = usages(
+                &mapper.types,
+                per_tool.iter().map(|t| t.args),
+                per_tool.iter().filter_map(|t| t.output),
+            );
+            for id in extras.prompts.iter().filter_map(|p| p.args) {
+                usage[id] = Usage::default();
+            }
+            usage
+        }
         Derives::Client | Derives::All => vec![Usage::BOTH; mapper.types.defs.len()],
     };
     let visibility = visibility(options.visibility);
@@ -131,7 +181,7 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
         items.push(emitter.some_helper()?);
     }
     if options.emit_client {
-        items.extend(client(&emitter, client_name, &per_tool)?);
+        items.extend(client(&emitter, client_name, &per_tool, &extras)?);
     }
     format_items(&mut code, items);
     if let Some(c) = crate::text::first_hidden(&code) {
@@ -151,7 +201,79 @@ pub fn generate(tools: &[Tool], options: &Options) -> Result<Generated, Error> {
             fingerprint: t.fingerprint,
         })
         .collect();
-    Ok(Generated { code, tools })
+    Ok(Generated {
+        code,
+        tools,
+        prompts: extras
+            .prompts
+            .iter()
+            .map(|p| GeneratedMethod {
+                name: p.prompt.name.clone(),
+                method: p.method.clone(),
+            })
+            .collect(),
+        resource_templates: extras
+            .templates
+            .iter()
+            .map(|t| GeneratedMethod {
+                name: t.template.name.clone(),
+                method: t.method.clone(),
+            })
+            .collect(),
+        resources_type: extras.resources.as_ref().map(|r| r.name.clone()),
+        notes: extras.notes,
+    })
+}
+
+/// Names and types for the prompts, templates and static resources of
+/// `listing`, after the tools (whose names stay as they are).
+fn plan_extras<'l>(
+    listing: &'l Listing,
+    mapper: &mut Mapper,
+    methods: &mut Scope,
+    options: &Options,
+) -> Result<Extras<'l>, Error> {
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(dup) = listing.prompts.iter().find(|p| !seen.insert(p.name.as_str())) {
+        return Err(Error::Input(format!("two prompts are named `{}`", dup.name)));
+    }
+    let mut extras = Extras::default();
+    for prompt in &listing.prompts {
+        if let Some(why) = crate::prompts::unusable(prompt, options.limits.max_width) {
+            extras.notes.push(format!("the prompt `{}`: {why}", prompt.name));
+            continue;
+        }
+        let method = methods.claim_or_suffixed(&snake_ident(&prompt.name, "prompt"), "_prompt");
+        extras.prompts.push(crate::prompts::plan(mapper, prompt, method));
+    }
+    for template in &listing.resource_templates {
+        match crate::templates::variables(template) {
+            Ok(variables) => {
+                let base = snake_ident(&template.name, "template");
+                extras.templates.push(crate::templates::TemplateTypes {
+                    template,
+                    method: methods.claim_or_suffixed(&base, "_template"),
+                    variables,
+                });
+            }
+            Err(why) => extras.notes.push(format!(
+                "the resource template `{}` (`{}`): {why}",
+                template.name, template.uri_template
+            )),
+        }
+    }
+    if !listing.resources.is_empty() {
+        let name = mapper.claim_name(&format!("{}Resource", options.client_name));
+        let method = methods.claim_or_suffixed("read", "_resource");
+        extras.resources = Some(crate::resources::plan(
+            &listing.resources,
+            name,
+            method,
+            options.limits.max_width,
+            &mut extras.notes,
+        ));
+    }
+    Ok(extras)
 }
 
 /// Appends `items`, formatted by prettyplease, to `code`.

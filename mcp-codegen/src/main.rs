@@ -12,7 +12,7 @@ use mcp_codegen::{Derives, Options, Source, Visibility};
 #[command(
     name = "mcp-codegen",
     version,
-    about = "Typed Rust clients from an MCP server's tools/list"
+    about = "Typed Rust clients from an MCP server's tools, prompts and resources"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -54,7 +54,8 @@ enum Command {
         #[arg(long, value_name = "client|all", default_value = "client")]
         derives: String,
     },
-    /// Compare a server's tools with a generated file; exit 1 on breaking changes.
+    /// Compare a server's tools, prompts and resource templates with a generated file; exit 1
+    /// on breaking changes.
     Check {
         #[command(flatten)]
         source: SourceArgs,
@@ -69,7 +70,8 @@ enum Command {
 #[derive(Args)]
 #[group(required = true, multiple = false)]
 struct SourceArgs {
-    /// A saved tools/list result or JSON-RPC response.
+    /// A saved tools/list result or JSON-RPC response (with "prompts", "resources" and
+    /// "resourceTemplates" beside "tools" for those).
     #[arg(long)]
     from: Option<PathBuf>,
     /// A command starting a stdio server, e.g. "npx -y @modelcontextprotocol/server-everything".
@@ -187,12 +189,21 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
                 ..Options::default()
             };
             let timeout = http.timeout()?;
-            let tools = source.source(http)?.tools_blocking_within(timeout)?;
-            let generated = mcp_codegen::generate(&tools, &options)?;
+            let listing = source.source(http)?.listing_blocking_within(timeout)?;
+            let generated = mcp_codegen::generate_listing(&listing, &options)?;
+            for note in &generated.notes {
+                eprintln!("not generated: {note}");
+            }
             match output {
                 Some(path) => {
                     let generated = mcp_codegen::write_if_changed(generated, &path)?;
-                    eprintln!("wrote {} ({} tools)", path.display(), generated.tools.len());
+                    eprintln!(
+                        "wrote {} ({} tools, {} prompts, {} resource templates)",
+                        path.display(),
+                        generated.tools.len(),
+                        generated.prompts.len(),
+                        generated.resource_templates.len()
+                    );
                 }
                 None => print!("{}", generated.code),
             }
@@ -204,8 +215,8 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
             against,
         } => {
             let timeout = http.timeout()?;
-            let tools = source.source(http)?.tools_blocking_within(timeout)?;
-            let report = mcp_codegen::check_tools(&tools, &against)?;
+            let listing = source.source(http)?.listing_blocking_within(timeout)?;
+            let report = mcp_codegen::check_listing(&listing, &against)?;
             for change in &report.changes {
                 println!("{change}");
             }

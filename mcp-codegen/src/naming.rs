@@ -91,6 +91,18 @@ impl Scope {
         }
     }
 
+    /// Claims `ident` when it is free; otherwise `ident` with `suffix`
+    /// (numbered if that is taken too). A prompt or a resource template
+    /// whose name a tool already took gets `_prompt` or `_template` this
+    /// way, where a reader finds it by the server's name.
+    pub fn claim_or_suffixed(&mut self, ident: &str, suffix: &str) -> String {
+        let base = unraw(ident);
+        match self.taken.contains(base) {
+            false => self.claim(ident, "_"),
+            true => self.claim(&format!("{base}{suffix}"), "_"),
+        }
+    }
+
     /// Claims `ident`, or `ident` with the smallest numeric suffix (joined
     /// with `sep`) that is still free. Deterministic for a given claim order.
     pub fn claim(&mut self, ident: &str, sep: &str) -> String {
@@ -144,5 +156,16 @@ mod tests {
         assert_eq!(scope.claim("r#type", "_"), "type_2");
         assert_eq!(scope.claim("self_", "_"), "self_");
         assert_eq!(scope.claim("self_", "_"), "self_2");
+    }
+
+    #[test]
+    fn a_taken_name_gets_the_suffix_then_a_number() {
+        let mut scope = Scope::with_reserved(&["new"]);
+        assert_eq!(scope.claim_or_suffixed("greet", "_prompt"), "greet");
+        assert_eq!(scope.claim_or_suffixed("greet", "_prompt"), "greet_prompt");
+        assert_eq!(scope.claim_or_suffixed("greet", "_prompt"), "greet_prompt_2");
+        assert_eq!(scope.claim_or_suffixed("r#type", "_prompt"), "r#type");
+        assert_eq!(scope.claim_or_suffixed("r#type", "_prompt"), "type_prompt");
+        assert_eq!(scope.claim_or_suffixed("new", "_template"), "new_template");
     }
 }

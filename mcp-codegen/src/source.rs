@@ -1,17 +1,18 @@
-//! Where the tools come from: a saved `tools/list`, a server started over
-//! stdio, or a server at a Streamable HTTP URL (either era; the runtime's
-//! client negotiates it).
+//! Where the tools (and prompts and resources) come from: a saved listing,
+//! a server started over stdio, or a server at a Streamable HTTP URL
+//! (either era; the runtime's client negotiates it).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
-use mcp_runtime::client::{Client, ConnectOptions};
+use mcp_runtime::client::{Client, ClientError, ConnectOptions};
+use mcp_runtime::jsonrpc::code::METHOD_NOT_FOUND;
 use mcp_runtime::protocol::Tool;
 use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::error::Error;
-use crate::input::parse_tools;
+use crate::input::{Listing, parse_listing, parse_tools};
 
 /// How long a server may take to connect and list its tools, unless told
 /// otherwise ([`Source::tools_within`]).
@@ -23,7 +24,8 @@ const USER_AUTHORIZATION_TIME: Duration = Duration::from_secs(300);
 /// A source of tools.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Source {
-    /// A saved `tools/list` result or JSON-RPC response.
+    /// A saved `tools/list` result or JSON-RPC response (with `prompts`,
+    /// `resources` and `resourceTemplates` beside `tools`, when wanted).
     File(PathBuf),
     /// A command line (split like a POSIX shell) that starts a stdio server.
     Stdio(String),
@@ -40,7 +42,8 @@ pub enum Source {
         oauth: bool,
     },
     /// A server of a host configuration in the `mcpServers` format (see
-    /// `mcp-host`), started or reached as the host would.
+    /// `mcp-host`), started or reached as the host would; the host exposes
+    /// its tools only, so its listing has no prompts or resources.
     Config {
         /// The configuration file.
         path: PathBuf,
@@ -87,6 +90,20 @@ fn bounded(timeout: Duration) -> ConnectOptions {
     }
 }
 
+/// A source, read or connected.
+enum Reached {
+    /// The text of a saved listing.
+    File(String),
+    /// A connected server.
+    Client(Client),
+    /// The tools a host got from a configured server.
+    Tools(Vec<Tool>),
+}
+
+fn client_error(e: ClientError) -> Error {
+    Error::Client(e.to_string())
+}
+
 impl Source {
     /// Reads or fetches the tools, within [`DEFAULT_TIMEOUT`].
     pub async fn tools(&self) -> Result<Vec<Tool>, Error> {
@@ -97,15 +114,41 @@ impl Source {
     /// `timeout` to list them (with `--oauth`, the user gets at least five
     /// minutes to approve).
     pub async fn tools_within(&self, timeout: Duration) -> Result<Vec<Tool>, Error> {
-        let client_error = |e: mcp_runtime::client::ClientError| Error::Client(e.to_string());
+        match self.reach(timeout).await? {
+            Reached::File(text) => parse_tools(&text),
+            Reached::Client(client) => client.list_tools().await.map_err(client_error),
+            Reached::Tools(tools) => Ok(tools),
+        }
+    }
+
+    /// Reads or fetches the listing, within [`DEFAULT_TIMEOUT`].
+    pub async fn listing(&self) -> Result<Listing, Error> {
+        self.listing_within(DEFAULT_TIMEOUT).await
+    }
+
+    /// Reads or fetches the listing: the tools, and the prompts, static
+    /// resources and resource templates of a server that has the
+    /// capability (each list within `timeout`, as [`tools_within`]).
+    ///
+    /// [`tools_within`]: Self::tools_within
+    pub async fn listing_within(&self, timeout: Duration) -> Result<Listing, Error> {
+        match self.reach(timeout).await? {
+            Reached::File(text) => parse_listing(&text),
+            Reached::Client(client) => listing_of(&client).await.map_err(client_error),
+            Reached::Tools(tools) => Ok(Listing::from(tools)),
+        }
+    }
+
+    /// Reads the file, connects to the server, or gets the configured
+    /// server's tools.
+    async fn reach(&self, timeout: Duration) -> Result<Reached, Error> {
         match self {
-            Source::File(path) => {
-                let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            Source::File(path) => std::fs::read_to_string(path)
+                .map(Reached::File)
+                .map_err(|source| Error::Io {
                     path: path.display().to_string(),
                     source,
-                })?;
-                parse_tools(&text)
-            }
+                }),
             Source::Stdio(command) => {
                 let words = shlex::split(command)
                     .filter(|w| !w.is_empty())
@@ -115,9 +158,11 @@ impl Source {
                 let client = Client::connect_stdio_with(&words[0], &words[1..], bounded(timeout))
                     .await
                     .map_err(client_error)?;
-                client.list_tools().await.map_err(client_error)
+                Ok(Reached::Client(client))
             }
-            Source::Config { path, server } => Self::configured_tools(path, server, timeout).await,
+            Source::Config { path, server } => Self::configured_tools(path, server, timeout)
+                .await
+                .map(Reached::Tools),
             Source::Url {
                 url,
                 headers,
@@ -143,7 +188,7 @@ impl Source {
                 let client = Client::connect_http_with(url, options)
                     .await
                     .map_err(client_error)?;
-                client.list_tools().await.map_err(client_error)
+                Ok(Reached::Client(client))
             }
         }
     }
@@ -184,10 +229,52 @@ impl Source {
 
     /// [`Source::tools_within`] on a runtime of its own.
     pub fn tools_blocking_within(&self, timeout: Duration) -> Result<Vec<Tool>, Error> {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Error::Client(format!("cannot start a tokio runtime: {e}")))?
-            .block_on(self.tools_within(timeout))
+        block_on(self.tools_within(timeout))
     }
+
+    /// [`Source::listing`] on a runtime of its own, for `build.rs` and the CLI.
+    pub fn listing_blocking(&self) -> Result<Listing, Error> {
+        self.listing_blocking_within(DEFAULT_TIMEOUT)
+    }
+
+    /// [`Source::listing_within`] on a runtime of its own.
+    pub fn listing_blocking_within(&self, timeout: Duration) -> Result<Listing, Error> {
+        block_on(self.listing_within(timeout))
+    }
+}
+
+/// Runs `future` on a current-thread runtime of its own.
+fn block_on<T>(future: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Client(format!("cannot start a tokio runtime: {e}")))?
+        .block_on(future)
+}
+
+/// What a connected server lists, by its capabilities: its tools (unless it
+/// offers prompts or resources and no tools), its prompts, and its static
+/// resources and templates (none when it answers that it has no
+/// `resources/templates/list`, as some servers with resources do).
+async fn listing_of(client: &Client) -> Result<Listing, ClientError> {
+    let capabilities = &client.server().capabilities;
+    let (prompts, resources) = (
+        capabilities.prompts.is_some(),
+        capabilities.resources.is_some(),
+    );
+    let mut listing = Listing::default();
+    if capabilities.tools.is_some() || !(prompts || resources) {
+        listing.tools = client.list_tools().await?;
+    }
+    if prompts {
+        listing.prompts = client.list_prompts().await?;
+    }
+    if resources {
+        listing.resources = client.list_resources().await?;
+        listing.resource_templates = match client.list_resource_templates().await {
+            Err(ClientError::Protocol(e)) if e.code == METHOD_NOT_FOUND => Vec::new(),
+            templates => templates?,
+        };
+    }
+    Ok(listing)
 }

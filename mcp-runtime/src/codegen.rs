@@ -16,6 +16,11 @@
 //! A generated string enum's `Serialize` impl needs nothing from here: it
 //! is one `serialize_str` of the variant's string.
 //!
+//! A generated client's methods for prompts, resource templates and static
+//! resources call [`get_prompt`], [`read_template`] and [`read_resource`],
+//! and its `verify` calls [`verify`] when the server has prompts or
+//! templates (with the `client` feature).
+//!
 //! ```
 //! use mcp_runtime::codegen::Property::{Optional, Required};
 //! use mcp_runtime::codegen::serialize_struct;
@@ -40,6 +45,8 @@
 //! assert_eq!(serde_json::to_string(&args).unwrap(), r#"{"path":"/tmp"}"#);
 //! ```
 
+#[cfg(feature = "client")]
+mod requests;
 mod tagged;
 
 use std::collections::BTreeMap;
@@ -47,6 +54,11 @@ use std::collections::BTreeMap;
 use erased_serde::Serialize as Erased;
 use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
+#[cfg(feature = "client")]
+pub use requests::{
+    Request, get_prompt, prompt_arguments_schema, prompt_fingerprint, read_resource,
+    read_template, verify,
+};
 pub use tagged::{Tagged, serialize_tagged};
 
 /// One property of a generated struct: its name on the wire and its value
