@@ -6,20 +6,24 @@
 //! datetimes), all over stdio. Everything is installed by
 //! `tests/interop/setup.sh` into `target/interop`.
 //!
-//! Each test (a) regenerates the client from the live server with the library
-//! API and checks it is byte-identical to the committed file in
-//! `examples/src/generated/` (which this crate compiles), then (b) calls tools
-//! through that committed typed client. To refresh the committed files after
-//! a deliberate change, run with `MCP_CODEGEN_BLESS=1`.
+//! Each test (a) regenerates the client from the live server's listing
+//! (tools, and prompts and resources where the server has them) with the
+//! library API and checks it is byte-identical to the committed file in
+//! `examples/src/generated/` (which this crate compiles), then (b) calls
+//! tools, prompts and resource templates through that committed typed
+//! client. To refresh the committed files after a deliberate change, run
+//! with `MCP_CODEGEN_BLESS=1`.
 
 mod support;
 
 use mcp_codegen::{Options, Source};
-use mcp_examples::generated::everything_client::{self as everything, EverythingClient};
+use mcp_examples::generated::everything_client::{
+    self as everything, EverythingClient, EverythingClientResource,
+};
 use mcp_examples::generated::filesystem_client::{self as filesystem, FilesystemClient};
 use mcp_examples::generated::py_rich_client::{self as py, PyRichClient};
-use mcp_runtime::client::{Client, ToolCallError};
-use mcp_runtime::protocol::ContentBlock;
+use mcp_runtime::client::{Client, ClientError, ToolCallError};
+use mcp_runtime::protocol::{ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents};
 use support::interop::{python, repo, script, sdks};
 
 /// Whether the run rewrites the committed clients instead of comparing and
@@ -32,15 +36,16 @@ fn blessing() -> bool {
 /// Generates a client named `client_name` from `command` and compares it
 /// with `examples/src/generated/{file}`.
 async fn regenerate_and_compare(command: &str, client_name: &str, file: &str) {
-    let tools = Source::Stdio(command.to_owned())
-        .tools()
+    let listing = Source::Stdio(command.to_owned())
+        .listing()
         .await
-        .unwrap_or_else(|e| panic!("list the tools of `{command}`: {e}"));
+        .unwrap_or_else(|e| panic!("list what `{command}` offers: {e}"));
     let options = Options {
         client_name: client_name.into(),
         ..Options::default()
     };
-    let generated = mcp_codegen::generate(&tools, &options).expect("generate");
+    let generated = mcp_codegen::generate_listing(&listing, &options).expect("generate");
+    assert!(generated.notes.is_empty(), "{:?}", generated.notes);
     let path = repo().join("examples/src/generated").join(file);
     if blessing() {
         std::fs::write(&path, &generated.code).unwrap();
@@ -98,6 +103,26 @@ fn text(content: &[ContentBlock]) -> String {
     content.iter().filter_map(ContentBlock::as_text).collect()
 }
 
+/// The text of a prompt's messages.
+fn prompt_text(prompt: &GetPromptResult) -> String {
+    prompt
+        .messages
+        .iter()
+        .filter_map(|m| m.content.as_text())
+        .collect()
+}
+
+/// The text contents of a read resource, with their URIs.
+fn resource_text(read: &ReadResourceResult) -> Vec<(&str, &str)> {
+    read.contents
+        .iter()
+        .filter_map(|c| match c {
+            ResourceContents::Text(t) => Some((t.uri.as_str(), t.text.as_str())),
+            ResourceContents::Blob(_) => None,
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn server_everything() {
     let Some(client) = node_bin("mcp-server-everything", &["stdio"])
@@ -137,6 +162,71 @@ async fn server_everything() {
         image.iter().any(|b| matches!(b, ContentBlock::Image(_))),
         "{image:?}"
     );
+
+    // Prompts through their generated methods: without arguments, with a
+    // required and an optional one (present, then absent), and with
+    // arguments the server completes.
+    let simple = client.simple_prompt().await.unwrap();
+    assert_eq!(
+        prompt_text(&simple),
+        "This is a simple prompt without arguments."
+    );
+    let weather = |state: Option<&str>| everything::ArgsPromptArgs {
+        city: "Springfield".into(),
+        state: state.map(Into::into),
+    };
+    let both = client.args_prompt(&weather(Some("IL"))).await.unwrap();
+    assert_eq!(prompt_text(&both), "What's weather in Springfield, IL?");
+    let city_only = client.args_prompt(&weather(None)).await.unwrap();
+    assert_eq!(prompt_text(&city_only), "What's weather in Springfield?");
+    let no_context = Default::default();
+    let department = client
+        .inner()
+        .complete_prompt_argument("completable-prompt", "department", "Eng", &no_context)
+        .await
+        .unwrap();
+    assert_eq!(department.values, ["Engineering"]);
+    let context = [("department".to_owned(), department.values[0].clone())].into();
+    let lead = client
+        .inner()
+        .complete_prompt_argument("completable-prompt", "name", "B", &context)
+        .await
+        .unwrap();
+    assert_eq!(lead.values, ["Bob"]);
+    let team = client
+        .completable_prompt(&everything::CompletablePromptArgs {
+            department: department.values[0].clone(),
+            name: lead.values[0].clone(),
+        })
+        .await
+        .unwrap();
+    let team = prompt_text(&team);
+    assert!(
+        team.contains("Bob") && team.contains("Engineering"),
+        "{team}"
+    );
+
+    // A template through its generated method: the variable becomes the
+    // URI the server answers for; a `/` in it is percent-encoded, as a
+    // simple `{resourceId}` expression says, so it stays one segment.
+    let read = client.dynamic_text_resource("7").await.unwrap();
+    let contents = resource_text(&read);
+    assert_eq!(contents.len(), 1, "{read:?}");
+    assert_eq!(contents[0].0, "demo://resource/dynamic/text/7");
+    assert!(contents[0].1.starts_with("Resource 7: "), "{read:?}");
+    let slashed = client.dynamic_text_resource("7/8").await.unwrap_err();
+    assert!(
+        matches!(&slashed, ClientError::Protocol(e) if e.message.contains("/text/7%2F8")),
+        "{slashed:?}"
+    );
+
+    // A static resource through the lookup.
+    let architecture = EverythingClientResource::ArchitectureMd;
+    assert!(EverythingClientResource::ALL.contains(&architecture));
+    let read = client.read(architecture).await.unwrap();
+    let contents = resource_text(&read);
+    assert_eq!(contents[0].0, architecture.uri());
+    assert!(!contents[0].1.is_empty());
 }
 
 #[tokio::test]

@@ -20,8 +20,8 @@ use crate::fingerprint::{embedded_prompts_json, embedded_tools_json};
 use crate::ir::TypeId;
 use crate::prompts::{self, PromptTypes};
 use crate::resources::{self, ResourceTypes};
-use crate::templates::{self, TemplateTypes};
 use crate::syntax::{doc, generic, ident, join, lit_str, parse_tokens, path, type_path};
+use crate::templates::{self, TemplateTypes};
 
 /// What the client needs to know about one tool.
 pub struct ToolTypes<'t> {

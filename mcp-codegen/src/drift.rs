@@ -59,7 +59,11 @@ impl std::fmt::Display for Change {
         } else {
             "compatible"
         };
-        write!(f, "{kind}: {} `{}`: {}", self.feature, self.name, self.message)
+        write!(
+            f,
+            "{kind}: {} `{}`: {}",
+            self.feature, self.name, self.message
+        )
     }
 }
 
@@ -203,7 +207,11 @@ fn compare_prompts(old: &[Prompt], new: &[Prompt], changes: &mut Vec<Change>) {
 /// A template is found by its URI template, which the generated code
 /// expands: gone is breaking (and says so when the same name now has
 /// another URI), renamed is not.
-fn compare_templates(old: &[ResourceTemplate], new: &[ResourceTemplate], changes: &mut Vec<Change>) {
+fn compare_templates(
+    old: &[ResourceTemplate],
+    new: &[ResourceTemplate],
+    changes: &mut Vec<Change>,
+) {
     let change = |name: &str, breaking: bool, message: String| Change {
         feature: Feature::ResourceTemplate,
         name: name.to_owned(),
@@ -685,7 +693,8 @@ mod tests {
 
     #[test]
     fn prompt_arguments() {
-        let old = prompts(json!([{"name": "p", "arguments": [{"name": "city", "required": true}]}]));
+        let old =
+            prompts(json!([{"name": "p", "arguments": [{"name": "city", "required": true}]}]));
         let optional = prompts(json!([{"name": "p", "arguments": [
             {"name": "city", "required": true, "description": "documented now"},
             {"name": "state", "required": false}]}]));
@@ -733,12 +742,16 @@ mod tests {
         let moved = templates(&[("Text", "demo://text/{id}"), ("Blob", "demo://b/{id}")]);
         assert_eq!(
             changes(&old, &moved),
-            ["breaking: resource template `Blob`: URI template changed: `demo://blob/{id}` -> `demo://b/{id}`"]
+            [
+                "breaking: resource template `Blob`: URI template changed: `demo://blob/{id}` -> `demo://b/{id}`"
+            ]
         );
         let renamed = templates(&[("Text", "demo://text/{id}"), ("Bytes", "demo://blob/{id}")]);
         assert_eq!(
             changes(&old, &renamed),
-            ["compatible: resource template `Blob`: renamed to `Bytes` (regenerate to rename its method)"]
+            [
+                "compatible: resource template `Blob`: renamed to `Bytes` (regenerate to rename its method)"
+            ]
         );
         let added = templates(&[
             ("Text", "demo://text/{id}"),

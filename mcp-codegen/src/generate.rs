@@ -6,9 +6,9 @@ use mcp_runtime::client::tool_fingerprint as fingerprint;
 use mcp_runtime::protocol::Tool;
 
 use crate::client::{Extras, ToolTypes, client};
-use crate::input::Listing;
 use crate::emit::{Emitter, visibility};
 use crate::error::Error;
+use crate::input::Listing;
 use crate::mapper::Mapper;
 use crate::naming::{Scope, camel_ident, snake_ident};
 use crate::options::{Derives, Options};
@@ -87,7 +87,11 @@ pub fn generate_listing(listing: &Listing, options: &Options) -> Result<Generate
 
 /// Generates the module for `tools` and, with the client, for the prompts,
 /// templates and resources of `extras` (whose own tools are ignored).
-fn generate_module(tools: &[Tool], extras: &Listing, options: &Options) -> Result<Generated, Error> {
+fn generate_module(
+    tools: &[Tool],
+    extras: &Listing,
+    options: &Options,
+) -> Result<Generated, Error> {
     let client_name = &options.client_name;
     if syn::parse_str::<syn::Ident>(client_name).is_err() || client_name.starts_with("r#") {
         return Err(Error::Option(format!(
@@ -234,17 +238,28 @@ fn plan_extras<'l>(
     options: &Options,
 ) -> Result<Extras<'l>, Error> {
     let mut seen = std::collections::BTreeSet::new();
-    if let Some(dup) = listing.prompts.iter().find(|p| !seen.insert(p.name.as_str())) {
-        return Err(Error::Input(format!("two prompts are named `{}`", dup.name)));
+    if let Some(dup) = listing
+        .prompts
+        .iter()
+        .find(|p| !seen.insert(p.name.as_str()))
+    {
+        return Err(Error::Input(format!(
+            "two prompts are named `{}`",
+            dup.name
+        )));
     }
     let mut extras = Extras::default();
     for prompt in &listing.prompts {
         if let Some(why) = crate::prompts::unusable(prompt, options.limits.max_width) {
-            extras.notes.push(format!("the prompt `{}`: {why}", prompt.name));
+            extras
+                .notes
+                .push(format!("the prompt `{}`: {why}", prompt.name));
             continue;
         }
         let method = methods.claim_or_suffixed(&snake_ident(&prompt.name, "prompt"), "_prompt");
-        extras.prompts.push(crate::prompts::plan(mapper, prompt, method));
+        extras
+            .prompts
+            .push(crate::prompts::plan(mapper, prompt, method));
     }
     for template in &listing.resource_templates {
         match crate::templates::variables(template) {

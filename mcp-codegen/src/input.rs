@@ -53,8 +53,7 @@ pub fn parse_listing(text: &str) -> Result<Listing, Error> {
     let prompts = items(root, "prompts", "prompt")?;
     let resources = items(root, "resources", "resource")?;
     let resource_templates = items(root, "resourceTemplates", "resource template")?;
-    if tools.is_none() && prompts.is_none() && resources.is_none() && resource_templates.is_none()
-    {
+    if tools.is_none() && prompts.is_none() && resources.is_none() && resource_templates.is_none() {
         return Err(Error::Input(
             "expected `{\"tools\": [...]}` (and `prompts`, `resources`, `resourceTemplates`) \
              or a JSON-RPC response with them in `result`"
@@ -87,12 +86,7 @@ fn items<T: DeserializeOwned>(
     what: &str,
 ) -> Result<Option<Vec<T>>, Error> {
     let bare = (key == "tools" && value.is_array()).then_some(value);
-    let Some(list) = value
-        .get("result")
-        .unwrap_or(value)
-        .get(key)
-        .or(bare)
-    else {
+    let Some(list) = value.get("result").unwrap_or(value).get(key).or(bare) else {
         return Ok(None);
     };
     let items = list

@@ -77,7 +77,10 @@ pub fn generate_to(
     output: impl AsRef<Path>,
     options: &Options,
 ) -> Result<Generated, Error> {
-    write_if_changed(generate_listing(&source.listing_blocking()?, options)?, output)
+    write_if_changed(
+        generate_listing(&source.listing_blocking()?, options)?,
+        output,
+    )
 }
 
 /// Writes `generated` to `output` unless the file holds that code already
@@ -114,7 +117,10 @@ pub fn check_tools(
 
 /// Compares `listing` with the one a generated file was made from: its
 /// tools, prompts and resource templates.
-pub fn check_listing(listing: &Listing, generated: impl AsRef<Path>) -> Result<drift::Report, Error> {
+pub fn check_listing(
+    listing: &Listing,
+    generated: impl AsRef<Path>,
+) -> Result<drift::Report, Error> {
     let old = drift::embedded_listing(&read(generated.as_ref())?)?;
     Ok(drift::compare_listing(&old, listing))
 }

@@ -163,7 +163,10 @@ mod tests {
         let mut scope = Scope::with_reserved(&["new"]);
         assert_eq!(scope.claim_or_suffixed("greet", "_prompt"), "greet");
         assert_eq!(scope.claim_or_suffixed("greet", "_prompt"), "greet_prompt");
-        assert_eq!(scope.claim_or_suffixed("greet", "_prompt"), "greet_prompt_2");
+        assert_eq!(
+            scope.claim_or_suffixed("greet", "_prompt"),
+            "greet_prompt_2"
+        );
         assert_eq!(scope.claim_or_suffixed("r#type", "_prompt"), "r#type");
         assert_eq!(scope.claim_or_suffixed("r#type", "_prompt"), "type_prompt");
         assert_eq!(scope.claim_or_suffixed("new", "_template"), "new_template");

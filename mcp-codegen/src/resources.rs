@@ -78,9 +78,8 @@ pub fn lookup(emitter: &Emitter, r: &ResourceTypes) -> Result<[Item; 2], Error> 
         let uri = str_lit(&resource.uri);
         quote::quote!(Self::#variant => #uri)
     });
-    let docs = doc_attrs(&[
-        "The resources the server listed when this client was generated.".to_owned(),
-    ]);
+    let docs =
+        doc_attrs(&["The resources the server listed when this client was generated.".to_owned()]);
     let uri_body: TokenStream = match r.variants.is_empty() {
         true => quote::quote!(match self {}),
         false => quote::quote!(match self { #(#arms,)* }),

@@ -143,12 +143,14 @@ impl Source {
     /// server's tools.
     async fn reach(&self, timeout: Duration) -> Result<Reached, Error> {
         match self {
-            Source::File(path) => std::fs::read_to_string(path)
-                .map(Reached::File)
-                .map_err(|source| Error::Io {
-                    path: path.display().to_string(),
-                    source,
-                }),
+            Source::File(path) => {
+                std::fs::read_to_string(path)
+                    .map(Reached::File)
+                    .map_err(|source| Error::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })
+            }
             Source::Stdio(command) => {
                 let words = shlex::split(command)
                     .filter(|w| !w.is_empty())

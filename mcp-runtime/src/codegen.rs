@@ -56,8 +56,8 @@ use serde::ser::{Serialize, SerializeMap, SerializeStruct, Serializer};
 
 #[cfg(feature = "client")]
 pub use requests::{
-    Request, get_prompt, prompt_arguments_schema, prompt_fingerprint, read_resource,
-    read_template, verify,
+    Request, get_prompt, prompt_arguments_schema, prompt_fingerprint, read_resource, read_template,
+    verify,
 };
 pub use tagged::{Tagged, serialize_tagged};
 

@@ -131,9 +131,7 @@ pub async fn verify(
                     }
                 }
             }
-            Err(e) => drift
-                .changed
-                .push(format!("(could not list prompts: {e})")),
+            Err(e) => drift.changed.push(format!("(could not list prompts: {e})")),
         }
     }
     if !templates.is_empty() {
@@ -170,10 +168,16 @@ mod tests {
     #[test]
     fn values_are_encoded_as_the_operator_says() {
         let id = [("id", Some("a/b.c"))];
-        assert_eq!(expand("demo://text/{id}", &id).unwrap(), "demo://text/a%2Fb.c");
+        assert_eq!(
+            expand("demo://text/{id}", &id).unwrap(),
+            "demo://text/a%2Fb.c"
+        );
         assert_eq!(expand("file:///{+id}", &id).unwrap(), "file:///a/b.c");
         let query = [("q", Some("x y")), ("page", None)];
-        assert_eq!(expand("s://find{?q,page}", &query).unwrap(), "s://find?q=x%20y");
+        assert_eq!(
+            expand("s://find{?q,page}", &query).unwrap(),
+            "s://find?q=x%20y"
+        );
         assert!(matches!(
             expand("s://{unclosed", &[]),
             Err(ClientError::InvalidArguments(_))
