@@ -38,7 +38,7 @@ pub struct TemplateTypes<'t> {
 pub fn variables(template: &ResourceTemplate) -> Result<Vec<Variable>, String> {
     let parsed = UriTemplate::parse(&template.uri_template)
         .map_err(|e| format!("its URI template does not parse: {e}"))?;
-    let mut params = Scope::with_reserved(&["self"]);
+    let mut params = Scope::default();
     let mut seen = std::collections::BTreeSet::new();
     Ok(parsed
         .variables()

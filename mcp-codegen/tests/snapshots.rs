@@ -1,6 +1,7 @@
 //! Snapshot tests: the generated code for every corpus file is compared with
 //! the file under `tests/snapshots/`. `UPDATE_SNAPSHOTS=1 cargo test` rewrites
-//! them. Besides the full module (`NAME.rs`, default options), the full
+//! them. Besides the full module (`NAME.rs`, default options, of the whole
+//! listing: prompts, templates and resources too where the file has them), the full
 //! module with every input schema moved to its tool's output schema
 //! (`outputs/NAME.rs`, compiled by the clients test too), a types-only
 //! module with every derive against a local serde shim (`types/NAME.rs`) and
@@ -9,7 +10,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use mcp_codegen::{Derives, Options, generate, parse_tools};
+use mcp_codegen::{Derives, Options, generate, generate_listing, parse_listing, parse_tools};
 
 mod support;
 
@@ -60,10 +61,11 @@ fn generated_code_matches_snapshots() {
     );
     for (name, text) in corpus() {
         let tools = parse_tools(&text).unwrap();
-        let full = generate(&tools, &Options::default()).unwrap();
+        let listing = parse_listing(&text).unwrap();
+        let full = generate_listing(&listing, &Options::default()).unwrap();
         assert_eq!(
             full,
-            generate(&tools, &Options::default()).unwrap(),
+            generate_listing(&listing, &Options::default()).unwrap(),
             "{name}: generation is not deterministic"
         );
         assert_snapshot(

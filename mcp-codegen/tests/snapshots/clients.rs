@@ -64,6 +64,14 @@ mod invalid_outputs {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/invalid.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod listing {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/listing.rs"));
+}
+#[allow(dead_code, clippy::all)]
+mod listing_outputs {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/outputs/listing.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod maps {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/maps.rs"));
 }

@@ -32,6 +32,10 @@ mod invalid {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/invalid.rs"));
 }
 #[allow(dead_code, clippy::all)]
+mod listing {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/listing.rs"));
+}
+#[allow(dead_code, clippy::all)]
 mod maps {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/types/maps.rs"));
 }
@@ -139,6 +143,8 @@ const CASES: &[Case] = &[
     ("fuzz", "fuzz_78", "inputSchema", roundtrip::<fuzz::Fuzz78Args>),
     ("integers", "sizes", "inputSchema", roundtrip::<integers::SizesArgs>),
     ("invalid", "invalid", "inputSchema", roundtrip::<invalid::InvalidArgs>),
+    ("listing", "greet", "inputSchema", roundtrip::<listing::GreetArgs>),
+    ("listing", "read", "inputSchema", roundtrip::<listing::ReadArgs>),
     ("maps", "configure", "inputSchema", roundtrip::<maps::ConfigureArgs>),
     ("nullable", "update_profile", "inputSchema", roundtrip::<nullable::UpdateProfileArgs>),
     ("objects", "create-user", "inputSchema", roundtrip::<objects::CreateUserArgs>),
