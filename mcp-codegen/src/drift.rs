@@ -206,7 +206,8 @@ fn compare_prompts(old: &[Prompt], new: &[Prompt], changes: &mut Vec<Change>) {
 
 /// A template is found by its URI template, which the generated code
 /// expands: gone is breaking (and says so when the same name now has
-/// another URI), renamed is not.
+/// another URI), renamed is not; a new one is reported when it would get a
+/// method.
 fn compare_templates(
     old: &[ResourceTemplate],
     new: &[ResourceTemplate],
@@ -239,7 +240,9 @@ fn compare_templates(
             },
         }
     }
-    for n in new.iter().filter(|n| {
+    // A new template that does not parse would get no method either.
+    let usable = |n: &&ResourceTemplate| crate::templates::variables(n).is_ok();
+    for n in new.iter().filter(usable).filter(|n| {
         !old.iter()
             .any(|o| o.uri_template == n.uri_template || o.name == n.name)
     }) {
@@ -757,6 +760,7 @@ mod tests {
             ("Text", "demo://text/{id}"),
             ("Blob", "demo://blob/{id}"),
             ("New", "demo://new/{id}"),
+            ("Broken", "demo://{"),
         ]);
         assert_eq!(
             changes(&old, &added),

@@ -223,3 +223,93 @@ fn generate_a_subset_of_tools() {
     assert!(stderr.contains("no tool named `nope`"), "{stderr}");
     assert!(stderr.contains("get_weather, list_items"), "{stderr}");
 }
+
+/// `check` covers prompts and resource templates: a removed template and a
+/// new required prompt argument are breaking (exit 1), a new optional
+/// argument is compatible (exit 0). The generate step also says what it
+/// left out.
+#[test]
+fn check_prompts_and_templates() {
+    let listing = serde_json::json!({
+        "tools": [{"name": "echo", "inputSchema": {"type": "object"}}],
+        "prompts": [{"name": "args-prompt", "arguments": [
+            {"name": "city", "description": "Name of the city", "required": true},
+            {"name": "state", "required": false}]}],
+        "resourceTemplates": [
+            {"name": "Dynamic Text Resource", "uriTemplate": "demo://text/{id}"},
+            {"name": "Dynamic Blob Resource", "uriTemplate": "demo://blob/{id}"},
+            {"name": "Broken", "uriTemplate": "bad://{"}]
+    });
+    let file = temp("listing.json");
+    std::fs::write(&file, listing.to_string()).unwrap();
+    let out = temp("listing_client.rs");
+    let generated = bin()
+        .args(["generate", "--from"])
+        .arg(&file)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&generated.stderr);
+    assert!(generated.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("not generated: the resource template `Broken`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("(1 tools, 1 prompts, 2 resource templates)"),
+        "{stderr}"
+    );
+
+    let check = |listing: &serde_json::Value| {
+        let file = temp("listing_now.json");
+        std::fs::write(&file, listing.to_string()).unwrap();
+        let output = bin()
+            .args(["check", "--from"])
+            .arg(&file)
+            .arg("--against")
+            .arg(&out)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = check(&listing);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("compatible (0 changes)"), "{stdout}");
+
+    let mut optional = listing.clone();
+    optional["prompts"][0]["arguments"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": "zip"}));
+    let (code, stdout) = check(&optional);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("compatible: prompt `args-prompt`: new optional argument `/zip`"),
+        "{stdout}"
+    );
+
+    let mut required = optional.clone();
+    required["prompts"][0]["arguments"][2]["required"] = serde_json::json!(true);
+    let (code, stdout) = check(&required);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("breaking: prompt `args-prompt`: new required argument `/zip`"),
+        "{stdout}"
+    );
+
+    let mut removed = listing.clone();
+    removed["resourceTemplates"]
+        .as_array_mut()
+        .unwrap()
+        .remove(1);
+    let (code, stdout) = check(&removed);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("breaking: resource template `Dynamic Blob Resource`: removed"),
+        "{stdout}"
+    );
+}

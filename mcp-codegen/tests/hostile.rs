@@ -441,3 +441,162 @@ fn limit_corpus_is_current() {
     ];
     keep_corpus("wide.json", &tool_list(&wide));
 }
+
+/// A listing of `prompts`, `templates` and `resources` beside one tool.
+fn listing(
+    prompts: Vec<Value>,
+    templates: Vec<Value>,
+    resources: Vec<Value>,
+) -> mcp_codegen::Listing {
+    let tool = json!({"name": "t", "inputSchema": {"type": "object"}});
+    mcp_codegen::parse_listing(
+        &json!({"tools": [tool], "prompts": prompts,
+                "resourceTemplates": templates, "resources": resources})
+        .to_string(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_listing_without_prompts_or_resources_generates_what_its_tools_do() {
+    let corpus = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/corpus/output.json"
+    ))
+    .unwrap();
+    let tools = parse_tools(&corpus).unwrap();
+    let alone = generate(&tools, &Options::default()).unwrap();
+    let empty = mcp_codegen::Listing::from(tools);
+    assert_eq!(
+        mcp_codegen::generate_listing(&empty, &Options::default()).unwrap(),
+        alone
+    );
+    assert!(!alone.code.contains("PROMPTS_JSON") && !alone.code.contains("codegen::verify"));
+}
+
+#[test]
+fn huge_lists_of_prompts_templates_and_resources_are_bounded() {
+    let prompts = (0..3_000)
+        .map(|i| json!({"name": format!("p{i}"), "arguments": [{"name": "a", "required": true}, {"name": "b"}]}))
+        .collect();
+    let templates = (0..3_000)
+        .map(|i| json!({"name": format!("t{i}"), "uriTemplate": format!("x://{i}/{{id}}{{?q}}")}))
+        .collect();
+    let resources = (0..50_000)
+        .map(|i| json!({"name": format!("r{i}"), "uri": format!("x://r/{i}")}))
+        .collect();
+    let generated =
+        mcp_codegen::generate_listing(&listing(prompts, templates, resources), &Options::default())
+            .unwrap();
+    syn::parse_file(&generated.code).unwrap();
+    assert_eq!(generated.prompts.len(), 3_000);
+    assert_eq!(generated.resource_templates.len(), 3_000);
+    assert_eq!(
+        generated.notes,
+        [
+            "the static resources beyond the first 2000 (`Limits::max_width`); \
+          read them with `inner().read_resource(uri)`"
+        ]
+    );
+    assert!(generated.code.contains("R1999,") && !generated.code.contains("R2000"));
+}
+
+#[test]
+fn odd_prompt_and_template_names_always_compile_and_collide_visibly() {
+    let tool_named = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+    let mut list = listing(
+        vec![
+            json!({"name": "t", "arguments": [{"name": "self", "required": true}]}),
+            json!({"name": "verify"}),
+            json!({"name": "", "arguments": [{"name": "\u{202e}"}, {"name": "_"}]}),
+        ],
+        vec![
+            json!({"name": "t", "uriTemplate": "a://{self}/{_}/{crate}"}),
+            json!({"name": "\u{2067}", "uriTemplate": "b://{x}"}),
+            json!({"name": "bad", "uriTemplate": "c://{x"}),
+        ],
+        vec![json!({"name": "\u{202e}", "uri": "d://\u{202e}"})],
+    );
+    list.tools
+        .push(serde_json::from_value(tool_named("read")).unwrap());
+    let generated = mcp_codegen::generate_listing(&list, &Options::default()).unwrap();
+    syn::parse_file(&generated.code).unwrap();
+    let methods: Vec<(&str, &str)> = generated
+        .prompts
+        .iter()
+        .chain(&generated.resource_templates)
+        .map(|m| (m.name.as_str(), m.method.as_str()))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            ("t", "t_prompt"),
+            ("verify", "verify_prompt"),
+            ("", "prompt"),
+            ("t", "t_template"),
+            ("\u{2067}", "u2067"),
+        ]
+    );
+    assert!(
+        generated.code.contains("pub fn read_resource("),
+        "{}",
+        generated.code
+    );
+    assert_eq!(generated.notes.len(), 1, "{:?}", generated.notes);
+    assert!(
+        generated.notes[0].contains("`bad`"),
+        "{:?}",
+        generated.notes
+    );
+
+    let twice = listing(
+        vec![json!({"name": "p"}), json!({"name": "p"})],
+        vec![],
+        vec![],
+    );
+    let error = mcp_codegen::generate_listing(&twice, &Options::default()).unwrap_err();
+    assert!(
+        error.to_string().contains("two prompts are named `p`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn random_prompts_and_templates_never_panic() {
+    let mut rng = fastrand::Rng::with_seed(31);
+    let pieces = [
+        "a", "{", "}", "{x}", "{+p}", "{?q,r}", "{/s*}", "{x:3}", "{;m}", "%", "%41", "\u{202e}",
+        "é", " ", "{self}", "{}", "{x", "-", "{#f}", "{.l}", "{&c}",
+    ];
+    let pick = |rng: &mut fastrand::Rng, n: usize| -> String {
+        (0..rng.usize(0..n))
+            .map(|_| pieces[rng.usize(..pieces.len())])
+            .collect()
+    };
+    for _ in 0..200 {
+        let prompts = (0..rng.usize(0..4))
+            .map(|_| {
+                let arguments: Vec<Value> = (0..rng.usize(0..4))
+                    .map(|_| json!({"name": pick(&mut rng, 3), "required": rng.bool(), "description": pick(&mut rng, 5)}))
+                    .collect();
+                json!({"name": pick(&mut rng, 3), "arguments": arguments})
+            })
+            .collect();
+        let templates = (0..rng.usize(0..4))
+            .map(|_| json!({"name": pick(&mut rng, 3), "uriTemplate": pick(&mut rng, 6)}))
+            .collect();
+        let resources = (0..rng.usize(0..3))
+            .map(|_| json!({"name": pick(&mut rng, 3), "uri": pick(&mut rng, 4)}))
+            .collect();
+        match mcp_codegen::generate_listing(
+            &listing(prompts, templates, resources),
+            &Options::default(),
+        ) {
+            Ok(generated) => {
+                syn::parse_file(&generated.code).unwrap();
+            }
+            Err(Error::Input(why)) => assert!(why.contains("two prompts are named"), "{why}"),
+            Err(other) => panic!("{other}"),
+        }
+    }
+}
