@@ -1,6 +1,7 @@
 //! Benchmark (not a test): generates a client for N tools (default 2,000)
 //! made by cycling through the tools of the snapshot corpus
-//! (`tests/corpus/*.json`, skipping `invalid.json`), each renamed `NAME_i`.
+//! (`tests/corpus/*.json`, skipping `invalid.json`, and `listing.json`, whose
+//! point is its prompts and templates), each renamed `NAME_i`.
 //!
 //! `cargo run --release -p mcp-codegen --example bench_generate [-- N [REPS [OUT]]]`
 //!
@@ -23,7 +24,9 @@ fn main() {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap() != "invalid.json")
+        .filter(|p| {
+            !["invalid.json", "listing.json"].contains(&p.file_name().unwrap().to_str().unwrap())
+        })
         .collect();
     files.sort();
     let options = Options::default();

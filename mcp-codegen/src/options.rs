@@ -105,14 +105,16 @@ pub struct Options {
     /// change it when the crate is renamed in `Cargo.toml`.
     pub runtime_path: String,
     /// Emit the client type (and fingerprints); `false` emits only the
-    /// argument and output types. Either way the code calls
+    /// tools' argument and output types (no prompts, templates or
+    /// resources, which are client methods). Either way the code calls
     /// `mcp_runtime::codegen`, which needs mcp-runtime's `codegen` feature
     /// (`client` turns it on).
     pub emit_client: bool,
     /// Generate only the tools with these names (in the server's order);
     /// `None` generates every tool. A client for the few tools a program
     /// calls compiles in a fraction of the time of one for a large server.
-    /// A name the server does not have is an error.
+    /// A name the server does not have is an error. Prompts and resource
+    /// templates are generated either way.
     pub only: Option<Vec<String>>,
     /// Which traits the generated types implement.
     pub derives: Derives,

@@ -17,9 +17,9 @@
 //! is one `serialize_str` of the variant's string.
 //!
 //! A generated client's methods for prompts, resource templates and static
-//! resources call [`get_prompt`], [`read_template`] and [`read_resource`],
-//! and its `verify` calls [`verify`] when the server has prompts or
-//! templates (with the `client` feature).
+//! resources call `get_prompt`, `read_template` and `read_resource`, and
+//! its `verify` calls `verify` when the server has prompts or templates
+//! (all with the `client` feature).
 //!
 //! ```
 //! use mcp_runtime::codegen::Property::{Optional, Required};
