@@ -51,6 +51,7 @@ use crate::protocol::{
     CacheScope, ClientCapabilities, Era, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, Method, Paged, ReadResourceResult,
 };
+use crate::redact::RedactedUrl;
 use crate::sync::lock;
 
 /// The most notifications read in one catch-up; past it, everything the
@@ -175,12 +176,22 @@ enum Owner {
 /// A server as several clients see it alike: its URL, and what they
 /// agreed with it (a server may answer differently per version or per
 /// client capabilities).
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub(crate) struct Endpoint {
     url: String,
     protocol_version: String,
     /// The client capabilities, serialized.
     capabilities: String,
+}
+
+/// The URL as `RedactedUrl` shows it: a query may carry a key.
+impl fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("url", &format_args!("{}", RedactedUrl::new(&self.url)))
+            .field("protocol_version", &self.protocol_version)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Endpoint {
@@ -559,6 +570,16 @@ impl Client {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_endpoint_shows_no_key_its_url_carries() {
+        let url: hyper::Uri = "https://mcp.example/mcp?api_key=s3cret".parse().unwrap();
+        let endpoint = Endpoint::of(&url, "2026-07-28", &ClientCapabilities::default());
+        let shown = format!("{endpoint:?}");
+        assert!(shown.contains("mcp.example"), "{shown}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+    }
+
     use super::*;
 
     fn page(ttl_ms: Option<u64>, scope: Option<CacheScope>) -> Lifetime {
