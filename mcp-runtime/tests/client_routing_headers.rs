@@ -4,6 +4,8 @@
 //! refused with -32020 (header mismatch); the tasks methods, which name
 //! their task, included.
 
+mod client_support;
+
 use std::time::Duration;
 
 use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
@@ -13,7 +15,7 @@ use mcp_runtime::protocol::{
 };
 use mcp_runtime::server::{
     ListChanges, PromptDef, PromptRequest, ResourceDef, ResourceRead, Server, TaskSupport,
-    ToolCall, ToolDef, ToolError,
+    ToolCall, ToolDef,
 };
 use mcp_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
@@ -28,27 +30,7 @@ const WAIT: Duration = Duration::from_secs(10);
 /// a resource, a prompt (something for every targeted method to find) and
 /// list change announcements (for `subscriptions/listen`).
 fn server() -> Server {
-    let ask = ToolDef::new("ask", |call: ToolCall| async move {
-        call.context().start_task().await;
-        let question = serde_json::from_value(json!({
-            "method": "elicitation/create",
-            "params": {
-                "message": "your name?",
-                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
-            }
-        }))?;
-        let answer = call
-            .context()
-            .ask_as("name", question)
-            .await
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        let answer = serde_json::to_value(answer)?;
-        Ok(CallToolResult::text(format!(
-            "hello {}",
-            answer["content"]["name"].as_str().unwrap_or_default()
-        )))
-    })
-    .task_support(TaskSupport::Required);
+    let ask = client_support::asking_task_tool();
     let sleepy = ToolDef::new("sleepy", |call: ToolCall| async move {
         call.context().start_task().await;
         let ms: u64 = call.argument("ms")?;
@@ -84,13 +66,7 @@ fn server() -> Server {
 /// Serves [`server`] on 127.0.0.1 and connects a 2026-07-28 client that
 /// declares the tasks extension and elicitation.
 async fn connect() -> (Client, tokio::task::JoinHandle<std::io::Result<()>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let serving = tokio::spawn(server().serve_http_with(
-        listener,
-        HttpConfig::default(),
-        std::future::pending(),
-    ));
+    let (url, serving) = client_support::serve_on_loopback(server(), HttpConfig::default()).await;
     let capabilities = ClientCapabilities {
         elicitation: Some(ElicitationCapability::default()),
         extensions: Some([(TASKS_EXTENSION.to_owned(), Default::default())].into()),

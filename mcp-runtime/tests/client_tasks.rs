@@ -5,6 +5,8 @@
 //! and against a small server over a pipe that answers with hostile poll
 //! intervals and repeats answered questions.
 
+mod client_support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -17,9 +19,7 @@ use mcp_runtime::protocol::{
     CallToolResult, ClientCapabilities, ElicitationCapability, Era, InputRequests, InputResponse,
     InputResponses, TASKS_EXTENSION, TaskStatus,
 };
-use mcp_runtime::server::{
-    BoxFuture, Server, ServerOptions, TaskSupport, ToolCall, ToolDef, ToolError,
-};
+use mcp_runtime::server::{BoxFuture, Server, ServerOptions, TaskSupport, ToolCall, ToolDef};
 use mcp_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -45,27 +45,7 @@ fn server(cancelled: Arc<Notify>) -> Server {
         Ok(CallToolResult::text("rendered"))
     })
     .task_support(TaskSupport::Optional);
-    let ask = ToolDef::new("ask", |call: ToolCall| async move {
-        call.context().start_task().await;
-        let question = serde_json::from_value(json!({
-            "method": "elicitation/create",
-            "params": {
-                "message": "your name?",
-                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
-            }
-        }))?;
-        let answer = call
-            .context()
-            .ask_as("name", question)
-            .await
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        let answer = serde_json::to_value(answer)?;
-        Ok(CallToolResult::text(format!(
-            "hello {}",
-            answer["content"]["name"].as_str().unwrap_or_default()
-        )))
-    })
-    .task_support(TaskSupport::Required);
+    let ask = client_support::asking_task_tool();
     let sleepy = ToolDef::new("sleepy", move |call: ToolCall| {
         let cancelled = cancelled.clone();
         async move {
@@ -110,14 +90,7 @@ fn server(cancelled: Arc<Notify>) -> Server {
 
 /// Serves [`server`] over HTTP on 127.0.0.1; returns its URL.
 async fn serve(cancelled: Arc<Notify>) -> (String, tokio::task::JoinHandle<std::io::Result<()>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let serving = tokio::spawn(server(cancelled).serve_http_with(
-        listener,
-        HttpConfig::default(),
-        std::future::pending(),
-    ));
-    (url, serving)
+    client_support::serve_on_loopback(server(cancelled), HttpConfig::default()).await
 }
 
 /// Options of a client that can elicit, answering through `handler` when

@@ -1,0 +1,48 @@
+//! What the client tests against our own HTTP server share: serving it on
+//! 127.0.0.1, and a tool that runs as a task and asks a question.
+
+#![allow(dead_code)] // each test file uses a different part
+
+use mcp_runtime::protocol::{CallToolResult, TaskSupport};
+use mcp_runtime::server::{Server, ToolCall, ToolDef, ToolError};
+use mcp_runtime::transport::HttpConfig;
+use serde_json::json;
+use tokio::task::JoinHandle;
+
+/// Serves `server` under `config` on 127.0.0.1 (a free port); returns the
+/// MCP endpoint's URL and the serving task.
+pub async fn serve_on_loopback(
+    server: Server,
+    config: HttpConfig,
+) -> (String, JoinHandle<std::io::Result<()>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let serving = tokio::spawn(server.serve_http_with(listener, config, std::future::pending()));
+    (url, serving)
+}
+
+/// `ask`: a tool that runs only as a task, asks the client for a name
+/// (elicitation, key `name`) and answers `hello {name}`.
+pub fn asking_task_tool() -> ToolDef {
+    ToolDef::new("ask", |call: ToolCall| async move {
+        call.context().start_task().await;
+        let question = serde_json::from_value(json!({
+            "method": "elicitation/create",
+            "params": {
+                "message": "your name?",
+                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
+            }
+        }))?;
+        let answer = call
+            .context()
+            .ask_as("name", question)
+            .await
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        let answer = serde_json::to_value(answer)?;
+        Ok(CallToolResult::text(format!(
+            "hello {}",
+            answer["content"]["name"].as_str().unwrap_or_default()
+        )))
+    })
+    .task_support(TaskSupport::Required)
+}
