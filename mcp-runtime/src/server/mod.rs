@@ -1,6 +1,6 @@
-//! The MCP server: a registry of tools, resources, prompts and skills, built
-//! once and shared by every request, and the engine that serves both
-//! protocol eras.
+//! The MCP server: a registry of tools, resources, prompts and skills,
+//! shared by every request (fixed at build, or [live](ServerBuilder::live_registry)),
+//! and the engine that serves both protocol eras.
 //!
 //! ```no_run
 //! use mcp_runtime::protocol::CallToolResult;
@@ -19,8 +19,9 @@
 //!
 //! - `registry/`: what the server serves. One module per kind of
 //!   definition (`tool`, `resource`, `prompt`, `completion`, `skill`), the
-//!   `builder` that checks them and freezes the registry, and `listing`,
-//!   the precomputed `*/list` pages.
+//!   `builder` that checks them and makes the registry, the `catalogue`
+//!   (the snapshot of what is served now, with `listing`, the precomputed
+//!   `*/list` pages) and `live`, the handle that changes it.
 //! - `engine/`: how one request is served, one stage per module (see the
 //!   crate docs for the whole path from bytes to reply): `request` (entry,
 //!   era pick, `_meta`) → `era` (the era's rules, the request context) →
@@ -72,6 +73,7 @@ pub use registry::builder::{BuildError, ServerBuilder};
 pub use registry::completion::{CompletionRequest, CompletionReturn};
 pub use registry::handler::BoxFuture;
 pub use registry::list_changes::{ListChange, ListChanges};
+pub use registry::live::{Batch, LiveRegistry};
 pub use registry::options::ServerOptions;
 pub use registry::prompt::{PromptDef, PromptOutcome, PromptRequest};
 pub use registry::register::{Definition, Definitions, Kind, Registrable};
@@ -101,9 +103,10 @@ pub(crate) mod macro_support {
 }
 
 use crate::protocol::Implementation;
-#[cfg(feature = "http")]
-use crate::protocol::param_headers::ParamHeaders;
 use registry::Registry;
+use registry::catalogue::Catalogue;
+#[cfg(feature = "http")]
+use registry::catalogue::ToolEntry;
 
 /// The name and version of the crate that invokes it, as an
 /// [`Implementation`]: servers report the user's crate, not this one.
@@ -135,24 +138,35 @@ impl Server {
         &self.inner.info
     }
 
-    /// The OAuth scopes a call of the tool `name` needs.
-    #[cfg(feature = "http")]
-    pub(crate) fn tool_scopes(&self, name: &str) -> Option<&[String]> {
-        self.inner.tools.get(name).map(|t| t.def.scopes.as_slice())
+    /// The handle that changes what this server serves while it runs,
+    /// when its builder asked for a
+    /// [`live_registry`](ServerBuilder::live_registry); `None` otherwise.
+    pub fn registry(&self) -> Option<LiveRegistry> {
+        self.inner.live.clone()
     }
 
-    /// Every scope some tool needs, for `scopes_supported`.
+    /// The tools, resources, templates and prompts served now.
+    pub(crate) fn catalogue(&self) -> Arc<Catalogue> {
+        self.inner.catalogue.load()
+    }
+
+    /// The tool `name` as served now.
     #[cfg(feature = "http")]
-    pub(crate) fn all_tool_scopes(&self) -> impl Iterator<Item = &str> {
-        self.inner
+    pub(crate) fn tool(&self, name: &str) -> Option<Arc<ToolEntry>> {
+        self.catalogue().tools.get(name).cloned()
+    }
+
+    /// Every scope some tool served now needs, for `scopes_supported`.
+    #[cfg(feature = "http")]
+    pub(crate) fn all_tool_scopes(&self) -> Vec<String> {
+        let catalogue = self.catalogue();
+        let mut scopes: Vec<String> = catalogue
             .tools
             .iter()
-            .flat_map(|t| t.def.scopes.iter().map(String::as_str))
-    }
-
-    /// The `Mcp-Param-*` headers a call of the tool `name` must carry.
-    #[cfg(feature = "http")]
-    pub(crate) fn tool_param_headers(&self, name: &str) -> Option<&ParamHeaders> {
-        self.inner.tools.get(name).map(|t| &t.param_headers)
+            .flat_map(|t| t.def.scopes.iter().cloned())
+            .collect();
+        scopes.sort_unstable();
+        scopes.dedup();
+        scopes
     }
 }

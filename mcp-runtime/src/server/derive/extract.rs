@@ -5,14 +5,14 @@
 use tokio_util::sync::CancellationToken;
 
 use crate::server::auth::Principal;
-use crate::server::{ClientMeta, Era, RequestContext};
+use crate::server::{ClientMeta, Era, LiveRegistry, RequestContext};
 
 /// A type a tool, resource or prompt function can take as a parameter to
 /// receive part of the request context. Such parameters are left out of the
 /// input schema.
 ///
 /// Implemented for [`RequestContext`], [`ClientMeta`], [`Era`],
-/// `Option<`[`Principal`]`>`, `Option<HeaderMap>` (the HTTP headers),
+/// `Option<`[`Principal`]`>`, `Option<`[`LiveRegistry`]`>`, `Option<HeaderMap>` (the HTTP headers),
 /// `Option<Extensions>` (the HTTP request's extensions),
 /// [`CancellationToken`] and [`Progress`]; implement it for your own types
 /// to derive them from the context.
@@ -74,6 +74,13 @@ impl FromRequestContext for Progress {
         Progress {
             context: context.clone(),
         }
+    }
+}
+
+/// The server's registry, when it is [live](crate::server::ServerBuilder::live_registry).
+impl FromRequestContext for Option<LiveRegistry> {
+    fn from_request_context(context: &RequestContext) -> Self {
+        context.registry().cloned()
     }
 }
 

@@ -204,8 +204,10 @@ impl Server {
             _ => None,
         };
         // An unknown tool is for routing to report.
-        match tool.and_then(|tool| self.tool_param_headers(tool)) {
-            Some(expected) => expected.check(headers, params.and_then(|p| p.get("arguments"))),
+        match tool.and_then(|tool| self.tool(tool)) {
+            Some(tool) => tool
+                .param_headers
+                .check(headers, params.and_then(|p| p.get("arguments"))),
             None => Ok(()),
         }
     }

@@ -16,6 +16,7 @@ use crate::jsonrpc::{RequestId, notification_frame};
 use crate::protocol::{
     LoggingLevel, LoggingMessageNotificationParams, ProgressNotificationParams, ProgressToken,
 };
+use crate::server::LiveRegistry;
 use crate::server::auth::Principal;
 use crate::trace::TraceContext;
 
@@ -33,9 +34,18 @@ pub struct RequestContext {
     pub(crate) input: Arc<InputState>,
     pub(crate) inbound: Inbound,
     pub(crate) trace: Option<TraceContext>,
+    /// The server's registry, when it is live.
+    pub(crate) registry: Option<LiveRegistry>,
 }
 
 impl RequestContext {
+    /// The handle that changes what the server serves, when its registry
+    /// is [live](crate::server::ServerBuilder::live_registry): a tool may
+    /// add or remove tools (after a login, say).
+    pub fn registry(&self) -> Option<&LiveRegistry> {
+        self.registry.as_ref()
+    }
+
     /// The id of the request being served.
     pub fn request_id(&self) -> &RequestId {
         &self.request_id

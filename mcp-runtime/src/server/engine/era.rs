@@ -97,6 +97,7 @@ impl Server {
             input: Arc::default(),
             inbound: channel.inbound,
             trace: channel.trace,
+            registry: self.inner.live.clone(),
         }
     }
 

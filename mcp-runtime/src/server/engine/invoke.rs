@@ -14,6 +14,7 @@ use crate::protocol::{
     CallToolResult, CompleteRequestParams, Completion, CompletionReference, GetPromptResult,
     ReadResourceResult,
 };
+use crate::server::registry::catalogue::ToolEntry;
 use crate::server::registry::completion::cap;
 use crate::server::registry::handler::catch_panic;
 use crate::server::{
@@ -21,15 +22,23 @@ use crate::server::{
 };
 
 impl Server {
+    /// The tool `name` as served now, for a call that keeps it until it
+    /// ends (a live registry may replace or remove it meanwhile).
+    pub(crate) fn tool_to_call(&self, name: &str) -> Result<Arc<ToolEntry>, ErrorObject> {
+        self.catalogue()
+            .tools
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))
+    }
+
     pub(crate) async fn call_tool(
         &self,
-        name: &str,
+        entry: Arc<ToolEntry>,
         arguments: Arc<Value>,
         context: RequestContext,
     ) -> Result<CallToolResult, ErrorObject> {
-        let Some(entry) = self.inner.tools.get(name) else {
-            return Err(ErrorObject::invalid_params(format!("Unknown tool: {name}")));
-        };
+        let name = entry.name();
         if let Err(report) = entry.input.check(&arguments) {
             return Ok(CallToolResult::error(format!(
                 "Invalid arguments for tool {name}: {report}"
@@ -66,15 +75,15 @@ impl Server {
         uri: String,
         context: RequestContext,
     ) -> Result<ReadResourceResult, ErrorObject> {
-        let registry = &*self.inner;
-        let (handler, variables) = if let Some(resource) = registry.resources.get(&uri) {
-            (&resource.handler, Default::default())
-        } else if let Some((template, variables)) = registry
+        let catalogue = self.catalogue();
+        let (handler, variables) = if let Some(resource) = catalogue.resources.get(&uri) {
+            (resource.handler.clone(), Default::default())
+        } else if let Some((template, variables)) = catalogue
             .templates
             .iter()
             .find_map(|t| t.matcher.matches(&uri).map(|v| (t, v)))
         {
-            (&template.handler, variables)
+            (template.handler.clone(), variables)
         } else {
             return Err(ErrorObject::resource_not_found(&uri));
         };
@@ -91,10 +100,10 @@ impl Server {
         params: CompleteRequestParams,
         context: RequestContext,
     ) -> Result<Completion, ErrorObject> {
-        let registry = &*self.inner;
+        let catalogue = self.catalogue();
         let completer = match &params.r#ref {
             CompletionReference::Prompt(prompt) => {
-                let Some(def) = registry.prompts.get(&prompt.name) else {
+                let Some(def) = catalogue.prompts.get(&prompt.name) else {
                     return Err(ErrorObject::invalid_params(format!(
                         "Unknown prompt: {}",
                         prompt.name
@@ -102,7 +111,7 @@ impl Server {
                 };
                 def.completer.as_ref()
             }
-            CompletionReference::Resource(resource) => registry
+            CompletionReference::Resource(resource) => catalogue
                 .templates
                 .iter()
                 .find(|t| t.template.uri_template == resource.uri)
@@ -137,8 +146,8 @@ impl Server {
         &self,
         name: &str,
         arguments: &BTreeMap<String, String>,
-    ) -> Result<&PromptDef, ErrorObject> {
-        let Some(prompt) = self.inner.prompts.get(name) else {
+    ) -> Result<Arc<PromptDef>, ErrorObject> {
+        let Some(prompt) = self.catalogue().prompts.get(name).cloned() else {
             return Err(ErrorObject::invalid_params(format!(
                 "Unknown prompt: {name}"
             )));

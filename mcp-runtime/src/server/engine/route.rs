@@ -93,20 +93,25 @@ impl Server {
                 }
                 Method::ToolsList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let page = registry.tools.page("tools", cursor.as_deref(), page_size)?;
+                    let catalogue = self.catalogue();
+                    let page = catalogue
+                        .tools
+                        .page("tools", cursor.as_deref(), page_size)?;
                     Ok(answer(page))
                 }
                 Method::ResourcesList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                    let catalogue = self.catalogue();
                     let page =
-                        registry
+                        catalogue
                             .resources
                             .page("resources", cursor.as_deref(), page_size)?;
                     Ok(answer(page))
                 }
                 Method::TemplatesList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let page = registry.templates.page(
+                    let catalogue = self.catalogue();
+                    let page = catalogue.templates.page(
                         "resourceTemplates",
                         cursor.as_deref(),
                         page_size,
@@ -115,7 +120,8 @@ impl Server {
                 }
                 Method::PromptsList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let page = registry
+                    let catalogue = self.catalogue();
+                    let page = catalogue
                         .prompts
                         .page("prompts", cursor.as_deref(), page_size)?;
                     Ok(answer(page))
@@ -128,7 +134,8 @@ impl Server {
                         request_state,
                         ..
                     } = parse(params)?;
-                    let plan = self.plan_tool_call(&name, context.client())?;
+                    let tool = self.tool_to_call(&name)?;
+                    let plan = self.plan_tool_call(&tool, context.client())?;
                     // Shared, not copied: a 2026-07-28 round needs the
                     // arguments again for the requestState digest after
                     // the handler ran.
@@ -142,11 +149,11 @@ impl Server {
                     );
                     if let Plan::Task { required } = plan {
                         return self
-                            .call_tool_as_task(&id, rounds, name, arguments, context, required)
+                            .call_tool_as_task(&id, rounds, tool, arguments, context, required)
                             .await;
                     }
                     self.with_input(era, &id, rounds, context, |context| async move {
-                        self.call_tool(&name, arguments, context).await
+                        self.call_tool(tool, arguments, context).await
                     })
                     .await
                 }
@@ -178,7 +185,7 @@ impl Server {
                         params.request_state,
                     );
                     self.with_input(era, &id, rounds, context, |context| {
-                        self.get_prompt(prompt, arguments, context)
+                        self.get_prompt(&prompt, arguments, context)
                     })
                     .await
                 }

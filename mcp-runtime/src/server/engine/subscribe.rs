@@ -17,9 +17,9 @@ impl Server {
         &self,
         params: ResourceRequestParams,
     ) -> Result<EmptyResult, ErrorObject> {
-        let registry = &*self.inner;
-        let known = registry.resources.get(&params.uri).is_some()
-            || registry
+        let catalogue = self.catalogue();
+        let known = catalogue.resources.get(&params.uri).is_some()
+            || catalogue
                 .templates
                 .iter()
                 .any(|t| t.matcher.matches(&params.uri).is_some());

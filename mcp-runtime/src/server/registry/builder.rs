@@ -1,23 +1,19 @@
-//! [`ServerBuilder`]: collects definitions, checks them once and freezes
-//! them into the [`Registry`] every request reads.
+//! [`ServerBuilder`]: collects definitions, checks them once and makes
+//! the [`Registry`] every request reads.
 
 use std::fmt;
 use std::sync::Arc;
 
-use super::listing::Listing;
+use super::Registry;
+use super::catalogue::{self, Catalogue, Current, ToolEntry};
 #[cfg(feature = "skills")]
 use super::skills::Skills;
-use super::{Registry, ToolEntry};
 #[cfg(feature = "skills")]
 use crate::protocol::SKILLS_EXTENSION;
-use crate::protocol::headers::read_param_headers;
-#[cfg(feature = "http")]
-use crate::protocol::param_headers::ParamHeaders;
 use crate::protocol::{
     Implementation, JsonObject, PromptsCapability, ResourcesCapability, ServerCapabilities,
     TASKS_EXTENSION, TaskSupport, ToolsCapability,
 };
-use crate::schema::CompiledSchema;
 #[cfg(feature = "skills")]
 use crate::server::SkillDef;
 use crate::server::engine::{discover_result, listen, task::TaskStore};
@@ -25,8 +21,8 @@ use crate::server::middleware::Middleware;
 #[cfg(feature = "redis")]
 use crate::server::shared::Instance;
 use crate::server::{
-    ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server, ServerOptions,
-    ToolDef, is_valid_tool_name,
+    ListChanges, LiveRegistry, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server,
+    ServerOptions, ToolDef,
 };
 
 /// Collects tools, resources and prompts; [`build`](Self::build) checks them.
@@ -41,6 +37,7 @@ pub struct ServerBuilder {
     skills: Vec<SkillDef>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
+    live: bool,
     #[cfg(feature = "redis")]
     shared: Option<crate::server::SharedState>,
     middleware: Vec<Arc<dyn Middleware>>,
@@ -62,6 +59,7 @@ impl ServerBuilder {
             skills: Vec::new(),
             options: ServerOptions::default(),
             list_changes: None,
+            live: false,
             #[cfg(feature = "redis")]
             shared: None,
             middleware: Vec::new(),
@@ -112,11 +110,34 @@ impl ServerBuilder {
         self
     }
 
-    /// Lets the server announce changes made through `changes` to
-    /// `subscriptions/listen` streams (2026-07-28), and advertise
-    /// `listChanged` there.
+    /// Lets the server announce changes made through `changes`: to
+    /// `subscriptions/listen` streams (2026-07-28) and to legacy sessions,
+    /// whose capabilities then say `listChanged` in both eras. A
+    /// [`live_registry`](Self::live_registry) announces its own changes on
+    /// this channel (or on one of its own when none is given).
     pub fn list_changes(mut self, changes: ListChanges) -> Self {
         self.list_changes = Some(changes);
+        self
+    }
+
+    /// Makes the registry live: tools, prompts, resources and templates
+    /// can be added, replaced and removed while the server runs, through
+    /// the [`LiveRegistry`] that [`Server::registry`] and
+    /// [`RequestContext::registry`](crate::server::RequestContext::registry)
+    /// return, and every change is announced to the clients listening.
+    ///
+    /// A live server declares the `tools`, `prompts`, `resources` and
+    /// `completions` capabilities with `listChanged` whatever it serves at
+    /// build (any may appear later), and the tasks extension (a tool added
+    /// later may run as a task). Requests read an immutable snapshot, so a
+    /// request that started keeps the definitions it started with.
+    ///
+    /// With [`shared_state`](Self::shared_state), announcements reach the
+    /// clients of every instance; the registry itself is each instance's
+    /// own (change it on every instance, from your own code or
+    /// configuration).
+    pub fn live_registry(mut self) -> Self {
+        self.live = true;
         self
     }
 
@@ -149,15 +170,15 @@ impl ServerBuilder {
     }
 
     /// Checks every definition (unique names, compilable schemas, valid
-    /// skills) and freezes the registry: skill entries, digests and listing
-    /// pages are all computed here, once.
-    // Only skills add resources and capabilities after the fact.
-    #[cfg_attr(not(feature = "skills"), allow(unused_mut))]
+    /// skills) and makes the registry: skill entries, digests and listing
+    /// pages are all computed here, once (a
+    /// [`live_registry`](Self::live_registry) recomputes what a change
+    /// touches).
     pub fn build(mut self) -> Result<Server, BuildError> {
         let tools = self
             .tools
             .into_iter()
-            .map(compile_tool)
+            .map(|def| ToolEntry::compile(def).map(Arc::new))
             .collect::<Result<Vec<_>, _>>()?;
         #[cfg(feature = "skills")]
         let skills = if self.skills.is_empty() {
@@ -167,14 +188,17 @@ impl ServerBuilder {
             self.resources.extend(files);
             Some(skills)
         };
+        let live = self.live;
         let has_completions = self.prompts.iter().any(|p| p.completer.is_some())
             || self.templates.iter().any(|t| t.completer.is_some());
-        #[cfg_attr(not(feature = "skills"), allow(unused_mut))]
+        if live {
+            self.list_changes.get_or_insert_with(ListChanges::new);
+        }
         let mut capabilities = capabilities(
-            !tools.is_empty(),
-            !self.resources.is_empty() || !self.templates.is_empty(),
-            !self.prompts.is_empty(),
-            has_completions,
+            live || !tools.is_empty(),
+            live || !self.resources.is_empty() || !self.templates.is_empty(),
+            live || !self.prompts.is_empty(),
+            live || has_completions,
         );
         #[cfg(feature = "skills")]
         if skills.is_some() {
@@ -184,22 +208,23 @@ impl ServerBuilder {
                 .get_or_insert_with(Default::default)
                 .insert(SKILLS_EXTENSION.to_owned(), Skills::capability());
         }
-        let tasks = tools
-            .iter()
-            .any(|t| t.def.task_support != TaskSupport::Forbidden)
-            .then(|| {
-                let store = TaskStore::new(
-                    self.options.max_tasks,
-                    self.options.task_ttl,
-                    self.options.task_poll_interval,
-                );
-                #[cfg(feature = "redis")]
-                let store = match self.shared {
-                    Some(_) => store.watched(),
-                    None => store,
-                };
-                Arc::new(store)
-            });
+        let tasks = (live
+            || tools
+                .iter()
+                .any(|t| t.def.task_support != TaskSupport::Forbidden))
+        .then(|| {
+            let store = TaskStore::new(
+                self.options.max_tasks,
+                self.options.task_ttl,
+                self.options.task_poll_interval,
+            );
+            #[cfg(feature = "redis")]
+            let store = match self.shared {
+                Some(_) => store.watched(),
+                None => store,
+            };
+            Arc::new(store)
+        });
         #[cfg(feature = "redis")]
         let shared = self.shared.map(|state| {
             let backend = state.backend(&self.info.name);
@@ -212,10 +237,10 @@ impl ServerBuilder {
             // Else the first request starts it.
             shared.start();
         }
-        let mut discover_capabilities = match &self.list_changes {
-            Some(_) => listen::announced(&capabilities),
-            None => capabilities.clone(),
-        };
+        if self.list_changes.is_some() {
+            capabilities = listen::announced(&capabilities);
+        }
+        let mut discover_capabilities = capabilities.clone();
         if tasks.is_some() {
             // The extension is 2026-07-28's: announced by discover only.
             discover_capabilities
@@ -229,30 +254,24 @@ impl ServerBuilder {
             self.instructions.as_deref(),
             &self.options,
         );
+        let catalogue = Catalogue {
+            tools: Arc::new(catalogue::tools(tools)?),
+            resources: Arc::new(catalogue::resources(arcs(self.resources))?),
+            templates: Arc::new(catalogue::templates(arcs(self.templates))?),
+            prompts: Arc::new(catalogue::prompts(arcs(self.prompts))?),
+        };
+        let catalogue = Arc::new(Current::new(catalogue));
+        let live = match (&self.list_changes, live) {
+            (Some(changes), true) => Some(LiveRegistry::new(
+                catalogue.clone(),
+                changes.clone(),
+                self.schema_profile,
+            )),
+            _ => None,
+        };
         let registry = Registry {
-            tools: Listing::build(tools, |t| t.def.tool.name.as_str(), |t| &t.def.tool, "tool")
-                .map_err(BuildError)?,
-            resources: Listing::build(
-                self.resources,
-                |r| r.resource.uri.as_str(),
-                |r| &r.resource,
-                "resource",
-            )
-            .map_err(BuildError)?,
-            templates: Listing::build(
-                self.templates,
-                |t| t.template.uri_template.as_str(),
-                |t| &t.template,
-                "resource template",
-            )
-            .map_err(BuildError)?,
-            prompts: Listing::build(
-                self.prompts,
-                |p| p.prompt.name.as_str(),
-                |p| &p.prompt,
-                "prompt",
-            )
-            .map_err(BuildError)?,
+            catalogue,
+            live,
             info: self.info,
             instructions: self.instructions,
             capabilities,
@@ -272,45 +291,8 @@ impl ServerBuilder {
     }
 }
 
-fn compile_tool(def: ToolDef) -> Result<ToolEntry, BuildError> {
-    let name = &def.tool.name;
-    if !is_valid_tool_name(name) {
-        return Err(BuildError(format!(
-            "tool name `{name}` is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, `_`, `-` and `.`"
-        )));
-    }
-    if def.tool.input_schema.get("type").and_then(|t| t.as_str()) != Some("object") {
-        return Err(BuildError(format!(
-            "tool `{name}`: the input schema must have \"type\": \"object\""
-        )));
-    }
-    let input = CompiledSchema::compile(&def.tool.input_schema)
-        .map_err(|e| BuildError(format!("tool `{name}`: invalid input schema: {e}")))?;
-    let output = def
-        .tool
-        .output_schema
-        .as_ref()
-        .map(CompiledSchema::compile)
-        .transpose()
-        .map_err(|e| BuildError(format!("tool `{name}`: invalid output schema: {e}")))?;
-    if let Some(scope) = def.scopes.iter().find(|s| !mcp_names::is_scope_token(s)) {
-        return Err(BuildError(format!(
-            "tool `{name}`: {scope:?} is not an OAuth scope token"
-        )));
-    }
-    let annotations = read_param_headers(&def.tool.input_schema)
-        .map_err(|why| BuildError(format!("tool `{name}`: {why}")))?;
-    // Checked whatever the transport, so a tool is valid or not in every
-    // build; kept only where HTTP requests carry the headers.
-    #[cfg(not(feature = "http"))]
-    let _ = annotations;
-    Ok(ToolEntry {
-        def,
-        input,
-        output,
-        #[cfg(feature = "http")]
-        param_headers: ParamHeaders::new(annotations),
-    })
+fn arcs<T>(entries: Vec<T>) -> Vec<Arc<T>> {
+    entries.into_iter().map(Arc::new).collect()
 }
 
 /// Built field by field rather than parsed from JSON, which would compile
@@ -338,9 +320,15 @@ fn capabilities(
     }
 }
 
-/// A definition the builder rejected.
+/// A definition the builder, or a [`LiveRegistry`] change, rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError(String);
+
+impl BuildError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        BuildError(message.into())
+    }
+}
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -76,7 +76,7 @@ impl ListChanges {
         self.announce(ListChange::ResourceUpdated(uri.into()));
     }
 
-    fn announce(&self, change: ListChange) {
+    pub(crate) fn announce(&self, change: ListChange) {
         if let Some(relay) = lock(&self.relay).as_ref()
             && relay.try_send(change.clone()).is_err()
         {

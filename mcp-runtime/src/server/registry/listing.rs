@@ -1,9 +1,12 @@
 //! A named collection (tools, resources, templates, prompts, skills, the
 //! children of a skill directory) kept sorted by name, with each entry's
-//! listed JSON serialized once at build time so that `*/list` only
-//! concatenates bytes.
+//! listed JSON serialized once when the collection is built so that
+//! `*/list` only concatenates bytes. Entries are shared (`Arc`), so that a
+//! live registry's next collection reuses the ones a change kept, and a
+//! request in flight keeps the entry it started with.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -13,23 +16,36 @@ use crate::protocol::{CacheScope, ResultType};
 use crate::server::engine::shape::shaped;
 
 pub(crate) struct Listing<T> {
-    entries: Vec<T>,
+    entries: Vec<Arc<T>>,
     index: HashMap<String, usize>,
     listed: Vec<Box<RawValue>>,
 }
 
 impl<T> Listing<T> {
     /// Sorts `entries` by key; fails on the first duplicate key, naming it.
+    #[cfg(any(feature = "skills", test))]
     pub(crate) fn build<S: Serialize>(
-        mut entries: Vec<T>,
+        entries: Vec<T>,
         key: impl Fn(&T) -> &str,
         listed: impl Fn(&T) -> &S,
         kind: &str,
     ) -> Result<Self, String> {
-        entries.sort_by(|a, b| key(a).cmp(key(b)));
+        let entries = entries.into_iter().map(Arc::new).collect();
+        Self::from_shared(entries, key, listed, kind)
+    }
+
+    /// [`build`](Self::build) from entries another listing may share.
+    pub(crate) fn from_shared<S: Serialize>(
+        mut entries: Vec<Arc<T>>,
+        key: impl Fn(&T) -> &str,
+        listed: impl Fn(&T) -> &S,
+        kind: &str,
+    ) -> Result<Self, String> {
+        entries.sort_by(|a, b| key(a.as_ref()).cmp(key(b.as_ref())));
         let mut index = HashMap::with_capacity(entries.len());
         let mut raw = Vec::with_capacity(entries.len());
         for (i, entry) in entries.iter().enumerate() {
+            let entry = entry.as_ref();
             if index.insert(key(entry).to_owned(), i).is_some() {
                 return Err(format!("two {kind}s are named `{}`", key(entry)));
             }
@@ -44,7 +60,7 @@ impl<T> Listing<T> {
         })
     }
 
-    pub(crate) fn get(&self, key: &str) -> Option<&T> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Arc<T>> {
         self.index.get(key).map(|&i| &self.entries[i])
     }
 
@@ -54,8 +70,13 @@ impl<T> Listing<T> {
         self.index.get(key).map(|&i| &*self.listed[i])
     }
 
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Arc<T>> {
         self.entries.iter()
+    }
+
+    /// How many entries there are.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
     }
 
     /// The page starting at `cursor` (an offset we issued earlier).

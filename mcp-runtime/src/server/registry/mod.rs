@@ -1,15 +1,19 @@
-//! The registry: what a server serves, defined before it starts and frozen
-//! by [`ServerBuilder::build`](crate::server::ServerBuilder::build). Tools,
-//! resources and templates, prompts, completions and skills are each
-//! defined in their own module; the builder checks them (names, schemas,
-//! skills) and computes everything that does not change per request
-//! (listing pages, capabilities, the `server/discover` result).
+//! The registry: what a server serves. Tools, resources and templates,
+//! prompts, completions and skills are each defined in their own module;
+//! the builder checks them (names, schemas, skills) and computes everything
+//! that does not change per request (capabilities, the `server/discover`
+//! result, the first [`catalogue`]). The catalogue (the tools, resources,
+//! templates and prompts, with their listing pages) is a snapshot that a
+//! [`live`] registry replaces while the server runs; everything else is
+//! fixed at build.
 
 pub(crate) mod builder;
+pub(crate) mod catalogue;
 pub(crate) mod completion;
 pub(crate) mod handler;
 pub(crate) mod list_changes;
 pub(crate) mod listing;
+pub(crate) mod live;
 pub(crate) mod options;
 pub(crate) mod prompt;
 pub(crate) mod register;
@@ -23,29 +27,14 @@ pub(crate) mod tool_schema;
 
 use std::sync::Arc;
 
-use listing::Listing;
+use catalogue::Current;
 #[cfg(feature = "skills")]
 use skills::Skills;
 
-#[cfg(feature = "http")]
-use crate::protocol::param_headers::ParamHeaders;
 use crate::protocol::{DiscoverResult, Implementation, ServerCapabilities};
-use crate::schema::CompiledSchema;
 use crate::server::engine::task::TaskStore;
 use crate::server::middleware::Chain;
-use crate::server::{
-    ListChanges, PromptDef, ResourceDef, ResourceTemplateDef, ServerOptions, ToolDef,
-};
-
-/// A tool with its schemas compiled once, at build.
-pub(crate) struct ToolEntry {
-    pub(crate) def: ToolDef,
-    pub(crate) input: CompiledSchema,
-    pub(crate) output: Option<CompiledSchema>,
-    /// What the HTTP transport checks against `Mcp-Param-*` headers.
-    #[cfg(feature = "http")]
-    pub(crate) param_headers: ParamHeaders,
-}
+use crate::server::{ListChanges, LiveRegistry, ServerOptions};
 
 /// Everything a built server serves; shared by every request.
 pub(crate) struct Registry {
@@ -53,10 +42,10 @@ pub(crate) struct Registry {
     pub(crate) instructions: Option<String>,
     pub(crate) capabilities: ServerCapabilities,
     pub(crate) discover: DiscoverResult,
-    pub(crate) tools: Listing<ToolEntry>,
-    pub(crate) resources: Listing<ResourceDef>,
-    pub(crate) templates: Listing<ResourceTemplateDef>,
-    pub(crate) prompts: Listing<PromptDef>,
+    /// The tools, resources, templates and prompts served now.
+    pub(crate) catalogue: Arc<Current>,
+    /// The handle that changes the catalogue, on a live registry.
+    pub(crate) live: Option<LiveRegistry>,
     pub(crate) options: ServerOptions,
     pub(crate) list_changes: Option<ListChanges>,
     /// Present when some tool may run as a task.

@@ -8,8 +8,11 @@ use crate::server::StateKey;
 pub struct ServerOptions {
     /// Entries per `*/list` page (default 100).
     pub page_size: usize,
-    /// `ttlMs` of list and discover results in 2026-07-28 (default 5 minutes:
-    /// the registry does not change while the server runs).
+    /// `ttlMs` of list and discover results in 2026-07-28 (default 5
+    /// minutes). A client that caches a list sees a
+    /// [live registry](crate::server::ServerBuilder::live_registry)'s change
+    /// when a `subscriptions/listen` stream tells it, or when this runs out:
+    /// lower it for clients that do not listen.
     pub list_ttl_ms: u64,
     /// `cacheScope` of list and discover results (default public).
     pub list_cache_scope: CacheScope,

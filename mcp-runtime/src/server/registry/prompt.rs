@@ -28,6 +28,11 @@ pub struct PromptDef {
 }
 
 impl PromptDef {
+    /// The prompt's name, its key in the catalogue.
+    pub(crate) fn name(&self) -> &str {
+        &self.prompt.name
+    }
+
     /// A prompt named `name` without arguments.
     pub fn new<F, Fut>(name: impl Into<String>, handler: F) -> Self
     where

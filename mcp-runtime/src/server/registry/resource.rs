@@ -33,6 +33,11 @@ pub struct ResourceDef {
 }
 
 impl ResourceDef {
+    /// The resource's URI, its key in the catalogue.
+    pub(crate) fn uri(&self) -> &str {
+        &self.resource.uri
+    }
+
     /// A resource at `uri`, listed under `name`.
     pub fn new<F, Fut>(uri: impl Into<String>, name: impl Into<String>, handler: F) -> Self
     where
@@ -84,6 +89,11 @@ pub struct ResourceTemplateDef {
 }
 
 impl ResourceTemplateDef {
+    /// The URI template, its key in the catalogue.
+    pub(crate) fn uri_template(&self) -> &str {
+        &self.template.uri_template
+    }
+
     /// A template such as `notes://{title}`; fails when the template is not
     /// valid RFC 6570.
     pub fn new<F, Fut>(

@@ -26,12 +26,15 @@ pub(super) struct Protection {
 
 impl Protection {
     pub(super) fn new(config: AuthConfig, server: &Server) -> Self {
+        // Tools a live registry adds later are not in the document: a
+        // client learns their scopes from the 403 that asks for them.
+        let tool_scopes = server.all_tool_scopes();
         let scopes: BTreeSet<&str> = config
             .scopes_supported
             .iter()
             .chain(&config.required_scopes)
+            .chain(&tool_scopes)
             .map(String::as_str)
-            .chain(server.all_tool_scopes())
             .collect();
         let document = ProtectedResourceMetadata {
             resource: config.resource.clone(),

@@ -299,8 +299,10 @@ impl Shared {
             (Ok(Method::CallTool), Some(params)) => Method::CallTool.target_in(params),
             _ => None,
         };
-        match tool.and_then(|name| self.server.tool_scopes(name)) {
-            Some(needed) if !needed.is_empty() => protection.refuse_scopes(principal, needed),
+        match tool.and_then(|name| self.server.tool(name)) {
+            Some(tool) if !tool.def.scopes.is_empty() => {
+                protection.refuse_scopes(principal, &tool.def.scopes)
+            }
             _ => None,
         }
     }

@@ -21,6 +21,7 @@ use crate::server::Server;
 use crate::server::engine::params::Reply;
 use crate::server::engine::rounds::Rounds;
 use crate::server::engine::shape::{self, shaped};
+use crate::server::registry::catalogue::ToolEntry;
 use crate::server::{BoxFuture, ClientMeta, Era, RequestContext};
 
 /// How a `tools/call` relates to tasks.
@@ -34,21 +35,17 @@ pub(crate) enum Plan {
 }
 
 impl Server {
-    /// Whether a call of the tool `name` by `client` may become a task, or
-    /// must fail because the tool runs only as one.
+    /// Whether a call of `tool` by `client` may become a task, or must fail
+    /// because the tool runs only as one.
     pub(crate) fn plan_tool_call(
         &self,
-        name: &str,
+        tool: &ToolEntry,
         client: &ClientMeta,
     ) -> Result<Plan, ErrorObject> {
-        if self.inner.tasks.is_none() {
-            return Ok(Plan::Inline); // No tool supports tasks: no lookup.
+        let support = tool.def.task_support;
+        if support == TaskSupport::Forbidden {
+            return Ok(Plan::Inline);
         }
-        let support = self
-            .inner
-            .tools
-            .get(name)
-            .map_or(TaskSupport::Forbidden, |tool| tool.def.task_support);
         let declared =
             client.era == Era::Modern && declares_tasks(client.capabilities.extensions.as_ref());
         match (support, declared) {
@@ -68,7 +65,7 @@ impl Server {
         &self,
         id: &RequestId,
         rounds: Rounds,
-        name: String,
+        tool: Arc<ToolEntry>,
         arguments: Arc<Value>,
         mut context: RequestContext,
         required: bool,
@@ -89,7 +86,7 @@ impl Server {
         let mut call: BoxFuture<Outcome> = Box::pin(
             crate::trace::scoped(trace, async move {
                 server
-                    .call_tool(&name, arguments, context)
+                    .call_tool(tool, arguments, context)
                     .await
                     .and_then(complete)
             })

@@ -1,0 +1,349 @@
+//! A live registry (`ServerBuilder::live_registry`): tools, prompts,
+//! resources and templates added, replaced and removed while the server
+//! runs, in both eras; a failed batch changes nothing; a listener is told
+//! once per batch; a call racing a removal finishes with the definition it
+//! started with or is refused as unknown, never anything else.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::client::{
+    Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent, Subscription,
+};
+use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
+use mcp_runtime::protocol::{
+    CallToolResult, GetPromptResult, ReadResourceResult, ResourceContents, SubscriptionFilter,
+};
+use mcp_runtime::server::{
+    Batch, LiveRegistry, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
+    Server, ToolCall, ToolDef,
+};
+use serde_json::json;
+use tokio::sync::Notify;
+
+fn answering(name: &str, answer: &'static str) -> ToolDef {
+    ToolDef::new(name, move |_call: ToolCall| async move {
+        Ok(CallToolResult::text(answer))
+    })
+}
+
+fn prompt(name: &str) -> PromptDef {
+    PromptDef::new(name, |_: PromptRequest| async {
+        Ok(GetPromptResult {
+            description: None,
+            messages: Vec::new(),
+            result_type: None,
+            meta: None,
+        })
+    })
+}
+
+fn resource(uri: &str, text: &'static str) -> ResourceDef {
+    ResourceDef::new(uri, "r", move |read: ResourceRead| async move {
+        Ok(ReadResourceResult::text(read.uri, None, text))
+    })
+}
+
+fn live_server() -> (Server, LiveRegistry) {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool(answering("status", "up"))
+        .live_registry()
+        .build()
+        .unwrap();
+    let registry = server.registry().expect("a live registry");
+    (server, registry)
+}
+
+async fn connect(server: Server, era: EraChoice) -> Client {
+    let options = ConnectOptions {
+        era,
+        // Every list read goes to the server.
+        cache: Caching::Off,
+        ..ConnectOptions::default()
+    };
+    Client::connect_in_memory(server, options).await.unwrap()
+}
+
+async fn tool_names(client: &Client) -> Vec<String> {
+    let mut names: Vec<String> = client
+        .list_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    names.sort();
+    names
+}
+
+async fn text_of(client: &Client, tool: &str) -> Result<String, ClientError> {
+    let result = client.call_tool(tool, &json!({})).await?;
+    Ok(result.content[0].as_text().unwrap_or_default().to_owned())
+}
+
+fn is_unknown_tool(error: &ClientError) -> bool {
+    matches!(error, ClientError::Protocol(e) if e.code == INVALID_PARAMS && e.message.contains("Unknown tool"))
+}
+
+fn text_in(read: &ReadResourceResult) -> Option<&str> {
+    match &read.contents[0] {
+        ResourceContents::Text(text) => Some(&text.text),
+        ResourceContents::Blob(_) => None,
+    }
+}
+
+const ERAS: [EraChoice; 2] = [EraChoice::Legacy, EraChoice::Modern];
+
+#[tokio::test]
+async fn tools_are_added_replaced_and_removed_in_both_eras() {
+    for era in ERAS {
+        let (server, registry) = live_server();
+        let client = connect(server, era).await;
+        assert_eq!(tool_names(&client).await, ["status"]);
+
+        registry.add_tool(answering("report", "v1")).unwrap();
+        assert_eq!(tool_names(&client).await, ["report", "status"], "{era:?}");
+        assert_eq!(text_of(&client, "report").await.unwrap(), "v1");
+
+        registry.replace_tool(answering("report", "v2")).unwrap();
+        assert_eq!(text_of(&client, "report").await.unwrap(), "v2", "{era:?}");
+
+        registry.remove_tool("report").unwrap();
+        assert_eq!(tool_names(&client).await, ["status"]);
+        let gone = text_of(&client, "report").await.unwrap_err();
+        assert!(is_unknown_tool(&gone), "{era:?}: {gone:?}");
+    }
+}
+
+#[tokio::test]
+async fn prompts_resources_and_templates_change_too() {
+    for era in ERAS {
+        let (server, registry) = live_server();
+        let client = connect(server, era).await;
+        registry
+            .apply(
+                Batch::new()
+                    .add_prompt(prompt("greet"))
+                    .add_resource(resource("test://a", "first"))
+                    .add_resource_template(
+                        ResourceTemplateDef::new(
+                            "notes://{title}",
+                            "notes",
+                            |read: ResourceRead| async move {
+                                Ok(ReadResourceResult::text(read.uri, None, "note"))
+                            },
+                        )
+                        .unwrap(),
+                    ),
+            )
+            .unwrap();
+        let prompts = client.list_prompts().await.unwrap();
+        assert_eq!(prompts[0].name, "greet", "{era:?}");
+        let read = client.read_resource("test://a").await.unwrap();
+        assert_eq!(text_in(&read), Some("first"));
+        let note = client.read_resource("notes://x").await.unwrap();
+        assert_eq!(text_in(&note), Some("note"));
+
+        registry
+            .apply(Batch::new().replace_resource(resource("test://a", "second")))
+            .unwrap();
+        let read = client.read_resource("test://a").await.unwrap();
+        assert_eq!(text_in(&read), Some("second"), "{era:?}");
+
+        registry
+            .apply(
+                Batch::new()
+                    .remove_prompt("greet")
+                    .remove_resource("test://a")
+                    .remove_resource_template("notes://{title}"),
+            )
+            .unwrap();
+        assert!(client.list_prompts().await.unwrap().is_empty());
+        assert!(client.list_resources().await.unwrap().is_empty());
+        assert!(client.read_resource("notes://x").await.is_err());
+        assert_eq!(registry.resource_template_uris(), Vec::<String>::new());
+    }
+}
+
+#[tokio::test]
+async fn a_failed_batch_changes_nothing_and_says_what_build_would() {
+    let (_server, registry) = live_server();
+    let duplicate = registry
+        .apply(
+            Batch::new()
+                .add_tool(answering("fresh", "x"))
+                .add_tool(answering("status", "again")),
+        )
+        .unwrap_err();
+    assert_eq!(duplicate.to_string(), "two tools are named `status`");
+    let built = Server::builder(mcp_runtime::server_info!())
+        .tool(answering("status", "a"))
+        .tool(answering("status", "b"))
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(
+        built, duplicate,
+        "the same rule, the same error as at build"
+    );
+
+    let invalid = registry
+        .apply(
+            Batch::new()
+                .add_tool(answering("fine", "x"))
+                .add_tool(answering("no spaces allowed", "x")),
+        )
+        .unwrap_err();
+    assert!(invalid.to_string().contains("is invalid"), "{invalid}");
+    let missing = registry
+        .apply(
+            Batch::new()
+                .add_tool(answering("fine", "x"))
+                .remove_tool("nope"),
+        )
+        .unwrap_err();
+    assert_eq!(missing.to_string(), "there is no tool `nope`");
+    assert_eq!(registry.tool_names(), ["status"], "no batch left a trace");
+
+    // In order: a batch may remove a name and reuse it.
+    registry
+        .apply(
+            Batch::new()
+                .remove_tool("status")
+                .add_tool(answering("status", "new")),
+        )
+        .unwrap();
+    assert_eq!(registry.tool_names(), ["status"]);
+}
+
+/// The subscription's next event, within 5 s.
+async fn next(subscription: &mut Subscription) -> ListenEvent {
+    tokio::time::timeout(Duration::from_secs(5), subscription.next())
+        .await
+        .expect("an event within 5 s")
+        .expect("the subscription is open")
+}
+
+#[tokio::test]
+async fn a_listener_is_told_once_per_batch() {
+    let (server, registry) = live_server();
+    let client = connect(server, EraChoice::Modern).await;
+    let mut subscription = client
+        .listen(SubscriptionFilter {
+            tools_list_changed: Some(true),
+            prompts_list_changed: Some(true),
+            resources_list_changed: Some(true),
+            ..SubscriptionFilter::default()
+        })
+        .unwrap();
+    assert!(matches!(
+        next(&mut subscription).await,
+        ListenEvent::Acknowledged(_)
+    ));
+    let many = (0..20).fold(Batch::new(), |batch, i| {
+        batch.add_tool(answering(&format!("tool{i}"), "x"))
+    });
+    registry.apply(many.add_prompt(prompt("p"))).unwrap();
+    let mut told = Vec::new();
+    told.push(next(&mut subscription).await);
+    told.push(next(&mut subscription).await);
+    assert!(told.contains(&ListenEvent::ToolsListChanged), "{told:?}");
+    assert!(told.contains(&ListenEvent::PromptsListChanged), "{told:?}");
+    let more = tokio::time::timeout(Duration::from_millis(300), subscription.next()).await;
+    assert!(
+        more.is_err(),
+        "one announcement per kind per batch: {more:?}"
+    );
+    // A batch that fails announces nothing.
+    registry.add_tool(answering("tool0", "x")).unwrap_err();
+    let more = tokio::time::timeout(Duration::from_millis(300), subscription.next()).await;
+    assert!(more.is_err(), "{more:?}");
+}
+
+#[tokio::test]
+async fn a_call_that_started_keeps_its_definition() {
+    for era in ERAS {
+        let (server, registry) = live_server();
+        let started = Arc::new(Notify::new());
+        let release = Arc::new(Notify::new());
+        let (s, r) = (started.clone(), release.clone());
+        let slow = ToolDef::new("slow", move |_call: ToolCall| {
+            let (started, release) = (s.clone(), r.clone());
+            async move {
+                started.notify_one();
+                release.notified().await;
+                Ok(CallToolResult::text("old"))
+            }
+        });
+        registry.add_tool(slow).unwrap();
+        let client = connect(server, era).await;
+        let call = tokio::spawn({
+            let client = client.clone();
+            async move { text_of(&client, "slow").await }
+        });
+        started.notified().await;
+        registry.remove_tool("slow").unwrap();
+        let late = text_of(&client, "slow").await.unwrap_err();
+        assert!(is_unknown_tool(&late), "{era:?}: {late:?}");
+        release.notify_one();
+        assert_eq!(call.await.unwrap().unwrap(), "old", "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn calls_racing_changes_get_a_whole_definition_or_unknown_tool() {
+    for era in ERAS {
+        let (server, registry) = live_server();
+        let client = connect(server, era).await;
+        let changer = tokio::spawn(async move {
+            for round in 0..200 {
+                let answer = if round % 2 == 0 { "even" } else { "odd" };
+                registry.replace_tool(answering("flip", answer)).unwrap();
+                tokio::task::yield_now().await;
+                registry.remove_tool("flip").unwrap();
+                tokio::task::yield_now().await;
+            }
+        });
+        let mut seen = [0usize; 3];
+        for _ in 0..400 {
+            match text_of(&client, "flip").await {
+                Ok(text) if text == "even" => seen[0] += 1,
+                Ok(text) if text == "odd" => seen[1] += 1,
+                Ok(other) => panic!("{era:?}: a mixed result: {other:?}"),
+                Err(error) if is_unknown_tool(&error) => seen[2] += 1,
+                Err(error) => panic!("{era:?}: {error:?}"),
+            }
+        }
+        changer.await.unwrap();
+        assert_eq!(seen.iter().sum::<usize>(), 400);
+    }
+}
+
+#[tokio::test]
+async fn a_live_server_says_list_changed_in_both_eras() {
+    for era in ERAS {
+        let (server, _registry) = live_server();
+        let client = connect(server, era).await;
+        let capabilities = &client.server().capabilities;
+        assert_eq!(
+            capabilities.tools.as_ref().and_then(|t| t.list_changed),
+            Some(true),
+            "{era:?}"
+        );
+        // Declared although the server started with no prompt or resource:
+        // any may appear.
+        assert_eq!(
+            capabilities.prompts.as_ref().and_then(|p| p.list_changed),
+            Some(true)
+        );
+        assert_eq!(
+            capabilities.resources.as_ref().and_then(|r| r.list_changed),
+            Some(true)
+        );
+    }
+    let fixed = Server::builder(mcp_runtime::server_info!())
+        .tool(answering("status", "up"))
+        .build()
+        .unwrap();
+    assert!(fixed.registry().is_none(), "only when asked for");
+}
