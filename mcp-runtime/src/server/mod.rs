@@ -150,10 +150,15 @@ impl Server {
         self.inner.catalogue.load()
     }
 
-    /// The tool `name` as served now.
+    /// The tool `name` as served now to `caller` (`None` when hidden
+    /// from it, so that no check reveals that it exists).
     #[cfg(feature = "http")]
-    pub(crate) fn tool(&self, name: &str) -> Option<Arc<ToolEntry>> {
-        self.catalogue().tools.get(name).cloned()
+    pub(crate) fn tool(
+        &self,
+        name: &str,
+        caller: Option<&auth::Principal>,
+    ) -> Option<Arc<ToolEntry>> {
+        self.catalogue().tools.get_for(name, caller).cloned()
     }
 
     /// Every scope some tool served now needs, for `scopes_supported`.

@@ -177,7 +177,8 @@ impl Server {
         }
         #[cfg(feature = "http")]
         if let Some(headers) = &inbound.headers {
-            self.check_headers(headers, method, params, meta)?;
+            let caller = inbound.principal.as_deref();
+            self.check_headers(headers, method, params, meta, caller)?;
         }
         #[cfg(not(feature = "http"))]
         let _ = inbound;
@@ -194,6 +195,7 @@ impl Server {
         method: &Requested,
         params: Option<&Value>,
         meta: &Map<String, Value>,
+        caller: Option<&crate::server::auth::Principal>,
     ) -> Result<(), ErrorObject> {
         use crate::protocol::request_headers;
         let name = super::method::method_name(method);
@@ -203,8 +205,8 @@ impl Server {
             (Some(Method::CallTool), Some(params)) => Method::CallTool.target_in(params),
             _ => None,
         };
-        // An unknown tool is for routing to report.
-        match tool.and_then(|tool| self.tool(tool)) {
+        // An unknown (or hidden) tool is for routing to report.
+        match tool.and_then(|tool| self.tool(tool, caller)) {
             Some(tool) => tool
                 .param_headers
                 .check(headers, params.and_then(|p| p.get("arguments"))),

@@ -14,6 +14,7 @@ use crate::protocol::{
     CallToolResult, CompleteRequestParams, Completion, CompletionReference, GetPromptResult,
     ReadResourceResult,
 };
+use crate::server::auth::Principal;
 use crate::server::registry::catalogue::ToolEntry;
 use crate::server::registry::completion::cap;
 use crate::server::registry::handler::catch_panic;
@@ -22,12 +23,18 @@ use crate::server::{
 };
 
 impl Server {
-    /// The tool `name` as served now, for a call that keeps it until it
-    /// ends (a live registry may replace or remove it meanwhile).
-    pub(crate) fn tool_to_call(&self, name: &str) -> Result<Arc<ToolEntry>, ErrorObject> {
+    /// The tool `name` as served now to `caller`, for a call that keeps it
+    /// until it ends (a live registry may replace or remove it meanwhile).
+    /// A tool hidden from the caller is as unknown as one that is not
+    /// there.
+    pub(crate) fn tool_to_call(
+        &self,
+        name: &str,
+        caller: Option<&Principal>,
+    ) -> Result<Arc<ToolEntry>, ErrorObject> {
         self.catalogue()
             .tools
-            .get(name)
+            .get_for(name, caller)
             .cloned()
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))
     }
@@ -76,11 +83,13 @@ impl Server {
         context: RequestContext,
     ) -> Result<ReadResourceResult, ErrorObject> {
         let catalogue = self.catalogue();
-        let (handler, variables) = if let Some(resource) = catalogue.resources.get(&uri) {
+        let caller = context.principal();
+        let (handler, variables) = if let Some(resource) = catalogue.resources.get_for(&uri, caller)
+        {
             (resource.handler.clone(), Default::default())
         } else if let Some((template, variables)) = catalogue
             .templates
-            .iter()
+            .iter_for(caller)
             .find_map(|t| t.matcher.matches(&uri).map(|v| (t, v)))
         {
             (template.handler.clone(), variables)
@@ -101,9 +110,10 @@ impl Server {
         context: RequestContext,
     ) -> Result<Completion, ErrorObject> {
         let catalogue = self.catalogue();
+        let caller = context.principal();
         let completer = match &params.r#ref {
             CompletionReference::Prompt(prompt) => {
-                let Some(def) = catalogue.prompts.get(&prompt.name) else {
+                let Some(def) = catalogue.prompts.get_for(&prompt.name, caller) else {
                     return Err(ErrorObject::invalid_params(format!(
                         "Unknown prompt: {}",
                         prompt.name
@@ -113,7 +123,7 @@ impl Server {
             }
             CompletionReference::Resource(resource) => catalogue
                 .templates
-                .iter()
+                .iter_for(caller)
                 .find(|t| t.template.uri_template == resource.uri)
                 .and_then(|t| t.completer.as_ref()),
         };
@@ -146,8 +156,9 @@ impl Server {
         &self,
         name: &str,
         arguments: &BTreeMap<String, String>,
+        caller: Option<&Principal>,
     ) -> Result<Arc<PromptDef>, ErrorObject> {
-        let Some(prompt) = self.catalogue().prompts.get(name).cloned() else {
+        let Some(prompt) = self.catalogue().prompts.get_for(name, caller).cloned() else {
             return Err(ErrorObject::invalid_params(format!(
                 "Unknown prompt: {name}"
             )));

@@ -46,6 +46,8 @@ impl Server {
             let registry = &*self.inner;
             let page_size = registry.options.page_size;
             let answer = |result| self.answer(era, method, &id, result);
+            // Who asks, for entries restricted to an audience.
+            let caller = context.principal();
             match method {
                 Method::Initialize => {
                     let result = self.initialize(&context.session, params)?;
@@ -58,7 +60,7 @@ impl Server {
                     Ok(self.answer(era, method, &id, EmptyResult::default()))
                 }
                 Method::Subscribe | Method::Unsubscribe => {
-                    let result = self.legacy_subscription(parse(params)?)?;
+                    let result = self.legacy_subscription(parse(params)?, caller)?;
                     Ok(self.answer(era, method, &id, result))
                 }
                 // Built, and shaped, once with the server.
@@ -94,18 +96,21 @@ impl Server {
                 Method::ToolsList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
                     let catalogue = self.catalogue();
-                    let page = catalogue
-                        .tools
-                        .page("tools", cursor.as_deref(), page_size)?;
+                    let page =
+                        catalogue
+                            .tools
+                            .page("tools", cursor.as_deref(), page_size, caller)?;
                     Ok(answer(page))
                 }
                 Method::ResourcesList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
                     let catalogue = self.catalogue();
-                    let page =
-                        catalogue
-                            .resources
-                            .page("resources", cursor.as_deref(), page_size)?;
+                    let page = catalogue.resources.page(
+                        "resources",
+                        cursor.as_deref(),
+                        page_size,
+                        caller,
+                    )?;
                     Ok(answer(page))
                 }
                 Method::TemplatesList => {
@@ -115,15 +120,17 @@ impl Server {
                         "resourceTemplates",
                         cursor.as_deref(),
                         page_size,
+                        caller,
                     )?;
                     Ok(answer(page))
                 }
                 Method::PromptsList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
                     let catalogue = self.catalogue();
-                    let page = catalogue
-                        .prompts
-                        .page("prompts", cursor.as_deref(), page_size)?;
+                    let page =
+                        catalogue
+                            .prompts
+                            .page("prompts", cursor.as_deref(), page_size, caller)?;
                     Ok(answer(page))
                 }
                 Method::CallTool => {
@@ -134,7 +141,7 @@ impl Server {
                         request_state,
                         ..
                     } = parse(params)?;
-                    let tool = self.tool_to_call(&name)?;
+                    let tool = self.tool_to_call(&name, caller)?;
                     let plan = self.plan_tool_call(&tool, context.client())?;
                     // Shared, not copied: a 2026-07-28 round needs the
                     // arguments again for the requestState digest after
@@ -174,7 +181,7 @@ impl Server {
                 Method::GetPrompt => {
                     let params: GetPromptRequestParams = parse(params)?;
                     let arguments = params.arguments.unwrap_or_default();
-                    let prompt = self.prompt_for(&params.name, &arguments)?;
+                    let prompt = self.prompt_for(&params.name, &arguments, caller)?;
                     let digest_input =
                         Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
                     let rounds = Rounds::new(

@@ -9,6 +9,7 @@
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{EmptyResult, ResourceRequestParams};
 use crate::server::Server;
+use crate::server::auth::Principal;
 
 impl Server {
     /// Answers `{}` for a resource this server has, -32602 with `data.uri`
@@ -16,12 +17,13 @@ impl Server {
     pub(crate) fn legacy_subscription(
         &self,
         params: ResourceRequestParams,
+        caller: Option<&Principal>,
     ) -> Result<EmptyResult, ErrorObject> {
         let catalogue = self.catalogue();
-        let known = catalogue.resources.get(&params.uri).is_some()
+        let known = catalogue.resources.get_for(&params.uri, caller).is_some()
             || catalogue
                 .templates
-                .iter()
+                .iter_for(caller)
                 .any(|t| t.matcher.matches(&params.uri).is_some());
         if !known {
             return Err(ErrorObject::resource_not_found(&params.uri));

@@ -8,6 +8,7 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
+use super::audience::{Audience, Restricted};
 use super::listing::Listing;
 use crate::protocol::headers::read_param_headers;
 #[cfg(feature = "http")]
@@ -75,6 +76,12 @@ impl ToolEntry {
     /// The tool's name, its key in the catalogue.
     pub(crate) fn name(&self) -> &str {
         &self.def.tool.name
+    }
+}
+
+impl Restricted for ToolEntry {
+    fn audience(&self) -> Option<&Audience> {
+        self.def.audience()
     }
 }
 

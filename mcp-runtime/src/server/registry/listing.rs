@@ -11,17 +11,21 @@ use std::sync::Arc;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 
+use super::audience::Restricted;
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{CacheScope, ResultType};
+use crate::server::auth::Principal;
 use crate::server::engine::shape::shaped;
 
 pub(crate) struct Listing<T> {
     entries: Vec<Arc<T>>,
     index: HashMap<String, usize>,
     listed: Vec<Box<RawValue>>,
+    /// Whether some entry is hidden from some caller.
+    restricted: bool,
 }
 
-impl<T> Listing<T> {
+impl<T: Restricted> Listing<T> {
     /// Sorts `entries` by key; fails on the first duplicate key, naming it.
     #[cfg(any(feature = "skills", test))]
     pub(crate) fn build<S: Serialize>(
@@ -54,14 +58,31 @@ impl<T> Listing<T> {
             raw.push(json);
         }
         Ok(Listing {
+            restricted: entries.iter().any(|entry| entry.audience().is_some()),
             entries,
             index,
             listed: raw,
         })
     }
 
+    /// The entry `key`, whoever asks (for the server's own use).
     pub(crate) fn get(&self, key: &str) -> Option<&Arc<T>> {
         self.index.get(key).map(|&i| &self.entries[i])
+    }
+
+    /// The entry `key`, when `caller` sees it.
+    pub(crate) fn get_for(&self, key: &str, caller: Option<&Principal>) -> Option<&Arc<T>> {
+        self.get(key).filter(|entry| entry.shown_to(caller))
+    }
+
+    /// The entries `caller` sees, in key order.
+    pub(crate) fn iter_for<'a, 'c>(
+        &'a self,
+        caller: Option<&'c Principal>,
+    ) -> impl Iterator<Item = &'a Arc<T>> + use<'a, 'c, T> {
+        self.entries
+            .iter()
+            .filter(move |entry| entry.shown_to(caller))
     }
 
     /// The listed JSON of the entry `key`, as serialized at build time.
@@ -79,44 +100,94 @@ impl<T> Listing<T> {
         self.entries.len()
     }
 
-    /// The page starting at `cursor` (an offset we issued earlier).
+    /// The page starting at `cursor` (an offset we issued earlier) of
+    /// the entries `caller` sees. A listing with restricted entries pages
+    /// over what this caller sees, and its page is cached privately.
     pub(crate) fn page<'a>(
         &'a self,
         member: &'static str,
         cursor: Option<&str>,
         page_size: usize,
+        caller: Option<&Principal>,
     ) -> Result<Page<'a>, ErrorObject> {
+        let (items, cache_scope) = match self.restricted {
+            false => (Items::All(&self.listed), None),
+            true => {
+                let shown = self.entries.iter().zip(&self.listed);
+                let shown = shown
+                    .filter(|(entry, _)| entry.shown_to(caller))
+                    .map(|(_, listed)| &**listed)
+                    .collect();
+                (Items::Picked(shown), Some(CacheScope::Private))
+            }
+        };
+        let total = items.len();
         let start = match cursor {
             None => 0,
             Some(text) => text
                 .parse::<usize>()
                 .ok()
-                .filter(|&n| n > 0 && n < self.listed.len())
+                .filter(|&n| n > 0 && n < total)
                 .ok_or_else(|| ErrorObject::invalid_params(format!("invalid cursor `{text}`")))?,
         };
-        let end = start
-            .saturating_add(page_size.max(1))
-            .min(self.listed.len());
-        let next_cursor = (end < self.listed.len()).then(|| end.to_string());
+        let end = start.saturating_add(page_size.max(1)).min(total);
+        let next_cursor = (end < total).then(|| end.to_string());
         Ok(Page {
             member,
-            items: &self.listed[start..end],
+            items: items.range(start, end),
             next_cursor,
             result_type: None,
             ttl_ms: None,
-            cache_scope: None,
+            cache_scope,
         })
+    }
+}
+
+/// The entries of one page: a slice of the listing, or those picked for
+/// one caller.
+enum Items<'a> {
+    All(&'a [Box<RawValue>]),
+    Picked(Vec<&'a RawValue>),
+}
+
+impl<'a> Items<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Items::All(all) => all.len(),
+            Items::Picked(picked) => picked.len(),
+        }
+    }
+
+    fn range(self, start: usize, end: usize) -> Self {
+        match self {
+            Items::All(all) => Items::All(&all[start..end]),
+            Items::Picked(mut picked) => {
+                picked.truncate(end);
+                picked.drain(..start);
+                Items::Picked(picked)
+            }
+        }
+    }
+}
+
+impl Serialize for Items<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Items::All(all) => all.serialize(serializer),
+            Items::Picked(picked) => picked.serialize(serializer),
+        }
     }
 }
 
 /// One page of a `*/list` result.
 pub(crate) struct Page<'a> {
     member: &'static str,
-    items: &'a [Box<RawValue>],
+    items: Items<'a>,
     next_cursor: Option<String>,
     /// 2026-07-28's envelope, set by [`shape`](crate::server::engine::shape).
     result_type: Option<ResultType>,
     ttl_ms: Option<u64>,
+    /// Set here when the page depends on the caller; else by `shape`.
     cache_scope: Option<CacheScope>,
 }
 
@@ -129,7 +200,7 @@ shaped! {
 impl Serialize for Page<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry(self.member, self.items)?;
+        map.serialize_entry(self.member, &self.items)?;
         if let Some(cursor) = &self.next_cursor {
             map.serialize_entry("nextCursor", cursor)?;
         }
@@ -155,6 +226,12 @@ mod tests {
     use crate::server::engine::shape;
     use serde_json::json;
 
+    impl Restricted for String {
+        fn audience(&self) -> Option<&super::super::audience::Audience> {
+            None
+        }
+    }
+
     fn listing(names: &[&str]) -> Listing<String> {
         let entries = names.iter().map(|s| s.to_string()).collect();
         Listing::build(entries, |s| s.as_str(), |s| s, "thing").unwrap()
@@ -166,8 +243,11 @@ mod tests {
         let mut seen = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
-            let page = list.page("things", cursor.as_deref(), 2).unwrap();
-            seen.extend(page.items.iter().map(|r| r.get().to_owned()));
+            let page = list.page("things", cursor.as_deref(), 2, None).unwrap();
+            let Items::All(items) = page.items else {
+                panic!("an unrestricted listing pages by slices")
+            };
+            seen.extend(items.iter().map(|r| r.get().to_owned()));
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
                 None => break,
@@ -180,7 +260,7 @@ mod tests {
     fn bad_cursors_are_invalid_params() {
         let list = listing(&["a", "b"]);
         for cursor in ["x", "0", "2", "-1", "99999999999999999999999"] {
-            let err = list.page("things", Some(cursor), 1).err().unwrap();
+            let err = list.page("things", Some(cursor), 1, None).err().unwrap();
             assert_eq!(err.code, crate::jsonrpc::code::INVALID_PARAMS, "{cursor}");
         }
     }
@@ -210,7 +290,7 @@ mod tests {
         let list = listing(&["a"]);
         let page = |era| {
             shaped(
-                list.page("things", None, 10).unwrap(),
+                list.page("things", None, 10, None).unwrap(),
                 era,
                 Method::ToolsList,
             )
@@ -226,7 +306,7 @@ mod tests {
     fn pages_without_cache_hints_carry_only_the_result_type() {
         let list = listing(&["a"]);
         let page = |era| {
-            let page = list.page("things", None, 10).unwrap();
+            let page = list.page("things", None, 10, None).unwrap();
             shaped(page, era, Method::ReadDirectory)
         };
         assert_eq!(
@@ -242,5 +322,55 @@ mod tests {
         let list = listing(&["b", "a"]);
         assert_eq!(list.get_listed("b").map(RawValue::get), Some("\"b\""));
         assert!(list.get_listed("c").is_none());
+    }
+
+    /// An entry shown only to principals with the scope it names.
+    struct Scoped(&'static str, Option<super::super::audience::Audience>);
+
+    impl Restricted for Scoped {
+        fn audience(&self) -> Option<&super::super::audience::Audience> {
+            self.1.as_ref()
+        }
+    }
+
+    #[test]
+    fn a_restricted_listing_pages_over_what_the_caller_sees_privately() {
+        use super::super::audience::Audience;
+        let admin_only = || Some(Audience::with_scopes(vec!["admin".into()]));
+        let entries = vec![
+            Scoped("a", None),
+            Scoped("b", admin_only()),
+            Scoped("c", None),
+            Scoped("d", admin_only()),
+            Scoped("e", None),
+        ];
+        let list = Listing::build(entries, |e| e.0, |e| &e.0, "thing").unwrap();
+        let mut admin = Principal::default();
+        admin.scopes.insert("admin".into());
+        let walk = |caller: Option<&Principal>| {
+            let mut seen = Vec::new();
+            let mut cursor: Option<String> = None;
+            for _ in 0..10 {
+                let page = list.page("things", cursor.as_deref(), 2, caller).unwrap();
+                assert_eq!(page.cache_scope, Some(CacheScope::Private));
+                seen.extend(
+                    serde_json::from_str::<Vec<String>>(
+                        &serde_json::to_string(&page.items).unwrap(),
+                    )
+                    .unwrap(),
+                );
+                match page.next_cursor {
+                    Some(next) => cursor = Some(next),
+                    None => break,
+                }
+            }
+            seen
+        };
+        assert_eq!(walk(None), ["a", "c", "e"]);
+        assert_eq!(walk(Some(&admin)), ["a", "b", "c", "d", "e"]);
+        assert!(list.get_for("b", None).is_none());
+        assert!(list.get_for("b", Some(&admin)).is_some());
+        // A cursor past what this caller sees is refused.
+        assert!(list.page("things", Some("3"), 2, None).is_err());
     }
 }

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
+use super::audience::Restricted;
 use super::catalogue::{self, Catalogue, Current, ToolEntry};
 use super::listing::Listing;
 use crate::server::{
@@ -218,7 +219,7 @@ impl LiveRegistry {
     }
 }
 
-fn names<T>(listing: &Listing<T>, key: fn(&T) -> &str) -> Vec<String> {
+fn names<T: Restricted>(listing: &Listing<T>, key: fn(&T) -> &str) -> Vec<String> {
     listing.iter().map(|entry| key(entry).to_owned()).collect()
 }
 
@@ -442,7 +443,7 @@ struct Kind<T> {
     next: Option<BTreeMap<String, Arc<T>>>,
 }
 
-impl<T> Kind<T> {
+impl<T: Restricted> Kind<T> {
     fn new(now: &Arc<Listing<T>>, key: fn(&T) -> &str, name: &'static str) -> Self {
         Kind {
             now: now.clone(),
@@ -487,10 +488,7 @@ impl<T> Kind<T> {
     }
 
     /// The listing for the next catalogue: the current one when untouched.
-    fn finish(
-        self,
-        build: MakeListing<T>,
-    ) -> Result<Arc<Listing<T>>, BuildError> {
+    fn finish(self, build: MakeListing<T>) -> Result<Arc<Listing<T>>, BuildError> {
         match self.next {
             None => Ok(self.now),
             Some(next) => build(next.into_values().collect()).map(Arc::new),

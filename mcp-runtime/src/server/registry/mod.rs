@@ -7,6 +7,7 @@
 //! [`live`] registry replaces while the server runs; everything else is
 //! fixed at build.
 
+pub(crate) mod audience;
 pub(crate) mod builder;
 pub(crate) mod catalogue;
 pub(crate) mod completion;

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::audience::Audience;
 use super::completion::{Completer, CompletionRequest};
 use super::handler::{Handler, erase};
 use crate::jsonrpc::ErrorObject;
@@ -25,6 +26,8 @@ pub struct PromptDef {
     pub(crate) prompt: Prompt,
     pub(crate) handler: Handler<PromptRequest, PromptOutcome>,
     pub(crate) completer: Option<Completer>,
+    /// Who sees it (`visible_to`, in `audience.rs`); `None`: everyone.
+    pub(crate) audience: Option<Audience>,
 }
 
 impl PromptDef {
@@ -51,6 +54,7 @@ impl PromptDef {
             prompt,
             handler: erase(handler),
             completer: None,
+            audience: None,
         }
     }
 

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::audience::Audience;
 use super::completion::{Completer, CompletionRequest};
 use super::handler::{Handler, erase};
 use crate::jsonrpc::ErrorObject;
@@ -30,6 +31,8 @@ pub struct ResourceRead {
 pub struct ResourceDef {
     pub(crate) resource: Resource,
     pub(crate) handler: Handler<ResourceRead, ReadOutcome>,
+    /// Who sees it (`visible_to`, in `audience.rs`); `None`: everyone.
+    pub(crate) audience: Option<Audience>,
 }
 
 impl ResourceDef {
@@ -58,6 +61,7 @@ impl ResourceDef {
         ResourceDef {
             resource,
             handler: erase(handler),
+            audience: None,
         }
     }
 
@@ -86,6 +90,8 @@ pub struct ResourceTemplateDef {
     pub(crate) matcher: UriTemplate,
     pub(crate) handler: Handler<ResourceRead, ReadOutcome>,
     pub(crate) completer: Option<Completer>,
+    /// Who sees it (`visible_to`, in `audience.rs`); `None`: everyone.
+    pub(crate) audience: Option<Audience>,
 }
 
 impl ResourceTemplateDef {
@@ -121,6 +127,7 @@ impl ResourceTemplateDef {
             matcher,
             handler: erase(handler),
             completer: None,
+            audience: None,
         })
     }
 

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::audience::{Audience, Restricted};
 use super::handler::erase;
 use super::listing::Listing;
 use super::listing::Page;
@@ -21,6 +22,19 @@ use crate::protocol::{
     CacheScope, DIRECTORY_MIME_TYPE, JsonObject, ReadResourceResult, Resource, ResultType, Skill,
 };
 use crate::server::engine::shape::shaped;
+
+// Skills, and their files, are shown to everyone.
+impl Restricted for Skill {
+    fn audience(&self) -> Option<&Audience> {
+        None
+    }
+}
+
+impl Restricted for Resource {
+    fn audience(&self) -> Option<&Audience> {
+        None
+    }
+}
 
 /// Every skill of a server, ready to answer the extension's methods.
 pub(crate) struct Skills {
@@ -98,7 +112,7 @@ impl Skills {
         cursor: Option<&str>,
         page_size: usize,
     ) -> Result<Page<'_>, ErrorObject> {
-        self.entries.page("skills", cursor, page_size)
+        self.entries.page("skills", cursor, page_size, None)
     }
 
     /// The `skills/get` result for the skill at `uri`.
@@ -125,7 +139,7 @@ impl Skills {
         let children = self.directories.get(uri).ok_or_else(|| {
             ErrorObject::invalid_params(format!("{uri} is not a directory resource"))
         })?;
-        children.page("resources", cursor, page_size)
+        children.page("resources", cursor, page_size, None)
     }
 }
 
@@ -207,6 +221,7 @@ fn serve(resource: Resource, contents: crate::protocol::ResourceContents) -> Res
                 })
             }
         }),
+        audience: None,
     }
 }
 

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::audience::Audience;
 use super::handler::{Handler, erase};
 use crate::protocol::{CallToolResult, ContentBlock, TaskSupport, Tool, ToolAnnotations};
 use crate::server::RequestContext;
@@ -23,6 +24,8 @@ pub struct ToolDef {
     pub(crate) task_support: TaskSupport,
     /// OAuth scopes a caller's token needs on a protected server.
     pub(crate) scopes: Vec<String>,
+    /// Who sees it (`visible_to`, in `audience.rs`); `None`: everyone.
+    pub(crate) audience: Option<Audience>,
 }
 
 impl ToolDef {
@@ -65,6 +68,7 @@ impl ToolDef {
             handler: erase(handler),
             task_support: TaskSupport::Forbidden,
             scopes: Vec::new(),
+            audience: None,
         }
     }
 

@@ -299,7 +299,7 @@ impl Shared {
             (Ok(Method::CallTool), Some(params)) => Method::CallTool.target_in(params),
             _ => None,
         };
-        match tool.and_then(|name| self.server.tool(name)) {
+        match tool.and_then(|name| self.server.tool(name, Some(principal))) {
             Some(tool) if !tool.def.scopes.is_empty() => {
                 protection.refuse_scopes(principal, &tool.def.scopes)
             }
