@@ -347,3 +347,67 @@ async fn a_live_server_says_list_changed_in_both_eras() {
         .unwrap();
     assert!(fixed.registry().is_none(), "only when asked for");
 }
+
+/// The signed-in user's inbox.
+#[mcp_runtime::mcp_tool]
+fn inbox() -> String {
+    "3 new messages".into()
+}
+
+/// Sign in: the tools that need a user appear.
+#[mcp_runtime::mcp_tool]
+fn login(registry: Option<LiveRegistry>) -> Result<String, String> {
+    let registry = registry.ok_or("the registry is not live")?;
+    registry
+        .register(mcp_runtime::definitions![inbox])
+        .map_err(|e| e.to_string())?;
+    Ok("signed in".into())
+}
+
+/// Sign out: they disappear again.
+#[mcp_runtime::mcp_tool]
+fn logout(registry: Option<LiveRegistry>) -> Result<String, String> {
+    let registry = registry.ok_or("the registry is not live")?;
+    registry.remove_tool("inbox").map_err(|e| e.to_string())?;
+    Ok("signed out".into())
+}
+
+#[tokio::test]
+async fn macro_built_tools_come_and_go_from_a_handler() {
+    for era in ERAS {
+        let server = Server::builder(mcp_runtime::server_info!())
+            .register(mcp_runtime::definitions![login, logout])
+            .live_registry()
+            .build()
+            .unwrap();
+        let client = connect(server, era).await;
+        assert_eq!(tool_names(&client).await, ["login", "logout"]);
+        assert_eq!(text_of(&client, "login").await.unwrap(), "signed in");
+        assert_eq!(
+            tool_names(&client).await,
+            ["inbox", "login", "logout"],
+            "{era:?}"
+        );
+        assert_eq!(text_of(&client, "inbox").await.unwrap(), "3 new messages");
+        // A second login is refused by the registry's rules, and says why.
+        let again = client.call_tool("login", &json!({})).await.unwrap();
+        assert_eq!(again.is_error, Some(true));
+        assert_eq!(
+            again.content[0].as_text(),
+            Some("two tools are named `inbox`")
+        );
+        assert_eq!(text_of(&client, "logout").await.unwrap(), "signed out");
+        assert_eq!(tool_names(&client).await, ["login", "logout"]);
+    }
+    // On a server whose registry is fixed, the handler is told so.
+    let fixed = Server::builder(mcp_runtime::server_info!())
+        .register(mcp_runtime::definitions![login])
+        .build()
+        .unwrap();
+    let client = connect(fixed, EraChoice::Modern).await;
+    let refused = client.call_tool("login", &json!({})).await.unwrap();
+    assert_eq!(
+        refused.content[0].as_text(),
+        Some("the registry is not live")
+    );
+}
