@@ -1,6 +1,8 @@
 //! The runtime's client against the runtime's server over an in-memory pipe,
 //! in both eras.
 
+mod client_support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -96,14 +98,10 @@ async fn auto_negotiates_the_modern_era_and_legacy_can_be_pinned() {
 async fn typed_calls_in_both_eras() {
     for era in [EraChoice::Modern, EraChoice::Legacy] {
         let (client, _) = connect(era).await;
-        let names: Vec<_> = client
-            .list_tools()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
-        assert_eq!(names, ["add", "fail", "slow"]);
+        assert_eq!(
+            client_support::tool_names(&client).await,
+            ["add", "fail", "slow"]
+        );
         let sum: Sum = client
             .call_tool_as("add", &AddArgs { a: 2, b: 40 })
             .await

@@ -3,9 +3,12 @@
 //! subscription sees only the notifications tagged with its own stream, and
 //! one read too slowly is told it missed some.
 
+mod client_support;
+
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice, ListenEvent, Subscription};
+use client_support::next_event;
+use mcp_runtime::client::{Client, ConnectOptions, EraChoice, ListenEvent};
 use mcp_runtime::protocol::{
     CallToolResult, GetPromptResult, ReadResourceResult, SubscriptionFilter,
 };
@@ -60,14 +63,6 @@ async fn connect(http: bool, changes: ListChanges) -> Client {
     Client::connect_http_with(&url, options).await.unwrap()
 }
 
-/// The subscription's next event, within 5 s.
-async fn next(subscription: &mut Subscription) -> ListenEvent {
-    tokio::time::timeout(Duration::from_secs(5), subscription.next())
-        .await
-        .expect("an event within 5 s")
-        .expect("the subscription is open")
-}
-
 #[tokio::test]
 async fn each_subscription_reads_its_own_typed_events() {
     for http in [false, true] {
@@ -85,33 +80,41 @@ async fn each_subscription_reads_its_own_typed_events() {
         let mut a = client.listen(tools.clone()).unwrap();
         let mut b = client.listen(others.clone()).unwrap();
         assert_eq!(
-            next(&mut a).await,
+            next_event(&mut a).await,
             ListenEvent::Acknowledged(tools),
             "{http}"
         );
         assert_eq!(
-            next(&mut b).await,
+            next_event(&mut b).await,
             ListenEvent::Acknowledged(others),
             "{http}"
         );
 
         changes.tools_changed();
-        assert_eq!(next(&mut a).await, ListenEvent::ToolsListChanged, "{http}");
+        assert_eq!(
+            next_event(&mut a).await,
+            ListenEvent::ToolsListChanged,
+            "{http}"
+        );
         changes.prompts_changed();
         changes.resource_updated(URI);
         assert_eq!(
-            next(&mut b).await,
+            next_event(&mut b).await,
             ListenEvent::PromptsListChanged,
             "{http}"
         );
         assert_eq!(
-            next(&mut b).await,
+            next_event(&mut b).await,
             ListenEvent::ResourceUpdated { uri: URI.into() },
             "{http}"
         );
         // The other stream's notifications came in between; `a` skips them.
         changes.tools_changed();
-        assert_eq!(next(&mut a).await, ListenEvent::ToolsListChanged, "{http}");
+        assert_eq!(
+            next_event(&mut a).await,
+            ListenEvent::ToolsListChanged,
+            "{http}"
+        );
     }
 }
 
@@ -125,7 +128,7 @@ async fn a_subscription_read_too_slowly_is_told_it_missed_some() {
     };
     let mut subscription = client.listen(filter.clone()).unwrap();
     assert_eq!(
-        next(&mut subscription).await,
+        next_event(&mut subscription).await,
         ListenEvent::Acknowledged(filter)
     );
     // More than the 256 the client keeps, in batches the server's own
@@ -136,12 +139,12 @@ async fn a_subscription_read_too_slowly_is_told_it_missed_some() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let ListenEvent::Missed { missed } = next(&mut subscription).await else {
+    let ListenEvent::Missed { missed } = next_event(&mut subscription).await else {
         panic!("expected Missed first");
     };
     assert!(missed > 0);
     assert_eq!(
-        next(&mut subscription).await,
+        next_event(&mut subscription).await,
         ListenEvent::ToolsListChanged,
         "the rest still arrives"
     );

@@ -4,12 +4,13 @@
 //! once per batch; a call racing a removal finishes with the definition it
 //! started with or is refused as unknown, never anything else.
 
+mod client_support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::client::{
-    Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent, Subscription,
-};
+use client_support::{next_event, tool_names};
+use mcp_runtime::client::{Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent};
 use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
 use mcp_runtime::protocol::{
     CallToolResult, GetPromptResult, ReadResourceResult, ResourceContents, SubscriptionFilter,
@@ -62,18 +63,6 @@ async fn connect(server: Server, era: EraChoice) -> Client {
         ..ConnectOptions::default()
     };
     Client::connect_in_memory(server, options).await.unwrap()
-}
-
-async fn tool_names(client: &Client) -> Vec<String> {
-    let mut names: Vec<String> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
-    names.sort();
-    names
 }
 
 async fn text_of(client: &Client, tool: &str) -> Result<String, ClientError> {
@@ -216,14 +205,6 @@ async fn a_failed_batch_changes_nothing_and_says_what_build_would() {
     assert_eq!(registry.tool_names(), ["status"]);
 }
 
-/// The subscription's next event, within 5 s.
-async fn next(subscription: &mut Subscription) -> ListenEvent {
-    tokio::time::timeout(Duration::from_secs(5), subscription.next())
-        .await
-        .expect("an event within 5 s")
-        .expect("the subscription is open")
-}
-
 #[tokio::test]
 async fn a_listener_is_told_once_per_batch() {
     let (server, registry) = live_server();
@@ -237,7 +218,7 @@ async fn a_listener_is_told_once_per_batch() {
         })
         .unwrap();
     assert!(matches!(
-        next(&mut subscription).await,
+        next_event(&mut subscription).await,
         ListenEvent::Acknowledged(_)
     ));
     let many = (0..20).fold(Batch::new(), |batch, i| {
@@ -245,8 +226,8 @@ async fn a_listener_is_told_once_per_batch() {
     });
     registry.apply(many.add_prompt(prompt("p"))).unwrap();
     let mut told = Vec::new();
-    told.push(next(&mut subscription).await);
-    told.push(next(&mut subscription).await);
+    told.push(next_event(&mut subscription).await);
+    told.push(next_event(&mut subscription).await);
     assert!(told.contains(&ListenEvent::ToolsListChanged), "{told:?}");
     assert!(told.contains(&ListenEvent::PromptsListChanged), "{told:?}");
     let more = tokio::time::timeout(Duration::from_millis(300), subscription.next()).await;

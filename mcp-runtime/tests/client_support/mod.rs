@@ -1,8 +1,10 @@
-//! What the client tests against our own HTTP server share: serving it on
-//! 127.0.0.1, and a tool that runs as a task and asks a question.
+//! What the client tests share: serving our own HTTP server on 127.0.0.1,
+//! a tool that runs as a task and asks a question, the sorted names of a
+//! server's tools, and the next event of a subscription.
 
 #![allow(dead_code)] // each test file uses a different part
 
+use mcp_runtime::client::{Client, ListenEvent, Subscription};
 use mcp_runtime::protocol::{CallToolResult, TaskSupport};
 use mcp_runtime::server::{Server, ToolCall, ToolDef, ToolError};
 use mcp_runtime::transport::HttpConfig;
@@ -45,4 +47,20 @@ pub fn asking_task_tool() -> ToolDef {
         )))
     })
     .task_support(TaskSupport::Required)
+}
+
+/// The names of the tools `client`'s server lists, sorted.
+pub async fn tool_names(client: &Client) -> Vec<String> {
+    let tools = client.list_tools().await.expect("tools/list answers");
+    let mut names: Vec<String> = tools.into_iter().map(|t| t.name).collect();
+    names.sort();
+    names
+}
+
+/// The subscription's next event, within 5 s.
+pub async fn next_event(subscription: &mut Subscription) -> ListenEvent {
+    tokio::time::timeout(std::time::Duration::from_secs(5), subscription.next())
+        .await
+        .expect("an event within 5 s")
+        .expect("the subscription is open")
 }
