@@ -132,7 +132,7 @@ impl ServerBuilder {
     /// later may run as a task). Requests read an immutable snapshot, so a
     /// request that started keeps the definitions it started with.
     ///
-    /// With [`shared_state`](Self::shared_state), announcements reach the
+    /// With `shared_state` (the `redis` feature), announcements reach the
     /// clients of every instance; the registry itself is each instance's
     /// own (change it on every instance, from your own code or
     /// configuration).
