@@ -91,6 +91,8 @@ pub use crate::protocol::TaskSupport;
 #[cfg(feature = "http")]
 pub(crate) use engine::classify::{Classified, Decoded, Rejection};
 pub(crate) use engine::inbound::Inbound;
+#[cfg(feature = "http")]
+pub(crate) use engine::legacy_feed::LegacyFeed;
 pub(crate) use engine::peer::Peer;
 #[cfg(feature = "http")]
 pub(crate) use engine::request::Answer;
