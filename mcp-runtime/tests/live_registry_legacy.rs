@@ -295,17 +295,13 @@ async fn one_get_stream_per_session_until_the_session_ends() {
 }
 
 #[tokio::test]
-async fn the_stream_ends_when_the_session_expires_or_the_server_stops() {
+async fn the_stream_ends_when_the_session_expires() {
     let (server, _registry) = live_server();
     let config = HttpConfig {
         session_idle_timeout: Duration::from_millis(300),
-        // Far longer than the test's bound: the stream must not hold the
-        // shutdown for it.
-        shutdown_grace: Duration::from_secs(60),
         ..HttpConfig::default()
     };
-    let (addr, stop, task) = serve(server, config).await;
-
+    let (addr, _stop, _task) = serve(server, config).await;
     let id = start_session(addr, &[]).await;
     let (stream, _connection) = open(addr, Method::GET, &stream_headers(&id), "").await;
     assert_eq!(stream.status(), StatusCode::OK);
@@ -313,12 +309,24 @@ async fn the_stream_ends_when_the_session_expires_or_the_server_stops() {
     assert_eq!(next_event(&mut body).await, None, "ended by expiry");
     let reply = send(addr, Method::GET, &stream_headers(&id), "").await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
+}
 
+#[tokio::test]
+async fn an_open_stream_does_not_hold_the_shutdown() {
+    let (server, _registry) = live_server();
+    let config = HttpConfig {
+        // Far longer than the test's bound.
+        shutdown_grace: Duration::from_secs(60),
+        ..HttpConfig::default()
+    };
+    let (addr, stop, task) = serve(server, config).await;
     let id = start_session(addr, &[]).await;
     let (stream, _connection) = open(addr, Method::GET, &stream_headers(&id), "").await;
     assert_eq!(stream.status(), StatusCode::OK);
+    let mut body = stream.into_body();
     let _ = stop.send(());
     bounded(task).await.unwrap().unwrap();
+    assert_eq!(next_event(&mut body).await, None, "ended by the shutdown");
 }
 
 #[tokio::test]
