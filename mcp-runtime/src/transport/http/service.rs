@@ -38,6 +38,8 @@ use crate::server::{BoxFuture, Classified, Decoded, Inbound, Server, Session};
 /// body size and read time, media types) before it reaches the server.
 /// Connection-level limits (header timeout, connection count, graceful
 /// shutdown) belong to whatever serves the connections.
+/// Legacy sessions' GET streams stay open until the session ends: call
+/// [`end_streams`](Self::end_streams) when a graceful shutdown begins.
 #[derive(Clone)]
 pub struct McpService {
     shared: Arc<Shared>,
