@@ -39,7 +39,7 @@ struct Binary {
 }
 
 /// Every binary in `examples/src/bin` (checked below), with what it takes.
-const BINARIES: [Binary; 6] = [
+const BINARIES: [Binary; 7] = [
     Binary {
         name: "echo-server",
         path: env!("CARGO_BIN_EXE_echo-server"),
@@ -65,6 +65,11 @@ const BINARIES: [Binary; 6] = [
         name: "interop-server",
         path: env!("CARGO_BIN_EXE_interop-server"),
         takes: &["--http", "--state-key-file", "--auth-issuer", "--redis-url"],
+    },
+    Binary {
+        name: "live-server",
+        path: env!("CARGO_BIN_EXE_live-server"),
+        takes: &["--http", "--redis-url"],
     },
     Binary {
         name: "demo",

@@ -4,7 +4,8 @@
 //! stickiness. A task created through one instance is read, answered and
 //! cancelled through the others, with the results one instance gives; a
 //! resource update made on one instance reaches a `subscriptions/listen`
-//! stream held by another; killing the instance that runs a task fails it
+//! stream held by another, and a legacy session's GET stream on another;
+//! killing the instance that runs a task fails it
 //! for clients of the others; and the conformance suite's `tasks-*`
 //! scenarios pass through the balancer.
 
@@ -16,6 +17,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
 use serde_json::{Value, json};
 use support::interop::{HttpFixture, repo};
 use support::nginx::LoadBalancer;
@@ -257,6 +259,10 @@ fn three_instances_on_redis_act_as_one_server() {
     );
     drop(listen);
 
+    // So does a legacy session's standalone GET stream, with the resource
+    // subscribed by `resources/subscribe`.
+    legacy_session_is_told(cluster.instance(0), cluster.instance(1));
+
     // The instance running a task is killed: it fails for the others.
     let before = cluster.logged();
     let task = start_task(&lb, "slow_compute", json!({"seconds": 60}));
@@ -274,6 +280,59 @@ fn three_instances_on_redis_act_as_one_server() {
     );
     let other = (0..3).find(|&i| i != owner && i != survivor).unwrap();
     assert_eq!(get(cluster.instance(other), &task)["result"], failed);
+}
+
+/// A legacy client of `listening` (our own, which opens the session's GET
+/// stream as it connects) is told of a resource update and a tool change
+/// announced on `announcing`.
+fn legacy_session_is_told(listening: &str, announcing: &str) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let options = ConnectOptions {
+            era: EraChoice::Legacy,
+            ..ConnectOptions::default()
+        };
+        let client = Client::connect_http_with(listening, options).await.unwrap();
+        client
+            .subscribe_resource("test://watched-resource")
+            .await
+            .unwrap();
+        let mut notifications = client.notifications();
+        for (id, tool, expected) in [
+            (
+                8,
+                "test_trigger_resource_update",
+                "notifications/resources/updated",
+            ),
+            (
+                9,
+                "test_trigger_tool_change",
+                "notifications/tools/list_changed",
+            ),
+        ] {
+            let announcing = announcing.to_owned();
+            let trigger = tokio::task::spawn_blocking(move || {
+                let arguments = json!({"name": tool, "arguments": {}});
+                request(&announcing, id, "tools/call", Some(tool), arguments)
+            })
+            .await
+            .unwrap();
+            assert_eq!(trigger["result"]["isError"], Value::Null, "{trigger}");
+            let told = tokio::time::timeout(Duration::from_secs(10), async {
+                loop {
+                    let notification = notifications.recv().await.unwrap();
+                    if notification.method == expected {
+                        return notification;
+                    }
+                }
+            })
+            .await
+            .unwrap_or_else(|_| panic!("{expected} did not reach the legacy session"));
+            if expected.ends_with("updated") {
+                assert_eq!(told.params.unwrap()["uri"], "test://watched-resource");
+            }
+        }
+    });
 }
 
 #[test]

@@ -29,12 +29,14 @@
 //!   (multi-round input) → `invoke` (validate, run, check the result). Beside them: the per-connection
 //!   `session`, the handler's `context` and `peer`, `input` (questions to
 //!   the client), `request_state` (sealed multi-round state), `discover`,
-//!   `listen`, `subscribe` and `task` (the tasks extension).
+//!   `listen`, `subscribe` and `task` (the tasks extension); `announce`
+//!   (announcements to one listener) and `legacy_feed` (a legacy session's,
+//!   run by the transports).
 //! - [`middleware`]: layers around every request (logging, limits,
 //!   timeouts, your own rules), run by the engine's `intercept` stage.
 //! - `shared` (the `redis` feature): the state several instances share
-//!   (tasks, announcements) through Redis; the engine's `task` and
-//!   `listen` consult it.
+//!   (tasks, announcements) through Redis; the engine's `task`, `listen`
+//!   and `legacy_feed` consult it.
 //! - `derive/`: what the macros' generated code targets: parameter and
 //!   return-type conversions, context extractors, text parameters.
 //!
@@ -91,6 +93,8 @@ pub use crate::protocol::TaskSupport;
 #[cfg(feature = "http")]
 pub(crate) use engine::classify::{Classified, Decoded, Rejection};
 pub(crate) use engine::inbound::Inbound;
+#[cfg(feature = "http")]
+pub(crate) use engine::legacy_feed::LegacyFeed;
 pub(crate) use engine::peer::Peer;
 #[cfg(feature = "http")]
 pub(crate) use engine::request::Answer;

@@ -3,7 +3,10 @@
 //!
 //! Requests run concurrently, each in its own task; a writer task batches
 //! whatever replies are ready into one write and one flush, so pipelined
-//! clients are answered without a syscall per message.
+//! clients are answered without a syscall per message. Once a legacy
+//! client has completed `initialize`, the server's announcements (list
+//! changes, updates of the resources it subscribed to) go out on the same
+//! connection until its input ends.
 
 use std::io;
 use std::sync::Arc;
@@ -13,6 +16,8 @@ use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
 };
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{ErrorObject, Incoming, decode, error_frame};
 use crate::server::{Inbound, Peer, Server, Session};
@@ -97,6 +102,8 @@ impl Server {
             BufReader::with_capacity(64 * 1024, input),
             config.max_line_bytes,
         );
+        let input_ended = CancellationToken::new();
+        let mut feed = None;
 
         let read_result = loop {
             let line = match lines.next().await {
@@ -145,6 +152,9 @@ impl Server {
                         // requests run in order so that a pipelined client's
                         // handshake is complete before its next request.
                         served.await;
+                        if feed.is_none() {
+                            feed = self.start_legacy_feed(&session, &peer, &input_ended);
+                        }
                     }
                 }
                 Ok(Incoming::Notification(notification)) => {
@@ -161,6 +171,11 @@ impl Server {
             }
         };
 
+        // The client is gone: it is told of no more changes.
+        input_ended.cancel();
+        if let Some(feed) = feed {
+            let _ = feed.await;
+        }
         if tokio::time::timeout(config.shutdown_grace, permits.acquire_many(max_in_flight))
             .await
             .is_err()
@@ -172,6 +187,25 @@ impl Server {
         drop(peer);
         writer.await.map_err(io::Error::other)??;
         read_result
+    }
+}
+
+impl Server {
+    /// Starts sending the announcements of this server to the connection,
+    /// once `session` is a legacy one that has completed `initialize` (a
+    /// 2026-07-28 client asks with `subscriptions/listen`); until `stop`.
+    fn start_legacy_feed(
+        &self,
+        session: &Arc<Session>,
+        peer: &Peer,
+        stop: &CancellationToken,
+    ) -> Option<JoinHandle<()>> {
+        session.legacy_client()?;
+        let feed = self.legacy_feed(session.clone())?;
+        let (peer, stop) = (peer.clone(), stop.clone());
+        Some(tokio::spawn(async move {
+            feed.run(&peer, stop.cancelled()).await;
+        }))
     }
 }
 

@@ -19,7 +19,11 @@
 //! where its notifications go), [`input`] (asking the client), and
 //! [`request_state`]. Methods outside the common path have their own
 //! modules: [`discover`], [`listen`], [`subscribe`] and [`task`].
+//! Announcements of changes reach a listener through [`announce`]: a
+//! `subscriptions/listen` stream, or a legacy session's [`legacy_feed`],
+//! which the transports run.
 
+pub(crate) mod announce;
 pub(crate) mod ask;
 pub(crate) mod classify;
 pub(crate) mod client_meta;
@@ -30,6 +34,7 @@ pub(crate) mod inbound;
 pub(crate) mod input;
 pub(crate) mod intercept;
 pub(crate) mod invoke;
+pub(crate) mod legacy_feed;
 pub(crate) mod listen;
 pub(crate) mod method;
 pub(crate) mod params;

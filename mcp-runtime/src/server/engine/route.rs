@@ -60,7 +60,9 @@ impl Server {
                     Ok(self.answer(era, method, &id, EmptyResult::default()))
                 }
                 Method::Subscribe | Method::Unsubscribe => {
-                    let result = self.legacy_subscription(parse(params)?, caller)?;
+                    let params = parse(params)?;
+                    let session = &context.session;
+                    let result = self.legacy_subscription(method, session, params, caller)?;
                     Ok(self.answer(era, method, &id, result))
                 }
                 // Built, and shaped, once with the server.

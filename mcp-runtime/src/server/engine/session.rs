@@ -1,6 +1,7 @@
 //! Per-connection state: the era the connection speaks, what a legacy client
-//! declared in `initialize`, its log level, and the requests in flight (so
-//! that `notifications/cancelled` can reach them).
+//! declared in `initialize`, its log level, the resources it subscribed to,
+//! and the requests in flight (so that `notifications/cancelled` can reach
+//! them).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -13,6 +14,7 @@ use super::client_meta::{ClientMeta, Era};
 use super::inbound::Inbound;
 use super::input::Replies;
 use super::method::{Method, method_name};
+use super::subscribe::Subscriptions;
 use crate::jsonrpc::{ErrorObject, RequestId, Response};
 use crate::protocol::{LoggingLevel, META_PROTOCOL_VERSION};
 use crate::sync::lock;
@@ -27,6 +29,8 @@ pub struct Session {
     in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
     /// Our requests to the client (legacy era) awaiting its answers.
     pub(crate) replies: Replies,
+    /// The resources a legacy client follows (`resources/subscribe`).
+    pub(crate) subscriptions: Subscriptions,
     /// Made for a single stateless HTTP request, so it identifies no client.
     one_request: bool,
 }

@@ -16,7 +16,7 @@ use crate::protocol::{
 };
 #[cfg(feature = "skills")]
 use crate::server::SkillDef;
-use crate::server::engine::{discover_result, listen, task::TaskStore};
+use crate::server::engine::{announce, discover_result, task::TaskStore};
 use crate::server::middleware::Middleware;
 #[cfg(feature = "redis")]
 use crate::server::shared::Instance;
@@ -238,7 +238,7 @@ impl ServerBuilder {
             shared.start();
         }
         if self.list_changes.is_some() {
-            capabilities = listen::announced(&capabilities);
+            capabilities = announce::announced(&capabilities);
         }
         let mut discover_capabilities = capabilities.clone();
         if tasks.is_some() {

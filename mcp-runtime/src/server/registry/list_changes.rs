@@ -4,7 +4,9 @@
 //! ([`ServerBuilder::list_changes`](crate::server::ServerBuilder::list_changes)) and
 //! kept by whatever changes the lists (a tool, a file watcher). Every
 //! announcement reaches the open `subscriptions/listen` streams (2026-07-28)
-//! whose filter asked for it, and, with a
+//! whose filter asked for it and the legacy sessions (over stdio on the
+//! connection, over HTTP on the session's GET stream; resource updates
+//! only for the resources a session subscribed to), and, with a
 //! [`SharedState`](crate::server::SharedState), those of every instance.
 
 use std::sync::{Arc, Mutex};

@@ -64,8 +64,9 @@ pub struct HttpConfig {
     /// sampling, roots fail with a missing capability); a
     /// `notifications/cancelled` reaches no request (closing the connection
     /// does not cancel either, as in any legacy exchange); `logging/setLevel`
-    /// does not carry over to later requests. The 2026-07-28 era is
-    /// stateless anyway and is not affected.
+    /// does not carry over to later requests; with no session there is no
+    /// GET stream (405), so legacy clients are told of no changes. The
+    /// 2026-07-28 era is stateless anyway and is not affected.
     pub stateless_legacy: bool,
     /// How long requests in flight may take to finish after the shutdown
     /// signal before they are cancelled (default 10 s).

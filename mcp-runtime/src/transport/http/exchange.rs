@@ -203,7 +203,7 @@ fn stream(
     event_stream(McpBody::stream(body, guard))
 }
 
-fn event_stream(body: McpBody) -> Response<McpBody> {
+pub(super) fn event_stream(body: McpBody) -> Response<McpBody> {
     let mut response = Response::new(body);
     let headers = response.headers_mut();
     headers.insert(

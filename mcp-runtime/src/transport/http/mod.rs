@@ -11,8 +11,14 @@
 //!   cancels the request.
 //! - **2025-11-25 and earlier**: `initialize` mints an `Mcp-Session-Id`;
 //!   later requests must name it (404 once it is unknown or expired), DELETE
-//!   ends it, `notifications/cancelled` reaches its requests in flight.
-//!   [`HttpConfig::stateless_legacy`] serves them without sessions instead.
+//!   ends it, `notifications/cancelled` reaches its requests in flight. On
+//!   a server that announces changes (a live registry, `list_changes`), a
+//!   GET with `Accept: text/event-stream` opens the session's standalone
+//!   stream, which carries `notifications/*/list_changed` and the updates
+//!   of the resources it subscribed to (one stream per session: a second
+//!   GET gets 409; a server that announces nothing answers GET with 405).
+//!   [`HttpConfig::stateless_legacy`] serves them without sessions (and
+//!   without streams) instead.
 //!
 //! Safe by default ([`HttpConfig::default`]): `Host` and `Origin` must be
 //! localhost names (403 otherwise, which defeats DNS rebinding), bodies are
@@ -37,6 +43,7 @@ mod serve;
 mod service;
 mod sessions;
 mod sse;
+mod standalone;
 mod stateless;
 
 pub use body::McpBody;

@@ -139,8 +139,9 @@ impl Connections {
         });
     }
 
-    /// Lets requests in flight finish for up to `grace`, then cancels the
-    /// rest, and the legacy requests whose client left (they run detached).
+    /// Ends the legacy sessions' event streams, lets requests in flight
+    /// finish for up to `grace`, then cancels the rest, and the legacy
+    /// requests whose client left (they run detached).
     #[inline(never)]
     fn shut_down(self, grace: Duration) -> Pin<Box<dyn Future<Output = ()> + Send>> {
         let Connections {
@@ -150,6 +151,8 @@ impl Connections {
             ..
         } = self;
         Box::pin(async move {
+            // Open event streams end only when told to; the rest may finish.
+            service.end_streams();
             if tokio::time::timeout(grace, graceful.shutdown())
                 .await
                 .is_err()

@@ -19,7 +19,8 @@ use super::exchange::{self, Mode};
 use super::guard::Guard;
 use super::media::{self, Accepts};
 use super::response::Refusal;
-use super::sessions::{InsertError, Sessions};
+use super::sessions::{InsertError, Sessions, StreamRefusal};
+use super::standalone::{self, Ends};
 use super::{HttpConfig, response, stateless};
 use crate::jsonrpc::{self, ErrorObject, Incoming, Notification};
 use crate::protocol::headers::{MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
@@ -37,6 +38,8 @@ use crate::server::{BoxFuture, Classified, Decoded, Inbound, Server, Session};
 /// body size and read time, media types) before it reaches the server.
 /// Connection-level limits (header timeout, connection count, graceful
 /// shutdown) belong to whatever serves the connections.
+/// Legacy sessions' GET streams stay open until the session ends: call
+/// [`end_streams`](Self::end_streams) when a graceful shutdown begins.
 #[derive(Clone)]
 pub struct McpService {
     shared: Arc<Shared>,
@@ -47,17 +50,22 @@ struct Shared {
     config: HttpConfig,
     /// `config`'s Host and Origin allow-lists, parsed.
     guard: Guard,
-    sessions: Sessions,
+    sessions: Arc<Sessions>,
     /// Present when the endpoint is a protected resource.
     protection: Option<Protection>,
     /// Parent of the cancellation token of every 2026-07-28 request.
     stop: CancellationToken,
+    /// Ends every standalone stream.
+    streams_end: CancellationToken,
 }
 
 impl McpService {
     /// Serves `server` under `config`.
     pub fn new(server: Server, config: HttpConfig) -> Self {
-        let sessions = Sessions::new(config.session_idle_timeout, config.max_sessions);
+        let sessions = Arc::new(Sessions::new(
+            config.session_idle_timeout,
+            config.max_sessions,
+        ));
         let protection = config
             .auth
             .clone()
@@ -70,14 +78,24 @@ impl McpService {
                 config,
                 sessions,
                 stop: CancellationToken::new(),
+                streams_end: CancellationToken::new(),
             }),
         }
     }
 
-    /// Cancels every request in flight, in both eras.
+    /// Cancels every request in flight, in both eras, and ends the legacy
+    /// sessions' standalone streams.
     pub fn cancel_all(&self) {
+        self.end_streams();
         self.shared.stop.cancel();
         self.shared.sessions.cancel_all();
+    }
+
+    /// Ends the legacy sessions' standalone GET streams, which never end on
+    /// their own: call it when shutdown begins, so that a graceful shutdown
+    /// does not wait for them.
+    pub fn end_streams(&self) {
+        self.shared.streams_end.cancel();
     }
 
     /// Answers one HTTP request.
@@ -96,7 +114,7 @@ impl McpService {
             if protection.serves_metadata(request.uri().path()) {
                 return match *request.method() {
                     hyper::Method::GET => protection.metadata_response(),
-                    _ => method_not_allowed(),
+                    _ => method_not_allowed("GET"),
                 };
             }
             match protection.authenticate(request.headers()).await {
@@ -112,7 +130,7 @@ impl McpService {
             hyper::Method::DELETE => {
                 shared.delete(request.headers(), owner(principal.as_deref()).as_deref())
             }
-            _ => method_not_allowed(),
+            _ => method_not_allowed(shared.allowed()),
         }
     }
 }
@@ -370,13 +388,64 @@ impl Shared {
         response::empty(StatusCode::ACCEPTED)
     }
 
-    /// No standalone stream is offered: nothing is ever sent outside a
-    /// response yet, so GET is 405 (after a session check, so that a
-    /// client learns that its session expired).
+    /// Opens the standalone stream of the legacy session the request
+    /// names (after the session check, so that a client learns that its
+    /// session expired): 400 without a session, 406 when the client does
+    /// not accept `text/event-stream`, 409 when the session has one open
+    /// already. 405 when no stream is offered (stateless, or a server that
+    /// announces nothing).
     fn get(&self, headers: &HeaderMap, owner: Option<&str>) -> Response<McpBody> {
-        match self.session(headers, owner) {
-            Ok(_) => method_not_allowed(),
-            Err(refusal) => refusal.into_response(),
+        let session = match self.session(headers, owner) {
+            Ok(session) => session,
+            Err(refusal) => return refusal.into_response(),
+        };
+        if !self.offers_streams() {
+            return method_not_allowed(self.allowed());
+        }
+        let (Some(session), Ok(Some(id))) = (session, session_id(headers)) else {
+            return response::refuse(
+                StatusCode::BAD_REQUEST,
+                "no Mcp-Session-Id header: GET opens the event stream of a legacy session",
+            );
+        };
+        if !Accepts::from_headers(headers).sse {
+            return response::refuse(
+                StatusCode::NOT_ACCEPTABLE,
+                "Accept must allow text/event-stream",
+            );
+        }
+        let claim = match self.sessions.claim_stream(id) {
+            Ok(claim) => claim,
+            Err(StreamRefusal::Busy) => {
+                return response::refuse(
+                    StatusCode::CONFLICT,
+                    "this session's event stream is open already",
+                );
+            }
+            Err(StreamRefusal::Unknown) => return unknown_session().into_response(),
+        };
+        let Some(feed) = self.server.legacy_feed(session) else {
+            return method_not_allowed(self.allowed());
+        };
+        let ends = Ends {
+            sessions: self.sessions.clone(),
+            id: id.to_owned(),
+            shutdown: self.streams_end.clone(),
+        };
+        standalone::open(feed, claim, ends)
+    }
+
+    /// Whether GET opens a session's standalone stream: there are sessions,
+    /// and the server announces changes to send on it.
+    fn offers_streams(&self) -> bool {
+        !self.config.stateless_legacy && self.server.announces()
+    }
+
+    /// The methods the endpoint takes, for `Allow`.
+    fn allowed(&self) -> &'static str {
+        match self.offers_streams() {
+            true => "GET, POST, DELETE",
+            false => "POST, DELETE",
         }
     }
 
@@ -447,14 +516,15 @@ fn unknown_session() -> Refusal {
     Refusal::new(StatusCode::NOT_FOUND, "unknown or expired session")
 }
 
-fn method_not_allowed() -> Response<McpBody> {
+/// 405, naming the methods `allow`ed.
+fn method_not_allowed(allow: &'static str) -> Response<McpBody> {
     let mut response = response::refuse(
         StatusCode::METHOD_NOT_ALLOWED,
-        "the MCP endpoint takes POST (and DELETE to end a session)",
+        format!("this endpoint takes {allow}"),
     );
     response
         .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST, DELETE"));
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
     response
 }
 

@@ -1,9 +1,13 @@
 //! Legacy (2025-11-25 and earlier) sessions: minted by `initialize`, named
-//! by an unguessable `Mcp-Session-Id`, ended by DELETE or by idling.
+//! by an unguessable `Mcp-Session-Id`, ended by DELETE or by idling; each
+//! with at most one standalone GET stream open.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
 
 use crate::server::Session;
 use crate::sync::lock;
@@ -16,6 +20,29 @@ pub(super) enum InsertError {
     Full,
     /// The operating system's random source failed.
     Random(getrandom::Error),
+}
+
+/// Why a session's standalone stream cannot open.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum StreamRefusal {
+    /// The session ended meanwhile.
+    Unknown,
+    /// The session has one open already.
+    Busy,
+}
+
+/// The right to a session's one standalone stream, given back on drop.
+#[derive(Debug)]
+pub(super) struct StreamClaim {
+    open: Arc<AtomicBool>,
+    /// Fires when the session ends (DELETE, expiry).
+    pub(super) ended: CancellationToken,
+}
+
+impl Drop for StreamClaim {
+    fn drop(&mut self) {
+        self.open.store(false, Ordering::Release);
+    }
 }
 
 /// The live sessions of one server.
@@ -31,6 +58,19 @@ struct Entry {
     /// Who started the session on a protected endpoint; only they may use
     /// it, so that a leaked session id is useless with another token.
     owner: Option<String>,
+    /// Whether its standalone stream is open.
+    stream_open: Arc<AtomicBool>,
+    /// Fires when the session ends.
+    ended: CancellationToken,
+}
+
+impl Entry {
+    /// Ends the session: its requests in flight are cancelled, its stream
+    /// closes.
+    fn end(self) {
+        self.session.cancel_all();
+        self.ended.cancel();
+    }
 }
 
 impl Sessions {
@@ -51,13 +91,14 @@ impl Sessions {
         let id = new_id().map_err(InsertError::Random)?;
         let mut live = self.lock();
         let now = Instant::now();
-        live.retain(|_, entry| {
-            let keep = now.duration_since(entry.last_used) < self.idle_timeout;
-            if !keep {
-                entry.session.cancel_all();
-            }
-            keep
-        });
+        let expired: Vec<String> = live
+            .iter()
+            .filter(|(_, entry)| now.duration_since(entry.last_used) >= self.idle_timeout)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for entry in expired.iter().filter_map(|id| live.remove(id)) {
+            entry.end();
+        }
         if live.len() >= self.max {
             return Err(InsertError::Full);
         }
@@ -67,6 +108,8 @@ impl Sessions {
                 session,
                 last_used: now,
                 owner,
+                stream_open: Arc::default(),
+                ended: CancellationToken::new(),
             },
         );
         Ok(id)
@@ -84,7 +127,7 @@ impl Sessions {
         let now = Instant::now();
         if now.duration_since(entry.last_used) >= self.idle_timeout {
             if let Some(expired) = live.remove(id) {
-                expired.session.cancel_all();
+                expired.end();
             }
             return None;
         }
@@ -103,10 +146,35 @@ impl Sessions {
         {
             return false;
         }
-        let removed = live.remove(id);
-        removed
-            .inspect(|entry| entry.session.cancel_all())
-            .is_some()
+        live.remove(id).map(Entry::end).is_some()
+    }
+
+    /// Claims the one standalone stream of session `id` (whose owner was
+    /// checked by [`get`](Self::get)).
+    pub(super) fn claim_stream(&self, id: &str) -> Result<StreamClaim, StreamRefusal> {
+        let live = self.lock();
+        let entry = live.get(id).ok_or(StreamRefusal::Unknown)?;
+        if entry.stream_open.swap(true, Ordering::AcqRel) {
+            return Err(StreamRefusal::Busy);
+        }
+        Ok(StreamClaim {
+            open: entry.stream_open.clone(),
+            ended: entry.ended.clone(),
+        })
+    }
+
+    /// When session `id` expires unless it is used before; `None` once it
+    /// has ended (an expired one is ended now).
+    pub(super) fn expiry(&self, id: &str) -> Option<Instant> {
+        let mut live = self.lock();
+        let deadline = live.get(id)?.last_used + self.idle_timeout;
+        if Instant::now() >= deadline {
+            if let Some(expired) = live.remove(id) {
+                expired.end();
+            }
+            return None;
+        }
+        Some(deadline)
     }
 
     /// Cancels the requests in flight of every session (at shutdown).
