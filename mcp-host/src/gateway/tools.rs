@@ -94,3 +94,72 @@ fn definition(
     }
     definition
 }
+
+#[cfg(test)]
+mod tests {
+    use mcp_runtime::client::{Caching, Client, ConnectOptions, ToolList};
+    use serde_json::json;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::listed::Listing;
+    use crate::options::HostOptions;
+
+    /// A server's tools as the host lists them: each `(name, description)`.
+    fn listed(tools: &[(&str, &str)]) -> Vec<Arc<ListedTool>> {
+        let tools = tools
+            .iter()
+            .map(|(name, description)| Tool {
+                name: (*name).to_owned(),
+                description: Some((*description).to_owned()),
+                input_schema: json!({"type": "object"}),
+                ..Tool::default()
+            })
+            .collect();
+        Listing::compile(ToolList {
+            tools,
+            ..ToolList::default()
+        })
+        .tools
+    }
+
+    #[tokio::test]
+    async fn each_listing_is_one_batch_of_what_changed_under_the_policy() {
+        let config = r#"{"mcpServers": {}, "policy": {"deny": ["s.hidden"]}}"#;
+        let config = Config::parse(config, |_| None).unwrap();
+        let host = Arc::new(Host::start(config, HostOptions::default()).await);
+        let options = Arc::new(GatewayOptions::default());
+        let server = Server::builder(options.info.clone())
+            .live_registry()
+            .build()
+            .unwrap();
+        let registry = server.registry().unwrap();
+
+        let first = listed(&[("a", "one"), ("b", "two"), ("hidden", "denied")]);
+        let (served, batch) = Served::default()
+            .update(&host, &options, "s", &first)
+            .expect("new tools");
+        registry.apply(batch).unwrap();
+        assert_eq!(registry.tool_names(), ["s.a", "s.b"]);
+        assert!(
+            served.update(&host, &options, "s", &first).is_none(),
+            "the same list again changes nothing"
+        );
+
+        // `a` gone, `b` described anew, `c` new, `hidden` still denied.
+        let second = listed(&[("b", "changed"), ("c", "three"), ("hidden", "denied")]);
+        let (_, batch) = served
+            .update(&host, &options, "s", &second)
+            .expect("changes");
+        registry.apply(batch).unwrap();
+        assert_eq!(registry.tool_names(), ["s.b", "s.c"]);
+        let options = ConnectOptions {
+            cache: Caching::Off,
+            ..ConnectOptions::default()
+        };
+        let client = Client::connect_in_memory(server, options).await.unwrap();
+        let tools = client.list_tools().await.unwrap();
+        let b = tools.iter().find(|tool| tool.name == "s.b").unwrap();
+        assert_eq!(b.description.as_deref(), Some("changed"));
+    }
+}
