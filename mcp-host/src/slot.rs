@@ -15,7 +15,8 @@ use crate::sync::lock;
 /// One configured server.
 pub(crate) struct Slot {
     /// Replaced when a crashed stdio server is restarted, and when its tools
-    /// are listed again; shared with the watcher that does the latter.
+    /// are listed again; shared with the watcher that does the latter, and
+    /// followed by the gateway.
     pub(crate) state: SharedState,
     /// Lists the tools again when the server says they changed; replaced
     /// with the connection, stopped with the slot.
