@@ -3,7 +3,6 @@
 //! `subscriptions/listen` in the 2026-07-28 era), and when its `ttlMs` ran
 //! out.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_runtime::client::{Client, Subscription};
@@ -15,7 +14,6 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::listed::Listing;
 use crate::state::{ServerState, SharedState};
-use crate::sync::write;
 
 /// The shortest time between two listings prompted by announcements.
 const MIN_RELIST_INTERVAL: Duration = Duration::from_millis(500);
@@ -120,14 +118,16 @@ pub(crate) async fn relist(state: &SharedState, client: &Client, timeout: Durati
     };
     // Compiled before the state is locked: calls read it meanwhile.
     let listing = Listing::compile(list);
-    let mut slot = write(state);
-    let relisted = match &**slot {
+    state.replace_with(|now| match &**now {
         ServerState::Ready {
             client: connected,
             freshness,
             ..
-        } if connected.same_connection(client) => freshness.relisted.saturating_add(1),
-        _ => return,
-    };
-    *slot = Arc::new(ServerState::ready(client.clone(), listing, relisted));
+        } if connected.same_connection(client) => Some(ServerState::ready(
+            client.clone(),
+            listing,
+            freshness.relisted.saturating_add(1),
+        )),
+        _ => None,
+    });
 }

@@ -32,9 +32,11 @@
 //!   is cancelled on the wire when it runs out.
 //! - [`AuditSink`]: server, tool, argument digest, decision, outcome and
 //!   duration of every call, also logged through `tracing`.
-//! - [`Host::gateway`]: the catalogue as one MCP server, under the same
-//!   policy, consent, time limits and audit (`mcp-host serve`, over stdio
-//!   or Streamable HTTP); [`GatewayOptions`] says how it asks for consent.
+//! - [`Host::gateway`]: the catalogue as one MCP server that follows it
+//!   (a tool a server adds, changes or drops is added, changed or dropped,
+//!   and the gateway's clients are told), under the same policy, consent,
+//!   time limits and audit (`mcp-host serve`, over stdio or Streamable
+//!   HTTP); [`GatewayOptions`] says how it asks for consent.
 
 mod audit;
 mod authorize;

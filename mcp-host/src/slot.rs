@@ -9,13 +9,14 @@ use crate::catalogue::{Listening, Watcher, relist};
 use crate::config::ServerConfig;
 use crate::connect::{Connected, connect};
 use crate::options::HostOptions;
-use crate::state::{ServerState, SharedState, current};
-use crate::sync::{lock, write};
+use crate::state::{ServerState, SharedState};
+use crate::sync::lock;
 
 /// One configured server.
 pub(crate) struct Slot {
     /// Replaced when a crashed stdio server is restarted, and when its tools
-    /// are listed again; shared with the watcher that does the latter.
+    /// are listed again; shared with the watcher that does the latter, and
+    /// followed by the gateway.
     pub(crate) state: SharedState,
     /// Lists the tools again when the server says they changed; replaced
     /// with the connection, stopped with the slot.
@@ -45,7 +46,7 @@ impl Slot {
     pub(crate) fn new(connected: Connected, config: ServerConfig, options: &HostOptions) -> Slot {
         let (state, listening) = connected;
         let slot = Slot {
-            state: Arc::new(std::sync::RwLock::new(Arc::new(state))),
+            state: SharedState::new(state),
             watcher: Default::default(),
             in_flight: Arc::new(tokio::sync::Semaphore::new(options.max_in_flight.max(1))),
             config,
@@ -59,7 +60,7 @@ impl Slot {
 
     /// Where the server stands now.
     pub(crate) fn current(&self) -> Arc<ServerState> {
-        current(&self.state)
+        self.state.current()
     }
 
     /// Starts watching the current connection for list changes with what
@@ -121,7 +122,7 @@ impl Slot {
             Err(why) => (ServerState::Failed(why), None),
         };
         let state = Arc::new(state);
-        *write(&self.state) = state.clone();
+        self.state.replace(state.clone());
         self.watch(listening);
         Ok(state)
     }

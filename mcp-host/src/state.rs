@@ -1,22 +1,55 @@
 //! Where one server stands: connected with its tools listed, or failed and
-//! why. A server's state is swapped whole, and shared by the calls to it
-//! and the watcher that lists its tools again.
+//! why. A server's state is swapped whole, and shared by the calls to it,
+//! the watcher that lists its tools again, and whoever follows it (the
+//! gateway).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_runtime::client::Client;
 use mcp_runtime::protocol::CacheScope;
+use tokio::sync::watch;
 
 use crate::listed::{ListedTool, Listing};
-use crate::sync::read;
 
-/// A server's current state, swapped whole.
-pub(crate) type SharedState = Arc<std::sync::RwLock<Arc<ServerState>>>;
+/// A server's current state, swapped whole; every swap wakes the
+/// followers, so that nothing which changes a server's tools can forget to
+/// tell them. Clones share the state.
+#[derive(Clone)]
+pub(crate) struct SharedState(watch::Sender<Arc<ServerState>>);
 
-/// The state in `state` now.
-pub(crate) fn current(state: &SharedState) -> Arc<ServerState> {
-    read(state).clone()
+impl SharedState {
+    pub(crate) fn new(state: ServerState) -> Self {
+        SharedState(watch::Sender::new(Arc::new(state)))
+    }
+
+    /// The state now.
+    pub(crate) fn current(&self) -> Arc<ServerState> {
+        self.0.borrow().clone()
+    }
+
+    /// Makes `state` the current one.
+    pub(crate) fn replace(&self, state: Arc<ServerState>) {
+        self.0.send_replace(state);
+    }
+
+    /// Replaces the current state with what `next` makes of it, when it
+    /// makes something (atomically: no other swap comes in between).
+    pub(crate) fn replace_with(&self, next: impl FnOnce(&Arc<ServerState>) -> Option<ServerState>) {
+        self.0.send_if_modified(|state| match next(state) {
+            Some(next) => {
+                *state = Arc::new(next);
+                true
+            }
+            None => false,
+        });
+    }
+
+    /// Follows the state from now on: the receiver has seen the current
+    /// one and wakes at each swap after it.
+    pub(crate) fn follow(&self) -> watch::Receiver<Arc<ServerState>> {
+        self.0.subscribe()
+    }
 }
 
 /// Where one server stands.

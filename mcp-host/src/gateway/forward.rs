@@ -83,10 +83,9 @@ fn as_served(mut result: CallToolResult) -> CallToolResult {
 /// Why the call produced no result, for the model and the user.
 fn explain(name: &str, error: &HostError, asked: Option<Asked>) -> String {
     match (error, asked) {
-        (HostError::UnknownTool(_), _) => format!(
-            "{name}: its server no longer offers this tool (the gateway's list is fixed when it \
-             starts)"
-        ),
+        (HostError::UnknownTool(_), _) => {
+            format!("{name}: its server no longer offers this tool")
+        }
         (HostError::Refused { .. }, Some(Asked::NoOneToAsk)) => format!(
             "{error}. The gateway has no one to ask: start it with `mcp-host serve --yes` to \
              allow tools that may have side effects, or call it from a client that supports \

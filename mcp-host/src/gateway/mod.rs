@@ -2,14 +2,16 @@
 //! `mcp-host serve` does over stdio or Streamable HTTP. What is served and
 //! how calls are checked is documented on [`Host::gateway`].
 //!
-//! Parts: `tools` makes catalogue entries into tool definitions, `forward`
-//! runs one call through [`Host::call`], `consent` asks the gateway's
-//! client, `access` decides who may call it over HTTP, and `bearer` is the
-//! static token one of those ways takes.
+//! Parts: `tools` makes a server's tools into tool definitions, `follow`
+//! keeps them in step with the host's view of the server, `forward` runs
+//! one call through [`Host::call`], `consent` asks the gateway's client,
+//! `access` decides who may call it over HTTP, and `bearer` is the static
+//! token one of those ways takes.
 
 mod access;
 mod bearer;
 mod consent;
+mod follow;
 mod forward;
 mod tools;
 
@@ -89,9 +91,10 @@ impl Default for GatewayOptions {
 }
 
 impl Host {
-    /// One MCP server that serves this host's catalogue as it is now: a
+    /// One MCP server that serves this host's catalogue, and follows it: a
     /// gateway. Serve it with [`Server::serve_stdio`] or
-    /// [`Server::serve_http_with`].
+    /// [`Server::serve_http_with`]. Call it within a Tokio runtime (as
+    /// [`Host::start`] is): it starts a task per server that follows it.
     ///
     /// - Every tool the policy allows is served under its host name,
     ///   `SERVER.TOOL`, with its server's input schema, output schema,
@@ -126,11 +129,19 @@ impl Host {
     ///   loopback address alone. Beyond loopback the transport refuses a
     ///   request without a valid token (401) before any tool runs, so no
     ///   question can be asked of its sender.
-    /// - The list is fixed here: the runtime's registry is built once, so a
-    ///   tool a server adds later is served only by a gateway built after
-    ///   that. Calls reach the server's current tool (the host follows
-    ///   `list_changed` and `ttlMs`); a tool the server dropped answers with
-    ///   a tool error that says so.
+    /// - The list follows the servers. Whenever the host lists a server's
+    ///   tools again (the server announced `list_changed`, its `ttlMs` ran
+    ///   out, or it was restarted), a tool it added is served, one whose
+    ///   schemas, description or annotations changed is replaced, and one
+    ///   it dropped is removed, as one change of the gateway's
+    ///   [live registry](mcp_runtime::server::LiveRegistry): the gateway's
+    ///   clients are told (`notifications/tools/list_changed`, on
+    ///   `subscriptions/listen` streams in 2026-07-28). The policy applies
+    ///   to every new tool as to the first ones: a denied one never
+    ///   appears. A server that failed keeps its tools listed; a call then
+    ///   reports the failure (and restarts a stdio server that went away).
+    ///   The gateway follows for as long as it and the host live. Only
+    ///   tools are served: the servers' prompts and resources are not.
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -147,11 +158,13 @@ impl Host {
     /// ```
     pub fn gateway(self: &Arc<Self>, options: GatewayOptions) -> Result<Server, BuildError> {
         let options = Arc::new(options);
-        let mut builder = Server::builder(options.info.clone()).options(options.server.clone());
-        for tool in tools::definitions(self, &options) {
-            builder = builder.tool(tool);
-        }
-        builder.build()
+        let server = Server::builder(options.info.clone())
+            .options(options.server.clone())
+            .live_registry()
+            .build()?;
+        let registry = server.registry().expect("asked for at build");
+        follow::follow(self, &options, &registry)?;
+        Ok(server)
     }
 
     /// Serves [`gateway`](Self::gateway) over Streamable HTTP on

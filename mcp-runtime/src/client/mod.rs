@@ -52,6 +52,7 @@ mod in_memory;
 mod link;
 mod listen_event;
 mod mount;
+mod mount_live;
 mod negotiate;
 mod notices;
 mod paging;
@@ -86,6 +87,7 @@ pub use error::{
 pub use fingerprint::tool_fingerprint;
 pub use handlers::InputHandlers;
 pub use listen_event::ListenEvent;
+pub use mount_live::{LiveMount, MountError};
 pub use skills::{LoadedSkill, SkillError, SkillFile};
 pub use subscription::Subscription;
 pub use tasks::{

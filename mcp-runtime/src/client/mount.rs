@@ -3,11 +3,46 @@
 
 use super::{Client, ClientError};
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::{GetPromptResult, Method, ReadResourceResult, ResourceContents};
+use crate::protocol::{
+    GetPromptResult, Method, Prompt, ReadResourceResult, Resource, ResourceContents,
+    ResourceTemplate, Tool,
+};
 use crate::server::{
     Definitions, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
     ToolCall, ToolDef, ToolError,
 };
+
+/// Which of a server's lists to read: its tools, its prompts, its
+/// resources and resource templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Lists {
+    pub(super) tools: bool,
+    pub(super) prompts: bool,
+    pub(super) resources: bool,
+}
+
+impl Lists {
+    pub(super) const ALL: Lists = Lists {
+        tools: true,
+        prompts: true,
+        resources: true,
+    };
+    pub(super) const NONE: Lists = Lists {
+        tools: false,
+        prompts: false,
+        resources: false,
+    };
+}
+
+/// A server's lists as read; `None` for a list not read (not asked for,
+/// or of a feature the server does not declare).
+#[derive(Debug, Default)]
+pub(super) struct Listed {
+    pub(super) tools: Option<Vec<Tool>>,
+    pub(super) prompts: Option<Vec<Prompt>>,
+    pub(super) resources: Option<Vec<Resource>>,
+    pub(super) templates: Option<Vec<ResourceTemplate>>,
+}
 
 impl Client {
     /// This client's server, as definitions for another server: every
@@ -23,9 +58,10 @@ impl Client {
     /// - A server in this process mounts the same way, through
     ///   [`Client::connect_in_memory`].
     ///
-    /// The lists are read once, now: later changes on the mounted server
-    /// are not followed. Tasks and completions are not forwarded. The
-    /// caller's trace continues into the mounted server (see
+    /// The lists are read once, now: to follow later changes of the
+    /// mounted server, mount it into a live registry with
+    /// [`mount_live`](Self::mount_live). Tasks and completions are not
+    /// forwarded. The caller's trace continues into the mounted server (see
     /// [`crate::trace`]); the caller's credentials never do.
     ///
     /// ```no_run
@@ -42,71 +78,114 @@ impl Client {
     /// # }
     /// ```
     pub async fn mount(&self, prefix: &str) -> Result<Definitions, ClientError> {
+        let listed = self.read_lists(Lists::ALL).await?;
         let mut definitions = Definitions::new();
-        let capabilities = self.server().capabilities.clone();
-        for tool in self.list_tools().await? {
+        for tool in listed.tools.into_iter().flatten() {
             definitions.tool(self.mounted_tool(prefix, tool));
         }
-        if capabilities.prompts.is_some() {
-            for prompt in self.list_prompts().await? {
-                definitions.prompt(self.mounted_prompt(prefix, prompt));
-            }
+        for prompt in listed.prompts.into_iter().flatten() {
+            definitions.prompt(self.mounted_prompt(prefix, prompt));
         }
-        if capabilities.resources.is_some() {
-            for resource in self.list_resources().await? {
-                let Some(uri) = prefixed_uri(prefix, &resource.uri) else {
-                    let uri = crate::redact::RedactedUrl::new(&resource.uri);
-                    tracing::warn!(%uri, "resource without a scheme not mounted");
-                    continue;
-                };
-                let upstream = self.clone();
-                let original = resource.uri.clone();
-                let mut def = ResourceDef::new(uri.clone(), "", move |_: ResourceRead| {
-                    let (upstream, original, uri) =
-                        (upstream.clone(), original.clone(), uri.clone());
-                    async move { upstream.read_mounted(&original, &uri).await }
-                });
-                def.resource = crate::protocol::Resource {
-                    uri: def.resource.uri,
-                    name: format!("{prefix}_{}", resource.name),
-                    ..resource
-                };
+        for resource in listed.resources.into_iter().flatten() {
+            if let Some(def) = self.mounted_resource(prefix, resource) {
                 definitions.resource(def);
             }
-            for template in self.list_resource_templates().await? {
-                let Some(uri_template) = prefixed_uri(prefix, &template.uri_template) else {
-                    tracing::warn!(template = %template.uri_template, "template without a scheme not mounted");
-                    continue;
-                };
-                let upstream = self.clone();
-                let prefix_owned = prefix.to_owned();
-                let handler = move |read: ResourceRead| {
-                    let (upstream, prefix) = (upstream.clone(), prefix_owned.clone());
-                    async move {
-                        let original = unprefixed_uri(&prefix, &read.uri)
-                            .ok_or_else(|| ErrorObject::resource_not_found(&read.uri))?;
-                        upstream.read_mounted(&original, &read.uri).await
-                    }
-                };
-                match ResourceTemplateDef::new(&uri_template, "", handler) {
-                    Ok(mut def) => {
-                        def.template = crate::protocol::ResourceTemplate {
-                            uri_template,
-                            name: format!("{prefix}_{}", template.name),
-                            ..template
-                        };
-                        definitions.resource_template(def);
-                    }
-                    Err(error) => {
-                        tracing::warn!(template = %template.uri_template, %error, "invalid template not mounted");
-                    }
-                }
+        }
+        for template in listed.templates.into_iter().flatten() {
+            if let Some(def) = self.mounted_template(prefix, template) {
+                definitions.resource_template(def);
             }
         }
         Ok(definitions)
     }
 
-    fn mounted_tool(&self, prefix: &str, tool: crate::protocol::Tool) -> ToolDef {
+    /// The lists `which` names, as the server lists them now; prompts,
+    /// resources and templates only when the server declares them.
+    pub(super) async fn read_lists(&self, which: Lists) -> Result<Listed, ClientError> {
+        let capabilities = &self.server().capabilities;
+        let prompts = which.prompts && capabilities.prompts.is_some();
+        let resources = which.resources && capabilities.resources.is_some();
+        Ok(Listed {
+            tools: match which.tools {
+                true => Some(self.list_tools().await?),
+                false => None,
+            },
+            prompts: match prompts {
+                true => Some(self.list_prompts().await?),
+                false => None,
+            },
+            resources: match resources {
+                true => Some(self.list_resources().await?),
+                false => None,
+            },
+            templates: match resources {
+                true => Some(self.list_resource_templates().await?),
+                false => None,
+            },
+        })
+    }
+
+    /// `resource` as mounted under `prefix`; `None` (with a warning) when
+    /// its URI has no scheme to put the prefix after.
+    pub(super) fn mounted_resource(&self, prefix: &str, resource: Resource) -> Option<ResourceDef> {
+        let Some(uri) = prefixed_uri(prefix, &resource.uri) else {
+            let uri = crate::redact::RedactedUrl::new(&resource.uri);
+            tracing::warn!(%uri, "resource without a scheme not mounted");
+            return None;
+        };
+        let upstream = self.clone();
+        let original = resource.uri.clone();
+        let mut def = ResourceDef::new(uri.clone(), "", move |_: ResourceRead| {
+            let (upstream, original, uri) = (upstream.clone(), original.clone(), uri.clone());
+            async move { upstream.read_mounted(&original, &uri).await }
+        });
+        def.resource = Resource {
+            uri: def.resource.uri,
+            name: mounted_name(prefix, &resource.name),
+            ..resource
+        };
+        Some(def)
+    }
+
+    /// `template` as mounted under `prefix`; `None` (with a warning) when
+    /// it has no scheme or does not parse.
+    pub(super) fn mounted_template(
+        &self,
+        prefix: &str,
+        template: ResourceTemplate,
+    ) -> Option<ResourceTemplateDef> {
+        let Some(uri_template) = prefixed_uri(prefix, &template.uri_template) else {
+            tracing::warn!(template = %template.uri_template, "template without a scheme not mounted");
+            return None;
+        };
+        let upstream = self.clone();
+        let prefix_owned = prefix.to_owned();
+        let handler = move |read: ResourceRead| {
+            let (upstream, prefix) = (upstream.clone(), prefix_owned.clone());
+            async move {
+                let original = unprefixed_uri(&prefix, &read.uri)
+                    .ok_or_else(|| ErrorObject::resource_not_found(&read.uri))?;
+                upstream.read_mounted(&original, &read.uri).await
+            }
+        };
+        match ResourceTemplateDef::new(&uri_template, "", handler) {
+            Ok(mut def) => {
+                def.template = ResourceTemplate {
+                    uri_template,
+                    name: mounted_name(prefix, &template.name),
+                    ..template
+                };
+                Some(def)
+            }
+            Err(error) => {
+                tracing::warn!(template = %template.uri_template, %error, "invalid template not mounted");
+                None
+            }
+        }
+    }
+
+    /// `tool` as mounted under `prefix`.
+    pub(super) fn mounted_tool(&self, prefix: &str, tool: Tool) -> ToolDef {
         let upstream = self.clone();
         let name = tool.name.clone();
         let mut def = ToolDef::new(String::new(), move |call: ToolCall| {
@@ -118,8 +197,8 @@ impl Client {
                     .map_err(|error| ToolError::new(format!("{name}: {error}")))
             }
         });
-        def.tool = crate::protocol::Tool {
-            name: format!("{prefix}_{}", tool.name),
+        def.tool = Tool {
+            name: mounted_name(prefix, &tool.name),
             // Tasks are not forwarded: the mounted tool runs as a call.
             execution: None,
             ..tool
@@ -127,7 +206,8 @@ impl Client {
         def
     }
 
-    fn mounted_prompt(&self, prefix: &str, prompt: crate::protocol::Prompt) -> PromptDef {
+    /// `prompt` as mounted under `prefix`.
+    pub(super) fn mounted_prompt(&self, prefix: &str, prompt: Prompt) -> PromptDef {
         let upstream = self.clone();
         let name = prompt.name.clone();
         let mut def = PromptDef::new(String::new(), move |request: PromptRequest| {
@@ -140,8 +220,8 @@ impl Client {
                     .map_err(upstream_error)
             }
         });
-        def.prompt = crate::protocol::Prompt {
-            name: format!("{prefix}_{}", prompt.name),
+        def.prompt = Prompt {
+            name: mounted_name(prefix, &prompt.name),
             ..prompt
         };
         def
@@ -181,8 +261,13 @@ fn upstream_error(error: ClientError) -> ErrorObject {
     }
 }
 
+/// A tool's, prompt's or resource's name as mounted under `prefix`.
+pub(super) fn mounted_name(prefix: &str, name: &str) -> String {
+    format!("{prefix}_{name}")
+}
+
 /// `scheme://rest` as `scheme://{prefix}/rest`.
-fn prefixed_uri(prefix: &str, uri: &str) -> Option<String> {
+pub(super) fn prefixed_uri(prefix: &str, uri: &str) -> Option<String> {
     let (scheme, rest) = uri.split_once("://")?;
     Some(format!("{scheme}://{prefix}/{rest}"))
 }

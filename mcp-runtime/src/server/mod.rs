@@ -75,7 +75,7 @@ pub use registry::builder::{BuildError, ServerBuilder};
 pub use registry::completion::{CompletionRequest, CompletionReturn};
 pub use registry::handler::BoxFuture;
 pub use registry::list_changes::{ListChange, ListChanges};
-pub use registry::live::{Batch, LiveRegistry};
+pub use registry::live::{Batch, LiveRegistry, WeakLiveRegistry};
 pub use registry::options::ServerOptions;
 pub use registry::prompt::{PromptDef, PromptOutcome, PromptRequest};
 pub use registry::register::{Definition, Definitions, Kind, Registrable};

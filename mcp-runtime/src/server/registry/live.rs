@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use super::audience::Restricted;
 use super::catalogue::{self, Catalogue, Current, ToolEntry};
@@ -216,6 +216,31 @@ impl LiveRegistry {
     /// resource's content changes).
     pub fn list_changes(&self) -> &ListChanges {
         &self.inner.changes
+    }
+}
+
+impl LiveRegistry {
+    /// A handle that does not keep the registry alive: for a task that
+    /// feeds the registry from elsewhere (a mounted server, a gateway's
+    /// host) and should end with the server rather than keep it.
+    pub fn downgrade(&self) -> WeakLiveRegistry {
+        WeakLiveRegistry {
+            inner: Arc::downgrade(&self.inner),
+        }
+    }
+}
+
+/// A [`LiveRegistry`] that does not keep it alive
+/// ([`LiveRegistry::downgrade`]).
+#[derive(Clone, Debug)]
+pub struct WeakLiveRegistry {
+    inner: Weak<Live>,
+}
+
+impl WeakLiveRegistry {
+    /// The registry, while its server or another handle keeps it.
+    pub fn upgrade(&self) -> Option<LiveRegistry> {
+        self.inner.upgrade().map(|inner| LiveRegistry { inner })
     }
 }
 
