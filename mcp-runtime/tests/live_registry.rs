@@ -9,69 +9,24 @@ mod client_support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use client_support::{next_event, tool_names};
-use mcp_runtime::client::{Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent};
-use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
+use client_support::{
+    answering, connect_uncached, empty_prompt, is_unknown_tool, live_server, next_event, text_of,
+    tool_names,
+};
+use mcp_runtime::client::{EraChoice, ListenEvent};
 use mcp_runtime::protocol::{
-    CallToolResult, GetPromptResult, ReadResourceResult, ResourceContents, SubscriptionFilter,
+    CallToolResult, ReadResourceResult, ResourceContents, SubscriptionFilter,
 };
 use mcp_runtime::server::{
-    Batch, LiveRegistry, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
-    Server, ToolCall, ToolDef,
+    Batch, LiveRegistry, ResourceDef, ResourceRead, ResourceTemplateDef, Server, ToolCall, ToolDef,
 };
 use serde_json::json;
 use tokio::sync::Notify;
-
-fn answering(name: &str, answer: &'static str) -> ToolDef {
-    ToolDef::new(name, move |_call: ToolCall| async move {
-        Ok(CallToolResult::text(answer))
-    })
-}
-
-fn prompt(name: &str) -> PromptDef {
-    PromptDef::new(name, |_: PromptRequest| async {
-        Ok(GetPromptResult {
-            description: None,
-            messages: Vec::new(),
-            result_type: None,
-            meta: None,
-        })
-    })
-}
 
 fn resource(uri: &str, text: &'static str) -> ResourceDef {
     ResourceDef::new(uri, "r", move |read: ResourceRead| async move {
         Ok(ReadResourceResult::text(read.uri, None, text))
     })
-}
-
-fn live_server() -> (Server, LiveRegistry) {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .tool(answering("status", "up"))
-        .live_registry()
-        .build()
-        .unwrap();
-    let registry = server.registry().expect("a live registry");
-    (server, registry)
-}
-
-async fn connect(server: Server, era: EraChoice) -> Client {
-    let options = ConnectOptions {
-        era,
-        // Every list read goes to the server.
-        cache: Caching::Off,
-        ..ConnectOptions::default()
-    };
-    Client::connect_in_memory(server, options).await.unwrap()
-}
-
-async fn text_of(client: &Client, tool: &str) -> Result<String, ClientError> {
-    let result = client.call_tool(tool, &json!({})).await?;
-    Ok(result.content[0].as_text().unwrap_or_default().to_owned())
-}
-
-fn is_unknown_tool(error: &ClientError) -> bool {
-    matches!(error, ClientError::Protocol(e) if e.code == INVALID_PARAMS && e.message.contains("Unknown tool"))
 }
 
 fn text_in(read: &ReadResourceResult) -> Option<&str> {
@@ -86,8 +41,8 @@ const ERAS: [EraChoice; 2] = [EraChoice::Legacy, EraChoice::Modern];
 #[tokio::test]
 async fn tools_are_added_replaced_and_removed_in_both_eras() {
     for era in ERAS {
-        let (server, registry) = live_server();
-        let client = connect(server, era).await;
+        let (server, registry) = live_server(answering("status", "up"));
+        let client = connect_uncached(server, era).await;
         assert_eq!(tool_names(&client).await, ["status"]);
 
         registry.add_tool(answering("report", "v1")).unwrap();
@@ -107,12 +62,12 @@ async fn tools_are_added_replaced_and_removed_in_both_eras() {
 #[tokio::test]
 async fn prompts_resources_and_templates_change_too() {
     for era in ERAS {
-        let (server, registry) = live_server();
-        let client = connect(server, era).await;
+        let (server, registry) = live_server(answering("status", "up"));
+        let client = connect_uncached(server, era).await;
         registry
             .apply(
                 Batch::new()
-                    .add_prompt(prompt("greet"))
+                    .add_prompt(empty_prompt("greet"))
                     .add_resource(resource("test://a", "first"))
                     .add_resource_template(
                         ResourceTemplateDef::new(
@@ -156,7 +111,7 @@ async fn prompts_resources_and_templates_change_too() {
 
 #[tokio::test]
 async fn a_failed_batch_changes_nothing_and_says_what_build_would() {
-    let (_server, registry) = live_server();
+    let (_server, registry) = live_server(answering("status", "up"));
     let duplicate = registry
         .apply(
             Batch::new()
@@ -207,8 +162,8 @@ async fn a_failed_batch_changes_nothing_and_says_what_build_would() {
 
 #[tokio::test]
 async fn a_listener_is_told_once_per_batch() {
-    let (server, registry) = live_server();
-    let client = connect(server, EraChoice::Modern).await;
+    let (server, registry) = live_server(answering("status", "up"));
+    let client = connect_uncached(server, EraChoice::Modern).await;
     let mut subscription = client
         .listen(SubscriptionFilter {
             tools_list_changed: Some(true),
@@ -224,7 +179,7 @@ async fn a_listener_is_told_once_per_batch() {
     let many = (0..20).fold(Batch::new(), |batch, i| {
         batch.add_tool(answering(&format!("tool{i}"), "x"))
     });
-    registry.apply(many.add_prompt(prompt("p"))).unwrap();
+    registry.apply(many.add_prompt(empty_prompt("p"))).unwrap();
     let mut told = Vec::new();
     told.push(next_event(&mut subscription).await);
     told.push(next_event(&mut subscription).await);
@@ -244,7 +199,7 @@ async fn a_listener_is_told_once_per_batch() {
 #[tokio::test]
 async fn a_call_that_started_keeps_its_definition() {
     for era in ERAS {
-        let (server, registry) = live_server();
+        let (server, registry) = live_server(answering("status", "up"));
         let started = Arc::new(Notify::new());
         let release = Arc::new(Notify::new());
         let (s, r) = (started.clone(), release.clone());
@@ -257,7 +212,7 @@ async fn a_call_that_started_keeps_its_definition() {
             }
         });
         registry.add_tool(slow).unwrap();
-        let client = connect(server, era).await;
+        let client = connect_uncached(server, era).await;
         let call = tokio::spawn({
             let client = client.clone();
             async move { text_of(&client, "slow").await }
@@ -274,8 +229,8 @@ async fn a_call_that_started_keeps_its_definition() {
 #[tokio::test]
 async fn calls_racing_changes_get_a_whole_definition_or_unknown_tool() {
     for era in ERAS {
-        let (server, registry) = live_server();
-        let client = connect(server, era).await;
+        let (server, registry) = live_server(answering("status", "up"));
+        let client = connect_uncached(server, era).await;
         let changer = tokio::spawn(async move {
             for round in 0..200 {
                 let answer = if round % 2 == 0 { "even" } else { "odd" };
@@ -303,8 +258,8 @@ async fn calls_racing_changes_get_a_whole_definition_or_unknown_tool() {
 #[tokio::test]
 async fn a_live_server_says_list_changed_in_both_eras() {
     for era in ERAS {
-        let (server, _registry) = live_server();
-        let client = connect(server, era).await;
+        let (server, _registry) = live_server(answering("status", "up"));
+        let client = connect_uncached(server, era).await;
         let capabilities = &client.server().capabilities;
         assert_eq!(
             capabilities.tools.as_ref().and_then(|t| t.list_changed),
@@ -361,7 +316,7 @@ async fn macro_built_tools_come_and_go_from_a_handler() {
             .live_registry()
             .build()
             .unwrap();
-        let client = connect(server, era).await;
+        let client = connect_uncached(server, era).await;
         assert_eq!(tool_names(&client).await, ["login", "logout"]);
         assert_eq!(text_of(&client, "login").await.unwrap(), "signed in");
         assert_eq!(
@@ -385,7 +340,7 @@ async fn macro_built_tools_come_and_go_from_a_handler() {
         .register(mcp_runtime::definitions![login])
         .build()
         .unwrap();
-    let client = connect(fixed, EraChoice::Modern).await;
+    let client = connect_uncached(fixed, EraChoice::Modern).await;
     let refused = client.call_tool("login", &json!({})).await.unwrap();
     assert_eq!(
         refused.content[0].as_text(),

@@ -3,60 +3,22 @@
 //! of eras. What B adds, changes and removes appears, changes and
 //! disappears in A, and A's own listeners are told once per change.
 
+mod client_support;
+
 use std::time::Duration;
 
-use mcp_runtime::client::{
-    Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent, LiveMount, MountError,
-    Subscription,
+use client_support::{
+    answering, connect_uncached, empty_prompt, is_unknown_tool, live_server, text_of, tool_names,
 };
+
+use mcp_runtime::client::{Client, EraChoice, ListenEvent, LiveMount, MountError, Subscription};
 use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
+use mcp_runtime::protocol::SubscriptionFilter;
 use mcp_runtime::protocol::methods::{
     NOTIFICATION_PROMPTS_LIST_CHANGED, NOTIFICATION_TOOLS_LIST_CHANGED,
 };
-use mcp_runtime::protocol::{CallToolResult, GetPromptResult, SubscriptionFilter};
-use mcp_runtime::server::{
-    Batch, LiveRegistry, PromptDef, PromptRequest, Server, ToolCall, ToolDef,
-};
-use serde_json::json;
+use mcp_runtime::server::{Batch, LiveRegistry};
 use tokio::sync::broadcast;
-
-fn answering(name: &str, answer: &'static str) -> ToolDef {
-    ToolDef::new(name, move |_call: ToolCall| async move {
-        Ok(CallToolResult::text(answer))
-    })
-}
-
-fn prompt(name: &str) -> PromptDef {
-    PromptDef::new(name, |_: PromptRequest| async {
-        Ok(GetPromptResult {
-            description: None,
-            messages: Vec::new(),
-            result_type: None,
-            meta: None,
-        })
-    })
-}
-
-fn live(tool: ToolDef) -> (Server, LiveRegistry) {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .tool(tool)
-        .live_registry()
-        .build()
-        .unwrap();
-    let registry = server.registry().expect("a live registry");
-    (server, registry)
-}
-
-async fn connect(server: Server, era: EraChoice) -> Client {
-    let options = ConnectOptions {
-        era,
-        // Every list read goes to the server.
-        cache: Caching::Off,
-        ..ConnectOptions::default()
-    };
-    Client::connect_in_memory(server, options).await.unwrap()
-}
 
 /// A's client's view of announcements: a `subscriptions/listen` stream in
 /// 2026-07-28, the notifications a legacy server sends unasked.
@@ -113,27 +75,6 @@ impl Listener {
     }
 }
 
-async fn tool_names(client: &Client) -> Vec<String> {
-    let mut names: Vec<String> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
-    names.sort();
-    names
-}
-
-async fn text_of(client: &Client, tool: &str) -> Result<String, ClientError> {
-    let result = client.call_tool(tool, &json!({})).await?;
-    Ok(result.content[0].as_text().unwrap_or_default().to_owned())
-}
-
-fn is_unknown_tool(error: &ClientError) -> bool {
-    matches!(error, ClientError::Protocol(e) if e.code == INVALID_PARAMS && e.message.contains("Unknown tool"))
-}
-
 /// B (`upstream` era) mounted in A, and A's client (`downstream` era).
 struct Composed {
     b: LiveRegistry,
@@ -143,11 +84,11 @@ struct Composed {
 }
 
 async fn compose(upstream: EraChoice, downstream: EraChoice) -> Composed {
-    let (b_server, b) = live(answering("status", "up"));
-    let (a_server, a) = live(answering("own", "mine"));
-    let to_b = connect(b_server, upstream).await;
+    let (b_server, b) = live_server(answering("status", "up"));
+    let (a_server, a) = live_server(answering("own", "mine"));
+    let to_b = connect_uncached(b_server, upstream).await;
     let mount = to_b.mount_live("b", &a).await.expect("mounted");
-    let client = connect(a_server, downstream).await;
+    let client = connect_uncached(a_server, downstream).await;
     Composed {
         b,
         a,
@@ -211,7 +152,7 @@ async fn mounted_entries_follow_their_server(upstream: EraChoice, downstream: Er
     assert_eq!(a.tool_names().len(), 7, "{context}: {:?}", a.tool_names());
 
     // Prompts follow too.
-    b.add_prompt(prompt("greet")).unwrap();
+    b.add_prompt(empty_prompt("greet")).unwrap();
     listener
         .told_once(NOTIFICATION_PROMPTS_LIST_CHANGED, &context)
         .await;
@@ -258,9 +199,9 @@ async fn following_stops_when_the_handle_is_dropped() {
 
 #[tokio::test]
 async fn a_name_the_registry_serves_refuses_the_first_mount() {
-    let (b_server, _b) = live(answering("status", "up"));
-    let (_a_server, a) = live(answering("b_status", "mine"));
-    let to_b = connect(b_server, EraChoice::Modern).await;
+    let (b_server, _b) = live_server(answering("status", "up"));
+    let (_a_server, a) = live_server(answering("b_status", "mine"));
+    let to_b = connect_uncached(b_server, EraChoice::Modern).await;
     match to_b.mount_live("b", &a).await {
         Err(MountError::Registry(error)) => {
             assert_eq!(error.to_string(), "two tools are named `b_status`");

@@ -1,12 +1,18 @@
 //! What the client tests share: serving our own HTTP server on 127.0.0.1,
-//! a tool that runs as a task and asks a question, the sorted names of a
-//! server's tools, and the next event of a subscription.
+//! a tool that runs as a task and asks a question, live servers and
+//! uncached clients of them, the sorted names of a server's tools, a
+//! call's text, and the next event of a subscription.
 
 #![allow(dead_code)] // each test file uses a different part
 
-use mcp_runtime::client::{Client, ListenEvent, Subscription};
-use mcp_runtime::protocol::{CallToolResult, TaskSupport};
-use mcp_runtime::server::{Server, ToolCall, ToolDef, ToolError};
+use mcp_runtime::client::{
+    Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent, Subscription,
+};
+use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
+use mcp_runtime::protocol::{CallToolResult, GetPromptResult, TaskSupport};
+use mcp_runtime::server::{
+    LiveRegistry, PromptDef, PromptRequest, Server, ToolCall, ToolDef, ToolError,
+};
 use mcp_runtime::transport::HttpConfig;
 use serde_json::json;
 use tokio::task::JoinHandle;
@@ -63,4 +69,57 @@ pub async fn next_event(subscription: &mut Subscription) -> ListenEvent {
         .await
         .expect("an event within 5 s")
         .expect("the subscription is open")
+}
+
+/// A tool `name` that answers `answer`.
+pub fn answering(name: &str, answer: &'static str) -> ToolDef {
+    ToolDef::new(name, move |_call: ToolCall| async move {
+        Ok(CallToolResult::text(answer))
+    })
+}
+
+/// A prompt `name` without messages.
+pub fn empty_prompt(name: &str) -> PromptDef {
+    PromptDef::new(name, |_: PromptRequest| async {
+        Ok(GetPromptResult {
+            description: None,
+            messages: Vec::new(),
+            result_type: None,
+            meta: None,
+        })
+    })
+}
+
+/// A server serving `tool` from a live registry, and the registry.
+pub fn live_server(tool: ToolDef) -> (Server, LiveRegistry) {
+    let server = Server::builder(mcp_runtime::server_info!())
+        .tool(tool)
+        .live_registry()
+        .build()
+        .unwrap();
+    let registry = server.registry().expect("a live registry");
+    (server, registry)
+}
+
+/// A client of `server` in `era`, in memory, whose every list read goes
+/// to the server.
+pub async fn connect_uncached(server: Server, era: EraChoice) -> Client {
+    let options = ConnectOptions {
+        era,
+        cache: Caching::Off,
+        ..ConnectOptions::default()
+    };
+    Client::connect_in_memory(server, options).await.unwrap()
+}
+
+/// The text a call of `tool` without arguments answers.
+pub async fn text_of(client: &Client, tool: &str) -> Result<String, ClientError> {
+    let result = client.call_tool(tool, &json!({})).await?;
+    Ok(result.content[0].as_text().unwrap_or_default().to_owned())
+}
+
+/// Whether `error` is the -32602 of a call of a tool the server does not
+/// serve.
+pub fn is_unknown_tool(error: &ClientError) -> bool {
+    matches!(error, ClientError::Protocol(e) if e.code == INVALID_PARAMS && e.message.contains("Unknown tool"))
 }
