@@ -8,24 +8,17 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use support::interop::{python, script, sdks};
+use support::interop::{python, run_client, script, sdks};
 
 fn run(program: &Path, client: &str, extra: &[&str]) {
-    let output = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .arg(script(client))
         .args(extra)
         .arg("--")
         .arg(env!("CARGO_BIN_EXE_echo-server"))
-        .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {client}: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "{client} {extra:?} failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    println!("{client} {extra:?}: {stdout}");
+        .env("MCP_INTEROP_NODE_DIR", sdks().join("node"));
+    run_client(&mut command, &format!("{client} {extra:?}"));
 }
 
 #[test]

@@ -9,25 +9,18 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use support::interop::{HttpFixture, python, script, sdks};
+use support::interop::{HttpFixture, python, run_client, script, sdks};
 
 fn run(program: &Path, client: &str, extra: &[&str]) {
     let server = HttpFixture::start(Path::new(env!("CARGO_BIN_EXE_echo-server")), &[]);
-    let output = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .arg(script(client))
         .args(extra)
         .args(["--url", &server.url])
-        .env("MCP_INTEROP_NODE_DIR", sdks().join("node"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {client}: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "{client} {extra:?} failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
+        .env("MCP_INTEROP_NODE_DIR", sdks().join("node"));
+    let stdout = run_client(&mut command, &format!("{client} {extra:?}"));
     assert!(stdout.contains(r#""transport": "http""#) || stdout.contains(r#""transport":"http""#));
-    println!("{client} {extra:?}: {stdout}");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use support::interop::{HttpFixture, python, script, sdks};
+use support::interop::{HttpFixture, python, run_client, script, sdks};
 
 fn live_server() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_live-server"))
@@ -43,16 +43,7 @@ fn run(program: &Path, client: &str, extra: &[&str], over: Over) -> Value {
             Some(server)
         }
     };
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {client}: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "{client} {extra:?} failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    println!("{client} {extra:?}: {stdout}");
+    let stdout = run_client(&mut command, &format!("{client} {extra:?}"));
     let summary: Value = serde_json::from_str(stdout.trim()).expect("one JSON summary line");
     let added = summary["added"].as_str().expect("the tool it added");
     let before: Vec<&str> = names(&summary["before"]);

@@ -7,6 +7,23 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+/// Runs an interop client to its end: panics with its output when it
+/// fails; otherwise prints and returns its stdout (`what` names it in
+/// both).
+pub fn run_client(command: &mut Command, what: &str) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "{what} failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    println!("{what}: {stdout}");
+    stdout
+}
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
