@@ -17,7 +17,6 @@ static token: an httpx client with default headers), for a server protected with
 Run with the venv from setup.sh: target/interop/venv/bin/python tests/interop/py_client.py -- ...
 """
 import argparse
-import json
 import os
 import sys
 
@@ -26,15 +25,7 @@ import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import TextContent
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise CheckFailed(msg)
+from interop_report import check, report
 
 
 async def run(args) -> dict:
@@ -70,14 +61,6 @@ async def run(args) -> dict:
                     "echo": texts[0], "sum": add.structured_content["sum"]}
 
 
-def describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):  # anyio task groups wrap errors
-        return "; ".join(describe(e) for e in exc.exceptions)
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return f"{type(exc).__name__}: {exc}" if not isinstance(exc, CheckFailed) else str(exc)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--mode", default="auto", help="Client mode: auto (default), legacy, or 2026-07-28")
@@ -91,15 +74,7 @@ def main() -> int:
         ap.error("give either --url URL or -- COMMAND [ARGS...]")
     if args.expect_version is None:
         args.expect_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
-    try:
-        summary = anyio.run(run, args)
-    except BaseException as exc:  # noqa: BLE001 - report anything, including groups and timeouts
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        print(f"py_client: FAIL: {describe(exc)}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary))
-    return 0
+    return report("py_client", run, args)
 
 
 if __name__ == "__main__":

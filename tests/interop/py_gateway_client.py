@@ -13,12 +13,12 @@ the Rust test (examples/tests/gateway.rs) judges it. Exits 1 with "py_gateway_cl
 when the client could not run at all.
 """
 import argparse
-import json
 import sys
 
 import anyio
 from mcp import Client, MCPError
 from mcp.types import ElicitResult, TextContent
+from interop_report import report
 
 # (tool, arguments, with a progress callback)
 CALLS = [
@@ -73,29 +73,13 @@ async def run(args) -> dict:
     return summary
 
 
-def describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):  # anyio task groups wrap errors
-        return "; ".join(describe(e) for e in exc.exceptions)
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return f"{type(exc).__name__}: {exc}"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--url", required=True, help="the gateway's Streamable HTTP endpoint")
     ap.add_argument("--mode", default="2026-07-28", help="auto, legacy, or 2026-07-28 (default)")
     ap.add_argument("--timeout", type=float, default=60.0, help="overall and per-request timeout, seconds")
     args = ap.parse_args()
-    try:
-        summary = anyio.run(run, args)
-    except BaseException as exc:  # noqa: BLE001 - report anything, including groups and timeouts
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        print(f"py_gateway_client: FAIL: {describe(exc)}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary))
-    return 0
+    return report("py_gateway_client", run, args)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,12 @@ Exits 1 with "py_gateway_live_client: FAIL: ..." when the client could not run a
 announcement within the timeout).
 """
 import argparse
-import json
 import sys
 
 import anyio
 from mcp import Client, MCPError
 from mcp.types import TextContent
+from interop_report import report
 
 TOOLS_LIST_CHANGED = "notifications/tools/list_changed"
 
@@ -115,14 +115,6 @@ async def run(args) -> dict:
             return summary
 
 
-def describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):  # anyio task groups wrap errors
-        return "; ".join(describe(e) for e in exc.exceptions)
-    if isinstance(exc, TimeoutError):
-        return "timed out (no announcement brought the expected list)"
-    return f"{type(exc).__name__}: {exc}"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--url", required=True, help="the gateway's Streamable HTTP endpoint")
@@ -130,15 +122,7 @@ def main() -> int:
     ap.add_argument("--mode", default="2026-07-28", help="legacy or 2026-07-28 (default)")
     ap.add_argument("--timeout", type=float, default=60.0, help="overall and per-request timeout, seconds")
     args = ap.parse_args()
-    try:
-        summary = anyio.run(run, args)
-    except BaseException as exc:  # noqa: BLE001 - report anything, including groups and timeouts
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        print(f"py_gateway_live_client: FAIL: {describe(exc)}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary))
-    return 0
+    return report("py_gateway_live_client", run, args, timed_out="timed out (no announcement brought the expected list)")
 
 
 if __name__ == "__main__":

@@ -13,21 +13,12 @@ arguments into Mcp-Param-Region, Base64-encoded, and Mcp-Param-Days; expects "su
 for 3 days"). Prints one JSON summary line and exits 0, or "py_input_client: FAIL: ..." and 1.
 """
 import argparse
-import json
 import sys
 
 import anyio
 from mcp import Client
 from mcp.types import ElicitResult, TextContent
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise CheckFailed(msg)
+from interop_report import check, report
 
 
 def texts(result):
@@ -72,14 +63,6 @@ async def run(args) -> dict:
                     "survey": texts(survey)[0], "forecast": texts(forecast)[0]}
 
 
-def describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(describe(e) for e in exc.exceptions)
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return str(exc) if isinstance(exc, CheckFailed) else f"{type(exc).__name__}: {exc}"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", required=True, help="Streamable HTTP endpoint")
@@ -89,15 +72,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.expect_version is None:
         args.expect_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
-    try:
-        summary = anyio.run(run, args)
-    except BaseException as exc:  # noqa: BLE001 - report anything, including groups and timeouts
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        print(f"py_input_client: FAIL: {describe(exc)}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary, ensure_ascii=False))
-    return 0
+    return report("py_input_client", run, args, ensure_ascii=False)
 
 
 if __name__ == "__main__":

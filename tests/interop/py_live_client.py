@@ -15,7 +15,6 @@ After the notification the client lists the tools (the new one must be there) an
 Prints one JSON summary line and exits 0; prints "py_live_client: FAIL: ..." and exits 1.
 """
 import argparse
-import json
 import os
 import sys
 
@@ -23,20 +22,12 @@ import anyio
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
+from interop_report import CheckFailed, check, report
 
 # How many changes a legacy client may miss while its HTTP GET stream opens.
 ATTEMPTS = 5
 # How long one attempt waits for the notification, seconds.
 WAIT = 2.0
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise CheckFailed(msg)
 
 
 async def add_tool(client, name):
@@ -103,14 +94,6 @@ async def run(args) -> dict:
                     "notifications": notifications}
 
 
-def describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):  # anyio task groups wrap errors
-        return "; ".join(describe(e) for e in exc.exceptions)
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return f"{type(exc).__name__}: {exc}" if not isinstance(exc, CheckFailed) else str(exc)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--mode", default="legacy", help="legacy (default) or 2026-07-28")
@@ -120,15 +103,7 @@ def main() -> int:
     args = ap.parse_args()
     if bool(args.url) == bool(args.command):
         ap.error("give either --url URL or -- COMMAND [ARGS...]")
-    try:
-        summary = anyio.run(run, args)
-    except BaseException as exc:  # noqa: BLE001 - report anything, including groups and timeouts
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        print(f"py_live_client: FAIL: {describe(exc)}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary))
-    return 0
+    return report("py_live_client", run, args)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ that the token was refreshed. Prints one JSON summary line and exits 0; prints
 """
 
 import argparse
-import json
 import sys
 from urllib.parse import parse_qs, urljoin, urlparse
 
@@ -23,6 +22,7 @@ from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from interop_report import check, report
 
 REDIRECT_URI = "http://127.0.0.1:1/callback"
 
@@ -78,15 +78,6 @@ class Consent:
         return self.result
 
 
-class CheckFailed(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise CheckFailed(msg)
-
-
 async def run(args) -> dict:
     storage, consent = Memory(), Consent()
     metadata = OAuthClientMetadata(
@@ -120,14 +111,6 @@ async def run(args) -> dict:
             "tokens": len(storage.issued), "refreshed": refreshed}
 
 
-def describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(describe(e) for e in exc.exceptions)
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return f"{type(exc).__name__}: {exc}" if not isinstance(exc, CheckFailed) else str(exc)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--mode", default="auto", help="Client mode: auto (default) or legacy")
@@ -135,15 +118,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="overall timeout, seconds")
     ap.add_argument("--url", required=True, help="the protected Streamable HTTP endpoint")
     args = ap.parse_args()
-    try:
-        summary = anyio.run(run, args)
-    except BaseException as exc:  # noqa: BLE001
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        print(f"py_oauth_client: FAIL: {describe(exc)}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary))
-    return 0
+    return report("py_oauth_client", run, args)
 
 
 if __name__ == "__main__":
