@@ -11,20 +11,9 @@ use hyper::{Method, StatusCode};
 use mcp_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 
-fn initialize() -> Value {
-    json!({
-        "jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"}
-        }
-    })
-}
-
 /// Runs the handshake; returns the session id.
 async fn start_session(addr: SocketAddr) -> String {
-    let reply = post(addr, &[], &initialize()).await;
+    let reply = post(addr, &[], &legacy_initialize()).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     assert_eq!(reply.json()["result"]["protocolVersion"], "2025-11-25");
     let id = reply
@@ -213,7 +202,7 @@ async fn the_session_count_is_bounded() {
     };
     let server = TestServer::start(config).await;
     let id = start_session(server.addr).await;
-    let reply = post(server.addr, &[], &initialize()).await;
+    let reply = post(server.addr, &[], &legacy_initialize()).await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(reply.header("mcp-session-id").is_none());
     // Ending a session makes room.

@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use http_body_util::BodyExt;
-use http_support::{bounded, open, post, send, sse_data};
+use http_support::{bounded, legacy_initialize, open, post, send, sse_data};
 use hyper::body::Incoming;
 use hyper::{Method, StatusCode};
 use mcp_runtime::client::{Caching, Client, ConnectOptions, EraChoice};
@@ -188,20 +188,9 @@ async fn a_legacy_http_session_is_told_on_its_get_stream() {
     told_of_changes(&client, &registry).await;
 }
 
-fn initialize() -> Value {
-    json!({
-        "jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"}
-        }
-    })
-}
-
 /// Runs the handshake with `extra` headers; returns the session id.
 async fn start_session(addr: SocketAddr, extra: &[(&str, &str)]) -> String {
-    let reply = post(addr, extra, &initialize()).await;
+    let reply = post(addr, extra, &legacy_initialize()).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     reply
         .header("mcp-session-id")

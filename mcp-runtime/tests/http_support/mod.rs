@@ -168,6 +168,18 @@ pub fn modern_meta() -> Value {
     })
 }
 
+/// A legacy (2025-11-25) `initialize` request, id 0.
+pub fn legacy_initialize() -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}
+        }
+    })
+}
+
 /// A complete response.
 #[derive(Debug)]
 pub struct Reply {
