@@ -15,20 +15,11 @@
 // Prints one JSON summary line and exits 0; prints "ts_client: FAIL: ..." and exits 1.
 // The SDK is loaded from the npm folder setup.sh made: $MCP_INTEROP_NODE_DIR, else
 // ${TARGET:-<repo>/target/interop}/node.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const nodeDir = process.env.MCP_INTEROP_NODE_DIR
-  ?? join(process.env.TARGET ?? resolve(here, '../../target/interop'), 'node');
+import { check, failer, loadClientSdk } from './ts_sdk.mjs';
 
-function fail(msg) {
-  console.error(`ts_client: FAIL: ${msg}`);
-  process.exit(1);
-}
+const fail = failer('ts_client');
 
 // Arguments: [--timeout S] -- COMMAND [ARGS...]  |  [--timeout S] --url URL
 const usage = 'usage: ts_client.mjs [--timeout S] (-- COMMAND [ARGS...] | --url URL)';
@@ -47,21 +38,8 @@ for (let i = 0; i < opts.length; i++) {
 }
 if ((command.length === 0) === (url === null) || !(timeoutMs > 0)) fail(usage);
 
-let sdk;
-try {
-  const require = createRequire(join(nodeDir, 'package.json'));
-  sdk = {
-    // package.json is not in the SDK's exports map: read it from disk.
-    version: JSON.parse(readFileSync(join(nodeDir, 'node_modules/@modelcontextprotocol/sdk/package.json'))).version,
-    ...require('@modelcontextprotocol/sdk/client/index.js'),
-    ...require('@modelcontextprotocol/sdk/client/stdio.js'),
-    ...require('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  };
-} catch (e) {
-  fail(`cannot load @modelcontextprotocol/sdk from ${nodeDir} (run tests/interop/setup.sh): ${e.message}`);
-}
+const sdk = loadClientSdk(fail);
 
-const check = (cond, msg) => { if (!cond) throw new Error(msg); };
 
 // env: the SDK passes only HOME/LOGNAME/PATH/SHELL/TERM/USER by default; give the server ours.
 const transport = url

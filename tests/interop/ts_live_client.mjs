@@ -16,24 +16,15 @@
 // "ts_live_client: FAIL: ..." and exits 1.
 // The SDK is loaded from the npm folder setup.sh made: $MCP_INTEROP_NODE_DIR, else
 // ${TARGET:-<repo>/target/interop}/node.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const nodeDir = process.env.MCP_INTEROP_NODE_DIR
-  ?? join(process.env.TARGET ?? resolve(here, '../../target/interop'), 'node');
+import { check, failer, loadClientSdk } from './ts_sdk.mjs';
 
 // How many changes may go unseen while the HTTP GET stream opens, and how long each waits.
 const ATTEMPTS = 5;
 const WAIT_MS = 2_000;
 
-function fail(msg) {
-  console.error(`ts_live_client: FAIL: ${msg}`);
-  process.exit(1);
-}
+const fail = failer('ts_live_client');
 
 const usage = 'usage: ts_live_client.mjs [--timeout S] (-- COMMAND [ARGS...] | --url URL)';
 const argv = process.argv.slice(2);
@@ -49,21 +40,8 @@ for (let i = 0; i < opts.length; i++) {
 }
 if ((command.length === 0) === (url === null) || !(timeoutMs > 0)) fail(usage);
 
-let sdk;
-try {
-  const require = createRequire(join(nodeDir, 'package.json'));
-  sdk = {
-    version: JSON.parse(readFileSync(join(nodeDir, 'node_modules/@modelcontextprotocol/sdk/package.json'))).version,
-    ...require('@modelcontextprotocol/sdk/client/index.js'),
-    ...require('@modelcontextprotocol/sdk/client/stdio.js'),
-    ...require('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    ...require('@modelcontextprotocol/sdk/types.js'),
-  };
-} catch (e) {
-  fail(`cannot load @modelcontextprotocol/sdk from ${nodeDir} (run tests/interop/setup.sh): ${e.message}`);
-}
+const sdk = loadClientSdk(fail);
 
-const check = (cond, msg) => { if (!cond) throw new Error(msg); };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const transport = url
