@@ -2,6 +2,8 @@
 //! carries the list-change and resource-update notifications its filter
 //! asks for, each tagged with the subscription id (the request's id).
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::announce::{self, Audience};
@@ -11,6 +13,7 @@ use crate::protocol::{
     META_SUBSCRIPTION_ID, Method, SubscriptionFilter, SubscriptionsAcknowledgedNotificationParams,
     SubscriptionsListenRequestParams, SubscriptionsListenResult,
 };
+use crate::server::auth::Principal;
 use crate::server::{ListChange, RequestContext, Server};
 
 impl Server {
@@ -34,6 +37,8 @@ impl Server {
         let listener = Listener {
             filter: self.honoured(params.notifications),
             tag: tag(id),
+            server: self.clone(),
+            caller: context.inbound.principal.clone(),
         };
         let ack = SubscriptionsAcknowledgedNotificationParams {
             notifications: listener.filter.clone(),
@@ -65,10 +70,15 @@ impl Server {
     }
 }
 
-/// One listen stream: what its filter asks for, tagged with its id.
+/// One listen stream: what its filter asks for, tagged with its id, and
+/// who listens.
 struct Listener {
     filter: SubscriptionFilter,
     tag: Map<String, Value>,
+    server: Server,
+    /// A resource hidden from the caller is never said to be updated (its
+    /// URI stays in the filter, as one that does not exist would).
+    caller: Option<Arc<Principal>>,
 }
 
 impl Audience for Listener {
@@ -79,10 +89,13 @@ impl Audience for Listener {
             ListChange::Tools => on(filter.tools_list_changed),
             ListChange::Prompts => on(filter.prompts_list_changed),
             ListChange::Resources => on(filter.resources_list_changed),
-            ListChange::ResourceUpdated(uri) => filter
-                .resource_subscriptions
-                .as_ref()
-                .is_some_and(|uris| uris.contains(uri)),
+            ListChange::ResourceUpdated(uri) => {
+                filter
+                    .resource_subscriptions
+                    .as_ref()
+                    .is_some_and(|uris| uris.contains(uri))
+                    && !self.server.catalogue().hides(uri, self.caller.as_deref())
+            }
         }
     }
 
@@ -118,16 +131,49 @@ mod tests {
         serde_json::from_slice(&frame).unwrap()
     }
 
+    /// The stream `id` of `caller`, on a server with one resource,
+    /// `test://secret`, shown only to callers with the scope `admin`.
+    fn listener(filter: SubscriptionFilter, id: i64, caller: Option<Principal>) -> Listener {
+        let secret = crate::server::ResourceDef::new("test://secret", "secret", |_| async {
+            Ok(crate::protocol::ReadResourceResult::default())
+        })
+        .visible_with_scopes(["admin"]);
+        let server = Server::builder(crate::protocol::Implementation::new("test", "0"))
+            .resource(secret)
+            .build()
+            .unwrap();
+        Listener {
+            filter,
+            tag: tag(&RequestId::from(id)),
+            server,
+            caller: caller.map(Arc::new),
+        }
+    }
+
+    #[test]
+    fn a_resource_hidden_from_the_caller_is_never_said_to_be_updated() {
+        let filter = SubscriptionFilter {
+            resource_subscriptions: Some(vec!["test://secret".into()]),
+            ..Default::default()
+        };
+        let updated = ListChange::ResourceUpdated("test://secret".into());
+        let anonymous = listener(filter.clone(), 1, None);
+        assert!(notification(&anonymous, &updated).is_none());
+        assert!(catch_up(&anonymous).is_empty());
+        let mut admin = Principal::default();
+        admin.scopes.insert("admin".into());
+        let admin = listener(filter, 2, Some(admin));
+        assert!(notification(&admin, &updated).is_some());
+    }
+
     #[test]
     fn only_what_the_filter_asked_for() {
-        let listener = Listener {
-            filter: SubscriptionFilter {
-                prompts_list_changed: Some(true),
-                resource_subscriptions: Some(vec!["test://a".into()]),
-                ..Default::default()
-            },
-            tag: tag(&RequestId::from(7)),
+        let filter = SubscriptionFilter {
+            prompts_list_changed: Some(true),
+            resource_subscriptions: Some(vec!["test://a".into()]),
+            ..Default::default()
         };
+        let listener = listener(filter, 7, None);
         assert!(notification(&listener, &ListChange::Tools).is_none());
         assert!(notification(&listener, &ListChange::ResourceUpdated("test://b".into())).is_none());
         let prompts = decode(notification(&listener, &ListChange::Prompts).unwrap());
@@ -141,14 +187,12 @@ mod tests {
 
     #[test]
     fn a_lagging_listener_is_sent_everything_its_filter_asks_for() {
-        let listener = Listener {
-            filter: SubscriptionFilter {
-                tools_list_changed: Some(true),
-                resource_subscriptions: Some(vec!["test://a".into(), "test://b".into()]),
-                ..Default::default()
-            },
-            tag: tag(&RequestId::from(3)),
+        let filter = SubscriptionFilter {
+            tools_list_changed: Some(true),
+            resource_subscriptions: Some(vec!["test://a".into(), "test://b".into()]),
+            ..Default::default()
         };
+        let listener = listener(filter, 3, None);
         let sent: Vec<(String, Value)> = catch_up(&listener)
             .into_iter()
             .map(decode)

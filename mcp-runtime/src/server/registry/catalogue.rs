@@ -14,6 +14,7 @@ use crate::protocol::headers::read_param_headers;
 #[cfg(feature = "http")]
 use crate::protocol::param_headers::ParamHeaders;
 use crate::schema::CompiledSchema;
+use crate::server::auth::Principal;
 use crate::server::{
     BuildError, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef, is_valid_tool_name,
 };
@@ -92,6 +93,23 @@ pub(crate) struct Catalogue {
     pub(crate) resources: Arc<Listing<ResourceDef>>,
     pub(crate) templates: Arc<Listing<ResourceTemplateDef>>,
     pub(crate) prompts: Arc<Listing<PromptDef>>,
+}
+
+impl Catalogue {
+    /// Whether the resource at `uri` is served, but not to `caller` (a
+    /// fixed resource hidden from it, or only templates hidden from it
+    /// match): such a resource must seem not to exist.
+    pub(crate) fn hides(&self, uri: &str, caller: Option<&Principal>) -> bool {
+        if let Some(resource) = self.resources.get(uri) {
+            return !resource.shown_to(caller);
+        }
+        let mut matching = self
+            .templates
+            .iter()
+            .filter(|t| t.matcher.matches(uri).is_some())
+            .peekable();
+        matching.peek().is_some() && matching.all(|t| !t.shown_to(caller))
+    }
 }
 
 /// Each kind's listing is built by one function, so that the build and
