@@ -143,6 +143,11 @@
 //!
 //! - [`server::ServerBuilder`]: registration and [`server::ServerOptions`]
 //!   (page size, cache hints, the key that seals multi-round state).
+//! - [`server::LiveRegistry`] and [`server::Batch`]: tools, prompts,
+//!   resources and templates added, replaced and removed while the server
+//!   runs ([`server::ServerBuilder::live_registry`]), each change announced
+//!   to the clients listening in both eras; `visible_with_scopes` and
+//!   `visible_to` on a definition show it only to some callers.
 //! - `server::shared` (the `redis` feature): several instances of one
 //!   server sharing tasks and announcements through Redis.
 //! - [`server::SkillDef`]: Agent Skills served with the Skills extension
