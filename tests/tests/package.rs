@@ -1,6 +1,8 @@
 //! The crates are ready for crates.io: `cargo package --workspace` passes,
-//! each published crate's `.crate` carries its README, the packaged sources
-//! build, and each crate declares what crates.io and docs.rs show.
+//! each published crate's `.crate` carries its README and both license
+//! texts (`LICENSE-MIT`, `LICENSE-APACHE`, those of the repository root),
+//! the packaged sources build, and each crate declares what crates.io and
+//! docs.rs show.
 //!
 //! `--no-verify`, and one `cargo check` instead. Cargo's own verification
 //! builds every package from its packaged sources against its packaged
@@ -96,6 +98,18 @@ fn cargo_package_passes_and_the_packages_build() {
             "{name}: {} does not hold the crate's README.md",
             file.display()
         );
+        // "MIT OR Apache-2.0": both texts travel with every crate.
+        for license in ["LICENSE-MIT", "LICENSE-APACHE"] {
+            let text = std::fs::read_to_string(support::workspace().join(license))
+                .unwrap_or_else(|e| panic!("{license} at the repository root: {e}"));
+            let packaged = unpacked.join(format!("{name}-{version}")).join(license);
+            assert_eq!(
+                std::fs::read_to_string(&packaged).ok().as_deref(),
+                Some(text.as_str()),
+                "{name}: {} does not hold the repository's {license} (link it from the crate's folder)",
+                file.display()
+            );
+        }
     }
 
     // Check CHECKED as packaged, with every other published crate patched
