@@ -7,6 +7,7 @@
 mod client_support;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use client_support::{
@@ -226,32 +227,71 @@ async fn a_call_that_started_keeps_its_definition() {
     }
 }
 
+/// A tool `flip` whose handler answers `parity` and whose output schema
+/// accepts only that parity: a call served by one definition's handler and
+/// checked against another's schema fails (-32603) instead of answering.
+fn flip(parity: &'static str) -> ToolDef {
+    ToolDef::new("flip", move |_call: ToolCall| async move {
+        pause().await; // let a change land mid-call
+        CallToolResult::structured(&json!({ "parity": parity }))
+    })
+    .output_schema(json!({
+        "type": "object",
+        "properties": {"parity": {"const": parity}},
+        "required": ["parity"]
+    }))
+}
+
+/// A few turns of the scheduler, so that calls run between two changes.
+async fn pause() {
+    for _ in 0..4 {
+        tokio::task::yield_now().await;
+    }
+}
+
 #[tokio::test]
 async fn calls_racing_changes_get_a_whole_definition_or_unknown_tool() {
     for era in ERAS {
         let (server, registry) = live_server(answering("status", "up"));
         let client = connect_uncached(server, era).await;
-        let changer = tokio::spawn(async move {
-            for round in 0..200 {
-                let answer = if round % 2 == 0 { "even" } else { "odd" };
-                registry.replace_tool(answering("flip", answer)).unwrap();
-                tokio::task::yield_now().await;
-                registry.remove_tool("flip").unwrap();
-                tokio::task::yield_now().await;
+        let done = Arc::new(AtomicBool::new(false));
+        let changer = tokio::spawn({
+            let done = done.clone();
+            async move {
+                // Until the caller is done (bounded): replace, remove, again.
+                for round in 0..100_000 {
+                    if done.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let parity = if round % 2 == 0 { "even" } else { "odd" };
+                    registry.replace_tool(flip(parity)).unwrap();
+                    pause().await;
+                    if round % 2 == 1 {
+                        registry.remove_tool("flip").unwrap();
+                        pause().await;
+                    }
+                }
             }
         });
-        let mut seen = [0usize; 3];
+        let (mut answered, mut unknown) = (0, 0);
         for _ in 0..400 {
-            match text_of(&client, "flip").await {
-                Ok(text) if text == "even" => seen[0] += 1,
-                Ok(text) if text == "odd" => seen[1] += 1,
-                Ok(other) => panic!("{era:?}: a mixed result: {other:?}"),
-                Err(error) if is_unknown_tool(&error) => seen[2] += 1,
-                Err(error) => panic!("{era:?}: {error:?}"),
+            match client.call_tool("flip", &json!({})).await {
+                Ok(result) => {
+                    let parity = &result.structured_content.as_ref().unwrap()["parity"];
+                    assert!(parity == "even" || parity == "odd", "{era:?}: {result:?}");
+                    answered += 1;
+                }
+                Err(error) if is_unknown_tool(&error) => unknown += 1,
+                Err(error) => panic!("{era:?}: a call mixed two definitions: {error:?}"),
             }
         }
+        done.store(true, Ordering::Relaxed);
         changer.await.unwrap();
-        assert_eq!(seen.iter().sum::<usize>(), 400);
+        // Both outcomes happened, so the calls did race the changes.
+        assert!(
+            answered > 0 && unknown > 0,
+            "{era:?}: {answered} answered, {unknown} unknown"
+        );
     }
 }
 
