@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every `tasks-*` scenario of the conformance suite (the tasks
 # extension, 2026-07-28) against the server at URL, e.g. several instances
-# behind a load balancer (examples/tests/scale_out_redis.rs):
+# behind a load balancer (examples/tests/it/scale_out_redis.rs):
 #   .ci/conformance-tasks.sh http://127.0.0.1:PORT/mcp
 # Installs Node 22 and the suite into target/conformance like
 # .ci/conformance.sh; exits non-zero when a scenario fails, skips a check,

@@ -18,7 +18,7 @@ pub use command_line::{CommandLine, Example, Flag, STATE_KEY_ENV};
 
 #[cfg(feature = "client")]
 #[allow(missing_docs)] // generated code documents what the server documents
-#[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/generated_client.rs
+#[rustfmt::skip] // byte-identical to what mcp-codegen emits; see tests/it/generated_client.rs
 pub mod echo_client;
 
 /// Typed clients mcp-codegen generated from third-party servers: the

@@ -5,7 +5,7 @@
 //! client request made inside an OpenTelemetry span continues its trace.
 //!
 //! Runs with `cargo test -p mcp-runtime --features opentelemetry --test
-//! otel`; `cargo test --workspace` runs it through `tests/tests/otel.rs`.
+//! otel`; `cargo test --workspace` runs it through `tests/tests/it/otel.rs`.
 
 use std::collections::HashMap;
 use std::convert::Infallible;

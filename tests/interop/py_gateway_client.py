@@ -9,7 +9,7 @@ Connects twice to the gateway's Streamable HTTP endpoint URL:
 - a client without one calls py.add (no one to ask: the gateway refuses).
 Each call's outcome is recorded: its result (isError, text content, structuredContent, progress
 seen) or the JSON-RPC error it raised (code, message). Prints one JSON summary line and exits 0;
-the Rust test (examples/tests/gateway.rs) judges it. Exits 1 with "py_gateway_client: FAIL: ..."
+the Rust test (examples/tests/it/gateway.rs) judges it. Exits 1 with "py_gateway_client: FAIL: ..."
 when the client could not run at all.
 """
 import argparse

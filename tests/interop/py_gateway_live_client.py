@@ -13,7 +13,7 @@ notifications the gateway sends on its own, over the session's GET stream), then
    lacks it, and calls NAME.newtool again.
 Lists are read only after an announcement, never polled. Prints one JSON summary line (what it was
 told, listed and got back; `listChanged`: what the
-initialize result declares in legacy, what the listen stream honours in 2026-07-28) and exits 0; the Rust test (examples/tests/gateway_live.rs) judges it.
+initialize result declares in legacy, what the listen stream honours in 2026-07-28) and exits 0; the Rust test (examples/tests/it/gateway_live.rs) judges it.
 Exits 1 with "py_gateway_live_client: FAIL: ..." when the client could not run at all (including no
 announcement within the timeout).
 """

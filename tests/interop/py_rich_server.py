@@ -3,7 +3,7 @@
 
 Usage: py_rich_server.py   serve stdio (exits on stdin EOF or SIGTERM)
 
-mcp-codegen generates a typed Rust client from this server's tools/list (examples/tests/codegen_e2e.rs);
+mcp-codegen generates a typed Rust client from this server's tools/list (examples/tests/it/codegen_e2e.rs);
 the signatures cover nested pydantic models, Literal, Optional, lists of objects and datetimes, both as
 arguments and as structured outputs. Results are deterministic so the Rust test can check them exactly.
 Run with the venv from setup.sh: target/interop/venv/bin/python tests/interop/py_rich_server.py

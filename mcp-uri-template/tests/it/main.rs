@@ -1,0 +1,5 @@
+//! mcp-uri-template's integration tests: the RFC 6570 examples and
+//! property tests, in one binary.
+
+mod rfc6570;
+mod roundtrip;

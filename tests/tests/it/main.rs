@@ -1,0 +1,14 @@
+//! Workspace-level tests, one module per subject, in one binary: macro-built
+//! servers, packaging, MSRV, docs, fuzz targets and bench tools (the
+//! modules that drive a nested cargo run side by side with the others).
+
+mod bench_smoke;
+mod fuzz_smoke;
+mod macro_items;
+mod macro_server;
+mod msrv;
+mod otel;
+mod package;
+mod resource_templates;
+mod support;
+mod workspace_docs;

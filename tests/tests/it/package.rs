@@ -1,0 +1,223 @@
+//! The crates are ready for crates.io: `cargo package --workspace` passes,
+//! each published crate's `.crate` carries its README and both license
+//! texts (`LICENSE-MIT`, `LICENSE-APACHE`, those of the repository root),
+//! the packaged sources build, and each crate declares what crates.io and
+//! docs.rs show.
+//!
+//! `--no-verify`, and one `cargo check` instead. Cargo's own verification
+//! builds every package from its packaged sources against its packaged
+//! workspace dependencies, which compiles `mcp-runtime` four or five times
+//! (its package, and once per set of features the packages after it ask
+//! for): 3.3 to 4.5 minutes of CPU, 3.5 to 13.5 minutes here (two cores
+//! shared with other builds), with every dependency already built.
+//!
+//! Repeated runs of it also verify against stale packages: cargo unpacks a
+//! workspace crate from its temporary registry (`target/package/tmp-registry`)
+//! into `$CARGO_HOME/registry/src` once and reuses the directory, and the
+//! unit built from it looks fresh forever (packaged files carry a fixed
+//! timestamp). With unchanged versions, a later run here built
+//! `mcp-examples` against the `mcp-runtime` of an earlier one (a method added
+//! since was missing; reproduced with two crates in a scratch workspace).
+//!
+//! So this test unpacks the packages itself, with current timestamps, and
+//! checks `mcp-codegen`, which needs every other published crate, with each
+//! of those patched in from its own unpacked package: every published crate
+//! compiled from exactly what would be uploaded, in about a minute of CPU.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::Value;
+
+/// The published crate whose check compiles every other one.
+const CHECKED: &str = "mcp-codegen";
+
+#[test]
+fn cargo_package_passes_and_the_packages_build() {
+    let metadata = support::metadata();
+    let target_dir = support::target_dir(&metadata);
+    let published = support::published(&metadata);
+    let package_dir = target_dir.join("package");
+    let crate_file = |package: &Value| -> PathBuf {
+        let (name, version) = (support::name(package), support::version(package));
+        package_dir.join(format!("{name}-{version}.crate"))
+    };
+    for package in &published {
+        // Whatever an earlier run left must not count.
+        let _ = std::fs::remove_file(crate_file(package));
+    }
+
+    let started = Instant::now();
+    let output = support::cargo()
+        .args(["package", "--workspace", "--allow-dirty", "--no-verify"])
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .output()
+        .expect("run cargo package");
+    eprintln!(
+        "cargo package --workspace --no-verify took {:.0?}",
+        started.elapsed()
+    );
+    assert!(
+        output.status.success(),
+        "cargo package --workspace failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    // Each package holds its crate's README, byte for byte; unpacked (file
+    // times set to now, so no earlier build of them counts as fresh).
+    let unpacked = package_dir.join("check");
+    let _ = std::fs::remove_dir_all(&unpacked);
+    std::fs::create_dir_all(&unpacked).expect("create target/package/check");
+    for package in &published {
+        let (name, version) = (support::name(package), support::version(package));
+        let file = crate_file(package);
+        assert!(file.is_file(), "{name}: no {}", file.display());
+        let status = Command::new("tar")
+            .arg("-xzmf")
+            .arg(&file)
+            .arg("-C")
+            .arg(&unpacked)
+            .status()
+            .expect("run tar");
+        assert!(
+            status.success(),
+            "{name}: tar could not unpack {}",
+            file.display()
+        );
+        let readme_path = Path::new(package["manifest_path"].as_str().expect("manifest_path"))
+            .with_file_name("README.md");
+        let readme = std::fs::read_to_string(&readme_path)
+            .unwrap_or_else(|e| panic!("{name}: {}: {e}", readme_path.display()));
+        let packaged = unpacked.join(format!("{name}-{version}")).join("README.md");
+        assert_eq!(
+            std::fs::read_to_string(&packaged).ok().as_deref(),
+            Some(readme.as_str()),
+            "{name}: {} does not hold the crate's README.md",
+            file.display()
+        );
+        // "MIT OR Apache-2.0": both texts travel with every crate.
+        for license in ["LICENSE-MIT", "LICENSE-APACHE"] {
+            let text = std::fs::read_to_string(support::workspace().join(license))
+                .unwrap_or_else(|e| panic!("{license} at the repository root: {e}"));
+            let packaged = unpacked.join(format!("{name}-{version}")).join(license);
+            assert_eq!(
+                std::fs::read_to_string(&packaged).ok().as_deref(),
+                Some(text.as_str()),
+                "{name}: {} does not hold the repository's {license} (link it from the crate's folder)",
+                file.display()
+            );
+        }
+    }
+
+    // Check CHECKED as packaged, with every other published crate patched
+    // in from its package (crates.io has none of them at these versions,
+    // or, for some names, someone else's crate).
+    let checked = published
+        .iter()
+        .find(|package| support::name(package) == CHECKED)
+        .expect("the checked crate is published");
+    let root = unpacked.join(format!("{CHECKED}-{}", support::version(checked)));
+    // Its own workspace: it sits inside ours without being a member.
+    let mut manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("its Cargo.toml");
+    manifest.push_str("\n[workspace]\n");
+    std::fs::write(root.join("Cargo.toml"), manifest).expect("write its Cargo.toml");
+    let mut check = support::cargo();
+    check
+        .args(["check", "--lib", "--bins"])
+        .current_dir(&root)
+        // The workspace's target directory, so that the dependencies built
+        // for the tests are reused.
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_TERM_COLOR", "never");
+    for package in &published {
+        let (name, version) = (support::name(package), support::version(package));
+        if name != CHECKED {
+            let path = unpacked.join(format!("{name}-{version}"));
+            check.arg("--config").arg(format!(
+                "patch.crates-io.{name}.path = {:?}",
+                path.display().to_string()
+            ));
+        }
+    }
+    let started = Instant::now();
+    let output = check.output().expect("run cargo check");
+    eprintln!(
+        "cargo check of the unpacked {CHECKED} took {:.0?}",
+        started.elapsed()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "{CHECKED} does not build from its package:\n{stderr}"
+    );
+    for package in &published {
+        let (name, version) = (support::name(package), support::version(package));
+        let from_package = format!(
+            "{name} v{version} ({})",
+            unpacked.join(format!("{name}-{version}")).display()
+        );
+        assert!(
+            stderr.contains(&from_package),
+            "{name} was not compiled from its package:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn published_crates_carry_crates_io_metadata() {
+    let metadata = support::metadata();
+    for package in support::published(&metadata) {
+        let name = support::name(package);
+        for field in [
+            "description",
+            "license",
+            "repository",
+            "documentation",
+            "rust_version",
+        ] {
+            assert!(
+                package[field]
+                    .as_str()
+                    .is_some_and(|value| !value.is_empty()),
+                "{name} has no {field}"
+            );
+        }
+        assert_eq!(
+            package["documentation"].as_str(),
+            Some(format!("https://docs.rs/{name}").as_str()),
+            "{name}: documentation"
+        );
+        let readme = package["readme"].as_str().unwrap_or_default();
+        assert!(
+            Path::new(readme).file_name() == Some("README.md".as_ref()),
+            "{name}: readme = {readme:?}"
+        );
+        let keywords = package["keywords"].as_array().expect("keywords");
+        assert!(
+            (1..=5).contains(&keywords.len()),
+            "{name}: crates.io takes 1 to 5 keywords, not {keywords:?}"
+        );
+        for keyword in keywords.iter().filter_map(Value::as_str) {
+            assert!(
+                keyword.len() <= 20
+                    && keyword.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && keyword
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_+".contains(c)),
+                "{name}: keyword {keyword:?} is not one crates.io accepts"
+            );
+        }
+        let categories = package["categories"].as_array().expect("categories");
+        assert!(
+            (1..=5).contains(&categories.len()),
+            "{name}: crates.io takes 1 to 5 categories, not {categories:?}"
+        );
+        assert!(
+            package["metadata"]["docs"]["rs"].is_object(),
+            "{name} has no [package.metadata.docs.rs]"
+        );
+    }
+}
