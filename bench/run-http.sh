@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares Streamable HTTP tools/call throughput, latency and memory of our
-# echo-server (mcp-runtime) with the same tools written with rmcp 3.x
+# echo-server (mcp-toolkit-runtime) with the same tools written with rmcp 3.x
 # (bench/rmcp-echo, binary rmcp-echo-http), using one load driver (bench/loadgen --url). See
 # bench/README.md, section "Streamable HTTP".
 #

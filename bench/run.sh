@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares stdio tools/call throughput, latency and memory of our echo-server
-# (mcp-runtime) with the same tools written with rmcp 3.x, using one load
+# (mcp-toolkit-runtime) with the same tools written with rmcp 3.x, using one load
 # driver (bench/loadgen). See bench/README.md.
 #
 # Environment (all optional):

@@ -22,7 +22,7 @@ runs="${RUNS:-1}"
 
 rm -rf "$work/client"
 mkdir -p "$work/client/src"
-(cd "$root" && cargo run --quiet --release -p mcp-codegen --example bench_generate -- \
+(cd "$root" && cargo run --quiet --release -p mcp-toolkit-codegen --example bench_generate -- \
     "$tools" 1 "$work/client/src/generated.rs")
 lines=$(wc -l < "$work/client/src/generated.rs")
 
@@ -36,7 +36,7 @@ publish = false
 [workspace]
 
 [dependencies]
-mcp-runtime = { path = "$root/mcp-runtime" }
+mcp-toolkit-runtime = { path = "$root/mcp-runtime" }
 TOML
 echo 'include!("generated.rs");' > "$work/client/src/lib.rs"
 
@@ -51,7 +51,7 @@ mv src/lib.rs.keep src/lib.rs
 
 results="$work/results.md"
 {
-    echo "$tools tools, $lines lines generated, $(date -u +%FT%TZ), mcp-runtime at $(git -C "$root" rev-parse --short HEAD)"
+    echo "$tools tools, $lines lines generated, $(date -u +%FT%TZ), mcp-toolkit-runtime at $(git -C "$root" rev-parse --short HEAD)"
     echo
     echo "| run | wall s | peak RSS MB |"
     echo "| --- | ---: | ---: |"

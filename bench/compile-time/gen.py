@@ -30,7 +30,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-mcp-runtime = {{ path = "{runtime}" }}
+mcp-toolkit-runtime = {{ path = "{runtime}" }}
 """)
 
 write(f"{out}/rmcp/Cargo.toml", """[package]
@@ -48,7 +48,7 @@ schemars = "1"
 # The edit the benchmark makes before each incremental build.
 EDIT = "pub const EDIT: u64 = 0;\n"
 
-ours = ["//! Generated: N tools with #[mcp_tool].\n", "use mcp_runtime::mcp_tool;\n\n", EDIT]
+ours = ["//! Generated: N tools with #[mcp_tool].\n", "use mcp_toolkit_runtime::mcp_tool;\n\n", EDIT]
 for i in range(n):
     ours.append(f"""
 /// Tool {i}: adds two integers and an offset.
@@ -66,8 +66,8 @@ pub fn tool_{i}(a: i64, b: i64, note: Option<String>) -> String {{
 names = ", ".join(f"tool_{i}" for i in range(n))
 ours.append(f"""
 /// Every tool, for a server.
-pub fn definitions() -> mcp_runtime::server::Definitions {{
-    mcp_runtime::definitions![{names}]
+pub fn definitions() -> mcp_toolkit_runtime::server::Definitions {{
+    mcp_toolkit_runtime::definitions![{names}]
 }}
 """)
 write(f"{out}/ours/src/lib.rs", "".join(ours))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cold release build of a minimal stdio server: one `echo` tool, served over
-# stdio, written with our #[mcp_tool] (mcp-runtime without default features,
+# stdio, written with our #[mcp_tool] (mcp-toolkit-runtime without default features,
 # as a server that needs nothing else would depend on it) and with rmcp
 # 3.11's #[tool] (features server, macros, transport-io). Each crate gets an
 # empty target dir and the dependency sources already downloaded, so the
@@ -9,7 +9,7 @@
 # process, and the stripped binary's size.
 #
 # Knobs: RUNS (1; each run is a full cold build), CRATES ("ours rmcp"),
-# OURS_FEATURES (extra mcp-runtime features for ours, e.g. "validation").
+# OURS_FEATURES (extra mcp-toolkit-runtime features for ours, e.g. "validation").
 # Writes bench/compile-time/work-minimal/ (git-ignored).
 set -euo pipefail
 
@@ -36,13 +36,13 @@ publish = false
 [workspace]
 
 [dependencies]
-mcp-runtime = { path = "$root/mcp-runtime", default-features = false, features = [${feature_list%, }] }
+mcp-toolkit-runtime = { path = "$root/mcp-runtime", default-features = false, features = [${feature_list%, }] }
 tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 serde = { version = "1", features = ["derive"] }
 TOML
 cat > "$work/ours/src/main.rs" <<'RS'
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
 
 /// Echo the text back unchanged.
 ///
@@ -56,8 +56,8 @@ fn echo(text: String) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![echo])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![echo])
         .build()?;
     server.serve_stdio().await?;
     Ok(())

@@ -5,13 +5,13 @@
 
 fn main() {
     println!("cargo::rerun-if-changed=tools.json");
-    let options = mcp_codegen::Options {
+    let options = mcp_toolkit_codegen::Options {
         client_name: "WeatherClient".into(),
         ..Default::default()
     };
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let output = std::path::Path::new(&out_dir).join("weather_client.rs");
-    if let Err(error) = mcp_codegen::generate_file("tools.json", &output, &options) {
+    if let Err(error) = mcp_toolkit_codegen::generate_file("tools.json", &output, &options) {
         panic!("cannot generate the weather client from tools.json: {error}");
     }
 }

@@ -12,15 +12,17 @@
 //! `AuthConfig::jwt(resource, issuer)` (a `JwtVerifier` checks signature,
 //! issuer, audience and expiry against the issuer's keys) or an
 //! `IntrospectionVerifier` (RFC 7662); clients then get tokens with the
-//! OAuth flow of `mcp_runtime::client::auth` instead of a fixed one.
+//! OAuth flow of `mcp_toolkit_runtime::client::auth` instead of a fixed one.
 //!
 //! Run: `cargo run -p mcp-examples --example auth`.
 
-use mcp_runtime::client::{Client, ConnectOptions};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
-use mcp_runtime::server::auth::{AuthConfig, Principal, TokenError, TokenVerifier, VerifyFuture};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::server::auth::{
+    AuthConfig, Principal, TokenError, TokenVerifier, VerifyFuture,
+};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 
 /// Accepts two demo tokens: one that may read, one that may also write.
@@ -58,8 +60,8 @@ fn add_note(text: String) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![read_notes, add_note])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![read_notes, add_note])
         .build()?;
 
     // The resource is the server's own URL (the tokens' audience), so bind first.

@@ -12,11 +12,11 @@
 
 use axum::Router;
 use axum::routing::get;
-use mcp_runtime::client::{Client, ConnectOptions};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::{RequestContext, Server};
-use mcp_runtime::transport::HttpConfig;
-use mcp_runtime::transport::http::McpService;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::{RequestContext, Server};
+use mcp_toolkit_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::http::McpService;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -40,8 +40,8 @@ fn whereami(context: RequestContext) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![whereami])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![whereami])
         .build()?;
 
     // The app: its own route, the MCP endpoint, and a layer around both.

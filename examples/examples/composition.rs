@@ -14,10 +14,10 @@
 //!
 //! Run: `cargo run -p mcp-examples --example composition`.
 
-use mcp_runtime::client::{Client, ConnectOptions};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 
 /// Tell the weather in a city.
@@ -41,8 +41,8 @@ fn about() -> String {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The weather server, served over HTTP on a free port.
-    let weather = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![forecast])
+    let weather = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![forecast])
         .build()?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let weather_url = format!("http://{}/mcp", listener.local_addr()?);
@@ -51,15 +51,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("weather server at {weather_url}");
 
     // The math server, in this process.
-    let math = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![add])
+    let math = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![add])
         .build()?;
 
     // The front server: its own tool, plus both servers mounted under a prefix.
     let weather_client = Client::connect_http(&weather_url).await?;
     let math_client = Client::connect_in_memory(math, ConnectOptions::default()).await?;
-    let front = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![about])
+    let front = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![about])
         .register(weather_client.mount("weather").await?)
         .register(math_client.mount("math").await?)
         .build()?;

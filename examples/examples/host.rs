@@ -16,7 +16,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use mcp_host::{CallOptions, Config, Consent, ConsentRequest, Host, HostOptions};
+use mcp_toolkit_host::{CallOptions, Config, Consent, ConsentRequest, Host, HostOptions};
 use serde_json::json;
 
 /// The user's answer to "may this tool run?": here, yes for the notes

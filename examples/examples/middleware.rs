@@ -8,8 +8,8 @@
 //!    never runs;
 //! 3. the built-in [`Timeout`], which ends a call that takes too long.
 //!
-//! The built-ins [`RequestLog`](mcp_runtime::server::middleware::RequestLog)
-//! and [`ConcurrencyLimit`](mcp_runtime::server::middleware::ConcurrencyLimit)
+//! The built-ins [`RequestLog`](mcp_toolkit_runtime::server::middleware::RequestLog)
+//! and [`ConcurrencyLimit`](mcp_toolkit_runtime::server::middleware::ConcurrencyLimit)
 //! are added the same way. The layers serve stdio and HTTP alike; here the
 //! client talks to the server in memory.
 //!
@@ -17,10 +17,10 @@
 
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ConnectOptions};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
-use mcp_runtime::server::middleware::{McpRequest, McpResponse, Next, Timeout};
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::server::middleware::{McpRequest, McpResponse, Next, Timeout};
 use serde_json::json;
 
 /// Echo the text back unchanged.
@@ -64,8 +64,8 @@ async fn timing(request: McpRequest, next: Next) -> McpResponse {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![echo, drop_tables, slow])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![echo, drop_tables, slow])
         // The first layer added is the outermost: it sees what the others did.
         .middleware(timing)
         // Layer 2, a closure: refuse one tool by name. `fail` answers in

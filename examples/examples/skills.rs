@@ -12,8 +12,8 @@
 //!
 //! Run: `cargo run -p mcp-examples --example skills`.
 
-use mcp_runtime::client::{Client, ConnectOptions, SkillError};
-use mcp_runtime::server::{Server, SkillDef};
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, SkillError};
+use mcp_toolkit_runtime::server::{Server, SkillDef};
 
 const SKILL_MD: &str = "---
 name: release-notes
@@ -33,7 +33,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let skill = SkillDef::new("release-notes")
         .file("SKILL.md", SKILL_MD)
         .file("templates/NOTES.md", TEMPLATE);
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .skill(skill)
         .build()?;
 

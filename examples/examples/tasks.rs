@@ -17,10 +17,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::protocol::{CreateTaskResult, GetTaskResult, TASKS_EXTENSION, TaskAck};
-use mcp_runtime::server::Server;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::protocol::{CreateTaskResult, GetTaskResult, TASKS_EXTENSION, TaskAck};
+use mcp_toolkit_runtime::server::Server;
 use serde_json::json;
 
 /// Build a report, one page every 100 ms.
@@ -61,8 +61,8 @@ async fn wait_for_end(
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![build_report])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![build_report])
         .build()?;
 
     // Tasks belong to the 2026-07-28 era; the client declares the extension.

@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use mcp_runtime::server::{Server, ServerBuilder, StateKey};
+use mcp_toolkit_runtime::server::{Server, ServerBuilder, StateKey};
 
 /// The environment variable that may carry the request state key.
 pub const STATE_KEY_ENV: &str = "MCP_STATE_KEY";
@@ -205,7 +205,7 @@ fn shared_state(
     builder: ServerBuilder,
     url: &str,
 ) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
-    Ok(builder.shared_state(mcp_runtime::server::SharedState::redis(url)?))
+    Ok(builder.shared_state(mcp_toolkit_runtime::server::SharedState::redis(url)?))
 }
 
 /// Without the `redis` feature there is no store to share state through.
@@ -219,19 +219,19 @@ fn shared_state(
 
 /// Adds what every `--mount PREFIX=URL` names to `builder`: the server at
 /// the Streamable HTTP `URL`, its tools and prompts as `PREFIX_NAME`
-/// (see `mcp_runtime::client::Client::mount`).
+/// (see `mcp_toolkit_runtime::client::Client::mount`).
 #[cfg(feature = "client")]
 async fn mount(
     mut builder: ServerBuilder,
     mounts: &[(String, String)],
 ) -> Result<ServerBuilder, Box<dyn std::error::Error>> {
     for (prefix, url) in mounts {
-        let upstream = mcp_runtime::client::Client::connect_http(url)
+        let upstream = mcp_toolkit_runtime::client::Client::connect_http(url)
             .await
             .map_err(|e| {
                 format!(
                     "cannot mount {}: {e}",
-                    mcp_runtime::redact::RedactedUrl::new(url)
+                    mcp_toolkit_runtime::redact::RedactedUrl::new(url)
                 )
             })?;
         builder = builder.register(upstream.mount(prefix).await?);
@@ -259,15 +259,15 @@ async fn serve_http(
     command_line: &CommandLine,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    let mut config = mcp_runtime::transport::HttpConfig::default();
+    let mut config = mcp_toolkit_runtime::transport::HttpConfig::default();
     let url = format!("http://{}{}", listener.local_addr()?, config.path);
     if let Some(issuer) = &command_line.auth_issuer {
         let resource = command_line.resource.clone().unwrap_or_else(|| url.clone());
         config.auth = Some(jwt_auth(&resource, issuer)?);
         eprintln!(
             "protected resource {}; tokens from {}",
-            mcp_runtime::redact::RedactedUrl::new(&resource),
-            mcp_runtime::redact::RedactedUrl::new(issuer)
+            mcp_toolkit_runtime::redact::RedactedUrl::new(&resource),
+            mcp_toolkit_runtime::redact::RedactedUrl::new(issuer)
         );
     }
     eprintln!("listening on {url}");
@@ -293,8 +293,8 @@ async fn serve_http(
 fn jwt_auth(
     resource: &str,
     issuer: &str,
-) -> Result<mcp_runtime::server::auth::AuthConfig, Box<dyn std::error::Error>> {
-    Ok(mcp_runtime::server::auth::AuthConfig::jwt(
+) -> Result<mcp_toolkit_runtime::server::auth::AuthConfig, Box<dyn std::error::Error>> {
+    Ok(mcp_toolkit_runtime::server::auth::AuthConfig::jwt(
         resource, issuer,
     )?)
 }
@@ -304,7 +304,7 @@ fn jwt_auth(
 fn jwt_auth(
     _resource: &str,
     _issuer: &str,
-) -> Result<mcp_runtime::server::auth::AuthConfig, Box<dyn std::error::Error>> {
+) -> Result<mcp_toolkit_runtime::server::auth::AuthConfig, Box<dyn std::error::Error>> {
     Err("--auth-issuer needs the examples built with the `jwt` feature".into())
 }
 
@@ -349,8 +349,8 @@ mod tests {
     /// instead of replacing them: a page size of one still pages.
     #[tokio::test]
     async fn a_state_key_keeps_the_binarys_other_options() {
-        use mcp_runtime::protocol::CallToolResult;
-        use mcp_runtime::server::{Server, ServerOptions, ToolCall, ToolDef};
+        use mcp_toolkit_runtime::protocol::CallToolResult;
+        use mcp_toolkit_runtime::server::{Server, ServerOptions, ToolCall, ToolDef};
         use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
         let dir = tempfile::tempdir().unwrap();
@@ -359,7 +359,7 @@ mod tests {
         let command_line = parse(EVERY, &["--state-key-file", key.to_str().unwrap()]).unwrap();
         let tool =
             |name: &str| ToolDef::new(name, |_: ToolCall| async { Ok(CallToolResult::text("")) });
-        let builder = Server::builder(mcp_runtime::server_info!())
+        let builder = Server::builder(mcp_toolkit_runtime::server_info!())
             .options(ServerOptions {
                 page_size: 1,
                 ..ServerOptions::default()
@@ -370,7 +370,7 @@ mod tests {
 
         let (client, server_io) = tokio::io::duplex(1 << 16);
         let (input, output) = tokio::io::split(server_io);
-        let config = mcp_runtime::transport::StdioConfig::default();
+        let config = mcp_toolkit_runtime::transport::StdioConfig::default();
         tokio::spawn(server.serve_io(input, output, config));
         let (reader, mut writer) = tokio::io::split(client);
         let list = serde_json::json!({

@@ -38,7 +38,7 @@ pub mod generated {
 }
 
 /// Sends `tracing` output to stderr (stdout carries only protocol messages),
-/// filtered by `RUST_LOG` (default `warn`). With `RUST_LOG=mcp_runtime=info`
+/// filtered by `RUST_LOG` (default `warn`). With `RUST_LOG=mcp_toolkit_runtime=info`
 /// every request's span is written when it closes: method, name, id, era,
 /// duration and its trace (`trace_id`, `span_id`, `parent_span_id`).
 ///

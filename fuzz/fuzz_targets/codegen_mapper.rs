@@ -6,7 +6,7 @@
 //! `Error::Internal` (code it produced that breaks its own rules).
 
 use libfuzzer_sys::fuzz_target;
-use mcp_codegen::{Error, Options, generate, parse_tools};
+use mcp_toolkit_codegen::{Error, Options, generate, parse_tools};
 use serde_json::{Value, json};
 
 fuzz_target!(|data: &[u8]| {

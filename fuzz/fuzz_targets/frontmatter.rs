@@ -20,7 +20,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if !yaml.is_empty() && !yaml.ends_with('\n') {
         yaml.push('\n');
     }
-    let Ok(ours) = mcp_runtime::fuzzing::frontmatter(&format!("---\n{yaml}---\n")) else {
+    let Ok(ours) = mcp_toolkit_runtime::fuzzing::frontmatter(&format!("---\n{yaml}---\n")) else {
         return;
     };
     match reference::load(&yaml) {

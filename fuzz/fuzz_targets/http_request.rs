@@ -16,7 +16,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::{Method, Request};
 use libfuzzer_sys::fuzz_target;
 use mcp_fuzz::{echo_server, runtime};
-use mcp_runtime::transport::http::{HttpConfig, McpService};
+use mcp_toolkit_runtime::transport::http::{HttpConfig, McpService};
 use tower_service::Service;
 
 fn service() -> &'static McpService {

@@ -1,5 +1,5 @@
 #![no_main]
-//! Schemas and values through mcp-runtime's built-in validator (the one a
+//! Schemas and values through mcp-toolkit-runtime's built-in validator (the one a
 //! server built without the `validation` feature uses; this workspace has
 //! that feature on through mcp-codegen, so the target calls the validator
 //! itself). The input is a schema in JSON, a newline, then a value in JSON.
@@ -9,7 +9,7 @@
 //! violation must say why, and the same value must get the same verdict.
 
 use libfuzzer_sys::fuzz_target;
-use mcp_runtime::fuzzing::lean_schema_check;
+use mcp_toolkit_runtime::fuzzing::lean_schema_check;
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {

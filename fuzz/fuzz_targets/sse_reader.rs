@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_runtime::fuzzing::sse_events;
+use mcp_toolkit_runtime::fuzzing::sse_events;
 
 const LIMIT: usize = 256;
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use mcp_fuzz::{echo_server, runtime};
-use mcp_runtime::transport::stdio::StdioConfig;
+use mcp_toolkit_runtime::transport::stdio::StdioConfig;
 use tokio::io::AsyncReadExt;
 
 fuzz_target!(|data: &[u8]| {

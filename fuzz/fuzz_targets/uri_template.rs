@@ -17,7 +17,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use libfuzzer_sys::fuzz_target;
-use mcp_uri_template::{MAX_URI_LEN, UriTemplate, Value};
+use mcp_toolkit_uri_template::{MAX_URI_LEN, UriTemplate, Value};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -3,7 +3,7 @@
 //! panics, and every challenge read, written back out, reads the same
 //! (what a protected server writes, a client reads exactly).
 
-use mcp_runtime::oauth::challenge::{Challenge, parse};
+use mcp_toolkit_runtime::oauth::challenge::{Challenge, parse};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
-use mcp_runtime::protocol::{CallToolResult, Implementation};
-use mcp_runtime::server::{Server, ToolCall, ToolDef};
+use mcp_toolkit_runtime::protocol::{CallToolResult, Implementation};
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
 
 /// The server every transport target serves.
 pub fn echo_server() -> &'static Server {

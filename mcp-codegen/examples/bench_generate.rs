@@ -3,7 +3,7 @@
 //! (`tests/corpus/*.json`, skipping `invalid.json`, and `listing.json`, whose
 //! point is its prompts and templates), each renamed `NAME_i`.
 //!
-//! `cargo run --release -p mcp-codegen --example bench_generate [-- N [REPS [OUT]]]`
+//! `cargo run --release -p mcp-toolkit-codegen --example bench_generate [-- N [REPS [OUT]]]`
 //!
 //! Prints the best and median wall time of REPS (default 5) runs and the time
 //! per tool; see the "Code generation" section of bench/README.md for the numbers.
@@ -12,8 +12,8 @@
 
 use std::time::{Duration, Instant};
 
-use mcp_codegen::Options;
-use mcp_runtime::protocol::Tool;
+use mcp_toolkit_codegen::Options;
+use mcp_toolkit_runtime::protocol::Tool;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -33,13 +33,13 @@ fn main() {
     let mut base: Vec<Tool> = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        let tools = mcp_codegen::parse_tools(&text).unwrap();
+        let tools = mcp_toolkit_codegen::parse_tools(&text).unwrap();
         // Keep only tools that generate on their own (the corpus has some
         // deliberately rejected ones).
         base.extend(
-            tools
-                .into_iter()
-                .filter(|t| mcp_codegen::generate(std::slice::from_ref(t), &options).is_ok()),
+            tools.into_iter().filter(|t| {
+                mcp_toolkit_codegen::generate(std::slice::from_ref(t), &options).is_ok()
+            }),
         );
     }
     let tools: Vec<Tool> = (0..n)
@@ -53,7 +53,7 @@ fn main() {
     let mut code = String::new();
     for _ in 0..reps {
         let start = Instant::now();
-        let generated = mcp_codegen::generate(&tools, &options).expect("generate");
+        let generated = mcp_toolkit_codegen::generate(&tools, &options).expect("generate");
         times.push(start.elapsed());
         code = generated.code;
     }

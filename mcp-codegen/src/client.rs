@@ -4,7 +4,7 @@
 //! template, a lookup of its static resources, and what `check` and
 //! `verify` need to know about its prompts and templates.
 
-use mcp_runtime::protocol::Tool;
+use mcp_toolkit_runtime::protocol::Tool;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::punctuated::Punctuated;

@@ -3,20 +3,20 @@
 //! `TOOLS_JSON`, `PROMPTS_JSON` and `RESOURCE_TEMPLATES`) and a server's
 //! now, each change classified as breaking for the generated client or
 //! not. A prompt's arguments are compared as the object schema of strings
-//! they amount to (`mcp_runtime::codegen::prompt_arguments_schema`), by the
+//! they amount to (`mcp_toolkit_runtime::codegen::prompt_arguments_schema`), by the
 //! rules for a tool's arguments: a new required argument breaks, a new
 //! optional one does not. A template is found by its URI template (the
 //! generated code expands it); one that is gone, or whose URI changed
 //! under the same name, breaks.
 
-use mcp_runtime::codegen::prompt_arguments_schema;
-use mcp_runtime::protocol::{Prompt, ResourceTemplate, Tool};
+use mcp_toolkit_runtime::codegen::prompt_arguments_schema;
+use mcp_toolkit_runtime::protocol::{Prompt, ResourceTemplate, Tool};
 use serde_json::{Map, Value};
 
 use crate::error::Error;
 use crate::input::Listing;
 use crate::resolve::{ANNOTATIONS, merge_into, resolve};
-use mcp_runtime::canonical::canonical_json;
+use mcp_toolkit_runtime::canonical::canonical_json;
 
 /// What a change is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -29,7 +29,7 @@ pub const SOME_HELPER: &str = "__mcp_codegen_deserialize_some";
 pub struct Emitter<'a> {
     /// The named types.
     pub types: &'a Types,
-    /// The runtime crate path, e.g. `::mcp_runtime`.
+    /// The runtime crate path, e.g. `::mcp_toolkit_runtime`.
     pub rt: Path,
     /// The visibility of every item and field.
     pub vis: Visibility,

@@ -1,10 +1,10 @@
 //! Canonical JSON of the tools' schemas, embedded in generated code so that
 //! `check` can classify differences later. Fingerprints themselves come
-//! from `mcp_runtime::client::tool_fingerprint`, the function the generated
+//! from `mcp_toolkit_runtime::client::tool_fingerprint`, the function the generated
 //! client's `verify` compares against at run time.
 
-use mcp_runtime::canonical::{canonical_json, write_canonical, write_json_string};
-use mcp_runtime::protocol::{Prompt, Tool};
+use mcp_toolkit_runtime::canonical::{canonical_json, write_canonical, write_json_string};
+use mcp_toolkit_runtime::protocol::{Prompt, Tool};
 use serde_json::json;
 
 /// The canonical JSON of the tools' schemas that generated code embeds and
@@ -56,7 +56,7 @@ pub fn embedded_prompts_json<'p>(prompts: impl IntoIterator<Item = &'p Prompt>) 
 
 #[cfg(test)]
 mod tests {
-    use mcp_runtime::canonical::canonical_json;
+    use mcp_toolkit_runtime::canonical::canonical_json;
     use serde_json::{Value, json};
 
     use super::*;

@@ -2,8 +2,8 @@
 //! arguments and output, and the client type with one method per tool,
 //! prompt and resource template, and a lookup of the static resources.
 
-use mcp_runtime::client::tool_fingerprint as fingerprint;
-use mcp_runtime::protocol::Tool;
+use mcp_toolkit_runtime::client::tool_fingerprint as fingerprint;
+use mcp_toolkit_runtime::protocol::Tool;
 
 use crate::client::{Extras, ToolTypes, client};
 use crate::emit::{Emitter, visibility};

@@ -4,7 +4,7 @@
 //! `prompts`, `resources` and `resourceTemplates` (the results of
 //! `prompts/list`, `resources/list` and `resources/templates/list` merged).
 
-use mcp_runtime::protocol::{Prompt, Resource, ResourceTemplate, Tool};
+use mcp_toolkit_runtime::protocol::{Prompt, Resource, ResourceTemplate, Tool};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 

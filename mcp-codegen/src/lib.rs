@@ -2,7 +2,7 @@
 //! prompts and resources).
 //!
 //! Each tool's `inputSchema` and `outputSchema` (JSON Schema 2020-12) become
-//! Rust types; a client type wraps `mcp_runtime::client::Client` with one
+//! Rust types; a client type wraps `mcp_toolkit_runtime::client::Client` with one
 //! method per tool, returning a future. From a server's whole [`Listing`]
 //! ([`generate_listing`], and what [`Source`] fetches from a live server),
 //! the client also gets one method per prompt (its arguments a struct of
@@ -20,12 +20,12 @@
 //! From `build.rs`:
 //!
 //! ```no_run
-//! let options = mcp_codegen::Options {
+//! let options = mcp_toolkit_codegen::Options {
 //!     client_name: "WeatherClient".into(),
 //!     ..Default::default()
 //! };
 //! let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("weather.rs");
-//! mcp_codegen::generate_file("tools.json", &out, &options).unwrap();
+//! mcp_toolkit_codegen::generate_file("tools.json", &out, &options).unwrap();
 //! ```
 
 mod client;
@@ -52,7 +52,7 @@ mod usage;
 pub use error::{At, Error};
 pub use generate::{Generated, GeneratedMethod, GeneratedTool, HEADER, generate, generate_listing};
 pub use input::{Listing, parse_listing, parse_tools};
-pub use mcp_runtime::canonical::canonical_json;
+pub use mcp_toolkit_runtime::canonical::canonical_json;
 pub use options::{Derives, Limits, Options, Visibility};
 pub use source::{DEFAULT_TIMEOUT, Source};
 
@@ -108,7 +108,7 @@ pub fn check(source: &Source, generated: impl AsRef<Path>) -> Result<drift::Repo
 /// Compares `tools` with those a generated file was made from (its prompts
 /// and templates are not compared).
 pub fn check_tools(
-    tools: &[mcp_runtime::protocol::Tool],
+    tools: &[mcp_toolkit_runtime::protocol::Tool],
     generated: impl AsRef<Path>,
 ) -> Result<drift::Report, Error> {
     let old = drift::embedded_listing(&read(generated.as_ref())?)?;

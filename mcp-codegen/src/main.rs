@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use mcp_codegen::{Derives, Options, Source, Visibility};
+use mcp_toolkit_codegen::{Derives, Options, Source, Visibility};
 
 #[derive(Parser)]
 #[command(
@@ -37,10 +37,10 @@ enum Command {
         #[arg(long, default_value = "pub")]
         visibility: String,
         /// Path of the runtime crate in generated code.
-        #[arg(long, default_value = "::mcp_runtime")]
+        #[arg(long, default_value = "::mcp_toolkit_runtime")]
         runtime_path: String,
         /// Emit only the argument and output types, no client (every type then gets both serde
-        /// directions). Their code needs mcp-runtime's `codegen` feature (part of `client`).
+        /// directions). Their code needs mcp-toolkit-runtime's `codegen` feature (part of `client`).
         #[arg(long)]
         types_only: bool,
         /// Generate only these tools (comma-separated names), e.g. --tools read_file,search.
@@ -111,12 +111,12 @@ struct ConnectArgs {
 
 impl ConnectArgs {
     /// `--timeout` as a duration.
-    fn timeout(&self) -> Result<Duration, mcp_codegen::Error> {
+    fn timeout(&self) -> Result<Duration, mcp_toolkit_codegen::Error> {
         Duration::try_from_secs_f64(self.timeout)
             .ok()
             .filter(|timeout| !timeout.is_zero())
             .ok_or_else(|| {
-                mcp_codegen::Error::Option(format!(
+                mcp_toolkit_codegen::Error::Option(format!(
                     "--timeout takes a positive number of seconds, not {}",
                     self.timeout
                 ))
@@ -125,7 +125,7 @@ impl ConnectArgs {
 }
 
 impl SourceArgs {
-    fn source(self, http: ConnectArgs) -> Result<Source, mcp_codegen::Error> {
+    fn source(self, http: ConnectArgs) -> Result<Source, mcp_toolkit_codegen::Error> {
         if let (Some(path), Some(server)) = (self.config, http.server) {
             return Ok(Source::Config { path, server });
         }
@@ -136,7 +136,7 @@ impl SourceArgs {
                 let mut headers = Vec::new();
                 for header in http.header {
                     let (name, value) = header.split_once(':').ok_or_else(|| {
-                        mcp_codegen::Error::Option(format!(
+                        mcp_toolkit_codegen::Error::Option(format!(
                             "--header takes `Name: value`, not `{header}`"
                         ))
                     })?;
@@ -144,7 +144,7 @@ impl SourceArgs {
                 }
                 if let Some(var) = http.bearer_env {
                     let token = std::env::var(&var).map_err(|_| {
-                        mcp_codegen::Error::Option(format!(
+                        mcp_toolkit_codegen::Error::Option(format!(
                             "--bearer-env {var}: the environment variable is not set"
                         ))
                     })?;
@@ -159,14 +159,14 @@ impl SourceArgs {
                     oauth: http.oauth,
                 })
             }
-            _ => Err(mcp_codegen::Error::Option(
+            _ => Err(mcp_toolkit_codegen::Error::Option(
                 "give one of --from, --stdio, --url or --config".into(),
             )),
         }
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
+fn run(cli: Cli) -> Result<ExitCode, mcp_toolkit_codegen::Error> {
     match cli.command {
         Command::Generate {
             source,
@@ -190,13 +190,13 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
             };
             let timeout = http.timeout()?;
             let listing = source.source(http)?.listing_blocking_within(timeout)?;
-            let generated = mcp_codegen::generate_listing(&listing, &options)?;
+            let generated = mcp_toolkit_codegen::generate_listing(&listing, &options)?;
             for note in &generated.notes {
                 eprintln!("not generated: {note}");
             }
             match output {
                 Some(path) => {
-                    let generated = mcp_codegen::write_if_changed(generated, &path)?;
+                    let generated = mcp_toolkit_codegen::write_if_changed(generated, &path)?;
                     eprintln!(
                         "wrote {} ({} tools, {} prompts, {} resource templates)",
                         path.display(),
@@ -216,7 +216,7 @@ fn run(cli: Cli) -> Result<ExitCode, mcp_codegen::Error> {
         } => {
             let timeout = http.timeout()?;
             let listing = source.source(http)?.listing_blocking_within(timeout)?;
-            let report = mcp_codegen::check_listing(&listing, &against)?;
+            let report = mcp_toolkit_codegen::check_listing(&listing, &against)?;
             for change in &report.changes {
                 println!("{change}");
             }

@@ -101,13 +101,13 @@ pub struct Options {
     pub client_name: String,
     /// Visibility of every generated item.
     pub visibility: Visibility,
-    /// Path of the runtime crate in generated code (default `::mcp_runtime`);
+    /// Path of the runtime crate in generated code (default `::mcp_toolkit_runtime`);
     /// change it when the crate is renamed in `Cargo.toml`.
     pub runtime_path: String,
     /// Emit the client type (and fingerprints); `false` emits only the
     /// tools' argument and output types (no prompts, templates or
     /// resources, which are client methods). Either way the code calls
-    /// `mcp_runtime::codegen`, which needs mcp-runtime's `codegen` feature
+    /// `mcp_toolkit_runtime::codegen`, which needs mcp-toolkit-runtime's `codegen` feature
     /// (`client` turns it on).
     pub emit_client: bool,
     /// Generate only the tools with these names (in the server's order);
@@ -127,7 +127,7 @@ impl Default for Options {
         Options {
             client_name: "McpClient".to_owned(),
             visibility: Visibility::Public,
-            runtime_path: "::mcp_runtime".to_owned(),
+            runtime_path: "::mcp_toolkit_runtime".to_owned(),
             emit_client: true,
             only: None,
             derives: Derives::default(),

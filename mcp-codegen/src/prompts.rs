@@ -2,8 +2,8 @@
 //! as a struct of strings (required ones `String`, optional ones
 //! `Option<String>`), returning the prompt's messages.
 
-use mcp_runtime::codegen::prompt_fingerprint;
-use mcp_runtime::protocol::Prompt;
+use mcp_toolkit_runtime::codegen::prompt_fingerprint;
+use mcp_toolkit_runtime::protocol::Prompt;
 use syn::ImplItem;
 
 use crate::client::{described, method_item};
@@ -22,7 +22,7 @@ pub struct PromptTypes<'p> {
     pub method: String,
     /// The arguments struct, when the prompt has arguments.
     pub args: Option<TypeId>,
-    /// The prompt's fingerprint (see `mcp_runtime::codegen::prompt_fingerprint`).
+    /// The prompt's fingerprint (see `mcp_toolkit_runtime::codegen::prompt_fingerprint`).
     pub fingerprint: String,
 }
 

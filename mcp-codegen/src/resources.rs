@@ -4,7 +4,7 @@
 //! The enum is a snapshot of the list when the client was generated; any
 //! other URI can still be read through `inner().read_resource(uri)`.
 
-use mcp_runtime::protocol::Resource;
+use mcp_toolkit_runtime::protocol::Resource;
 use proc_macro2::TokenStream;
 use syn::{ImplItem, Item};
 

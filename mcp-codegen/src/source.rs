@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
-use mcp_runtime::client::{Client, ClientError, ConnectOptions};
-use mcp_runtime::jsonrpc::code::METHOD_NOT_FOUND;
-use mcp_runtime::protocol::Tool;
-use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
+use mcp_toolkit_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions};
+use mcp_toolkit_runtime::jsonrpc::code::METHOD_NOT_FOUND;
+use mcp_toolkit_runtime::protocol::Tool;
+use mcp_toolkit_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::error::Error;
 use crate::input::{Listing, parse_listing, parse_tools};
@@ -64,7 +64,7 @@ impl std::fmt::Debug for Source {
             } => {
                 let names: Vec<_> = headers.iter().map(|(name, _)| name.as_str()).collect();
                 f.debug_struct("Url")
-                    .field("url", &mcp_runtime::redact::RedactedUrl::new(url))
+                    .field("url", &mcp_toolkit_runtime::redact::RedactedUrl::new(url))
                     .field("header_names", &names)
                     .field("oauth", oauth)
                     .finish()
@@ -201,7 +201,8 @@ impl Source {
         server: &str,
         timeout: Duration,
     ) -> Result<Vec<Tool>, Error> {
-        let config = mcp_host::Config::load(path).map_err(|e| Error::Option(e.to_string()))?;
+        let config =
+            mcp_toolkit_host::Config::load(path).map_err(|e| Error::Option(e.to_string()))?;
         if !config.servers.contains_key(server) {
             return Err(Error::Option(format!(
                 "{} has no server named {server}",
@@ -209,11 +210,11 @@ impl Source {
             )));
         }
         let names = [server.to_owned()];
-        let options = mcp_host::HostOptions {
+        let options = mcp_toolkit_host::HostOptions {
             connect_timeout: timeout,
-            ..mcp_host::HostOptions::default()
+            ..mcp_toolkit_host::HostOptions::default()
         };
-        let host = mcp_host::Host::start_only(config, &names, options).await;
+        let host = mcp_toolkit_host::Host::start_only(config, &names, options).await;
         if let Some(Err(why)) = host.servers().into_iter().next().map(|s| s.state) {
             return Err(Error::Client(format!("server {server}: {why}")));
         }

@@ -1,10 +1,10 @@
 //! Resource templates -> one method each: the template's variables as
 //! `&str` parameters (query variables, which a URI may leave out, as
-//! `Option<&str>`), expanded by the runtime with `mcp-uri-template` and
+//! `Option<&str>`), expanded by the runtime with `mcp-toolkit-uri-template` and
 //! read with `resources/read`.
 
-use mcp_runtime::protocol::ResourceTemplate;
-use mcp_uri_template::UriTemplate;
+use mcp_toolkit_runtime::protocol::ResourceTemplate;
+use mcp_toolkit_uri_template::UriTemplate;
 use syn::ImplItem;
 
 use crate::client::{described, method_item};
@@ -34,7 +34,7 @@ pub struct TemplateTypes<'t> {
 }
 
 /// The template's variables, or why it gets no method: its URI template
-/// does not parse (RFC 6570, within `mcp-uri-template`'s bounds).
+/// does not parse (RFC 6570, within `mcp-toolkit-uri-template`'s bounds).
 pub fn variables(template: &ResourceTemplate) -> Result<Vec<Variable>, String> {
     let parsed = UriTemplate::parse(&template.uri_template)
         .map_err(|e| format!("its URI template does not parse: {e}"))?;

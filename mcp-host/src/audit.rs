@@ -85,10 +85,10 @@ pub fn argument_digest(key: &AuditKey, arguments: &serde_json::Value) -> String 
     ))
 }
 
-/// Writes `record` to `tracing` (target `mcp_host::audit`).
+/// Writes `record` to `tracing` (target `mcp_toolkit_host::audit`).
 pub(crate) fn trace(record: &AuditRecord) {
     tracing::info!(
-        target: "mcp_host::audit",
+        target: "mcp_toolkit_host::audit",
         server = %record.server,
         tool = %record.tool,
         argument_digest = %record.argument_digest,

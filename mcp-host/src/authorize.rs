@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::client::auth::{
+use mcp_toolkit_runtime::client::auth::{
     AuthorizationStep, ClientCredentials, ClientSecret, FileTokenStore, OAuthConfig,
 };
 

@@ -6,9 +6,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
-use mcp_runtime::lifetime::bounded;
-use mcp_runtime::protocol::{CallToolResult, ProgressNotificationParams};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectErrorKind};
+use mcp_toolkit_runtime::lifetime::bounded;
+use mcp_toolkit_runtime::protocol::{CallToolResult, ProgressNotificationParams};
 use serde_json::Value;
 
 use crate::audit::{AuditRecord, Decision, argument_digest, trace};
@@ -296,8 +296,8 @@ fn backoff(retry: u32) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use mcp_runtime::client::ConnectOptions;
-    use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    use mcp_toolkit_runtime::client::ConnectOptions;
+    use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
     use serde_json::json;
 
     use super::*;
@@ -308,7 +308,7 @@ mod tests {
         let hello = ToolDef::new("hello", |_call: ToolCall| async {
             Ok(CallToolResult::text("hi"))
         });
-        let server = Server::builder(mcp_runtime::server_info!())
+        let server = Server::builder(mcp_toolkit_runtime::server_info!())
             .tool(hello)
             .build()
             .unwrap();

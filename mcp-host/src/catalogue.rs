@@ -5,10 +5,10 @@
 
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, Subscription};
-use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::protocol::methods::NOTIFICATION_TOOLS_LIST_CHANGED;
-use mcp_runtime::protocol::{Era, SubscriptionFilter};
+use mcp_toolkit_runtime::client::{Client, Subscription};
+use mcp_toolkit_runtime::jsonrpc::Notification;
+use mcp_toolkit_runtime::protocol::methods::NOTIFICATION_TOOLS_LIST_CHANGED;
+use mcp_toolkit_runtime::protocol::{Era, SubscriptionFilter};
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 

@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use mcp_runtime::redact::RedactedUrl;
+use mcp_toolkit_runtime::redact::RedactedUrl;
 use serde::Deserialize;
 
 use crate::error::HostError;
@@ -35,7 +35,7 @@ pub struct Config {
 /// How to reach one server. Its debug output names headers and
 /// environment variables but never shows their values (tokens), and shows
 /// URLs without userinfo, query or fragment
-/// ([`RedactedUrl`](mcp_runtime::redact::RedactedUrl)).
+/// ([`RedactedUrl`](mcp_toolkit_runtime::redact::RedactedUrl)).
 #[derive(Clone, PartialEq)]
 pub enum ServerConfig {
     /// A child process speaking stdio.

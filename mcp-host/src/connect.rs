@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions};
-use mcp_runtime::protocol::Method;
-use mcp_runtime::reexports::http::{HeaderName, HeaderValue};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions};
+use mcp_toolkit_runtime::protocol::Method;
+use mcp_toolkit_runtime::reexports::http::{HeaderName, HeaderValue};
 
 use crate::catalogue::Listening;
 use crate::config::{OAuthGrant, ServerConfig};
@@ -157,7 +157,7 @@ pub(crate) type Connected = (ServerState, Option<Listening>);
 
 #[cfg(test)]
 mod tests {
-    use mcp_runtime::client::auth::AuthorizationStep;
+    use mcp_toolkit_runtime::client::auth::AuthorizationStep;
 
     use super::*;
     use crate::config::Config;
@@ -173,7 +173,7 @@ mod tests {
         fn authorize<'a>(
             &'a self,
             _url: &'a str,
-        ) -> mcp_runtime::client::auth::AuthorizeFuture<'a> {
+        ) -> mcp_toolkit_runtime::client::auth::AuthorizeFuture<'a> {
             Box::pin(async { Err(ClientError::Closed) })
         }
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::protocol::Tool;
+use mcp_toolkit_runtime::protocol::Tool;
 
 use crate::audit::{AuditKey, AuditSink};
 use crate::config::Config;

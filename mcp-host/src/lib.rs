@@ -4,8 +4,8 @@
 //! output as untrusted data.
 //!
 //! ```no_run
-//! # async fn run() -> Result<(), mcp_host::HostError> {
-//! use mcp_host::{CallOptions, Config, Host, HostOptions, NeverAllow};
+//! # async fn run() -> Result<(), mcp_toolkit_host::HostError> {
+//! use mcp_toolkit_host::{CallOptions, Config, Host, HostOptions, NeverAllow};
 //!
 //! let config = Config::load(std::path::Path::new(".mcp.json"))?;
 //! let host = Host::start(config, HostOptions::default()).await;

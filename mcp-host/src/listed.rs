@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::client::ToolList;
-use mcp_runtime::protocol::{CacheScope, CallToolResult, Tool};
-use mcp_runtime::schema::CompiledSchema;
+use mcp_toolkit_runtime::client::ToolList;
+use mcp_toolkit_runtime::protocol::{CacheScope, CallToolResult, Tool};
+use mcp_toolkit_runtime::schema::CompiledSchema;
 use serde_json::Value;
 
 /// A tool list as fetched, with its tools' schemas compiled.

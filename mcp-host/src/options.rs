@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::client::auth::AuthorizationStep;
+use mcp_toolkit_runtime::client::auth::AuthorizationStep;
 
 use crate::audit::AuditKey;
 
@@ -22,7 +22,7 @@ pub struct HostOptions {
     /// The user's part of OAuth's authorization code flow, for the HTTP
     /// servers whose `oauth` entry uses it (default none: such servers are
     /// unavailable). The `mcp-host` command uses a
-    /// [`LoopbackBrowser`](mcp_runtime::client::auth::LoopbackBrowser).
+    /// [`LoopbackBrowser`](mcp_toolkit_runtime::client::auth::LoopbackBrowser).
     pub authorization_step: Option<Arc<dyn AuthorizationStep>>,
     /// The key of the audit records' argument digests (default none: a
     /// random one per run; see [`AuditKey`]).

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use mcp_runtime::protocol::{Tool, ToolAnnotations};
+use mcp_toolkit_runtime::protocol::{Tool, ToolAnnotations};
 
 use crate::config::PolicyConfig;
 

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::Client;
-use mcp_runtime::protocol::CacheScope;
+use mcp_toolkit_runtime::client::Client;
+use mcp_toolkit_runtime::protocol::CacheScope;
 use tokio::sync::watch;
 
 use crate::listed::{ListedTool, Listing};

@@ -44,7 +44,9 @@ impl Drop for Errors {
         // While unwinding from another panic, a second one would abort and
         // hide the first.
         if !self.checked && !std::thread::panicking() {
-            panic!("mcp-macros bug: an `Errors` was dropped without `check()`, losing its errors");
+            panic!(
+                "mcp-toolkit-macros bug: an `Errors` was dropped without `check()`, losing its errors"
+            );
         }
     }
 }

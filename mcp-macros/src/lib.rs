@@ -1,7 +1,7 @@
 //! Attribute macros that turn Rust functions into MCP tools, resources and
 //! prompts. Use them
-//! through `mcp_runtime` (`mcp_runtime::mcp_tool`), which re-exports them:
-//! the generated code refers to `::mcp_runtime::__private` only.
+//! through `mcp_toolkit_runtime` (`mcp_toolkit_runtime::mcp_tool`), which re-exports them:
+//! the generated code refers to `::mcp_toolkit_runtime::__private` only.
 //!
 //! Layout, after serde_derive and thiserror: parse, then validate, then
 //! expand. Parsing and validation collect every mistake they find in one
@@ -16,7 +16,7 @@
 //!   and signature; an `#[mcp_server]` impl block and its items.
 //! - `validate`: every rule an item or impl block must follow (tool names,
 //!   URI templates against parameters, unique names in a block, ...).
-//! - `expand`: the generated code, which refers to `::mcp_runtime::__private`
+//! - `expand`: the generated code, which refers to `::mcp_toolkit_runtime::__private`
 //!   through one function; it reports nothing itself.
 
 mod ast;
@@ -34,7 +34,7 @@ use proc_macro::TokenStream;
 /// the doc comment the description (an `# Arguments` list describes
 /// parameters), the return type the output. The function stays as written;
 /// a type of the same name is added for registration with
-/// `mcp_runtime::definitions![name]`.
+/// `mcp_toolkit_runtime::definitions![name]`.
 ///
 /// Options: `name = "..."`, `title = "..."`, `description = "..."`,
 /// `read_only`, `destructive`, `idempotent`, `open_world` (each optionally
@@ -74,7 +74,7 @@ pub fn mcp_tool(args: TokenStream, input: TokenStream) -> TokenStream {
 /// return type), and for a template `complete = path`: a function
 /// `fn(CompletionRequest) -> Completion` (or `async fn`) answering
 /// `completion/complete` for its variables. Register with
-/// `mcp_runtime::definitions![name]`.
+/// `mcp_toolkit_runtime::definitions![name]`.
 #[proc_macro_attribute]
 pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::free_item(ast::Kind::Resource, args.into(), input.into()).into()
@@ -103,7 +103,7 @@ pub fn mcp_resource(args: TokenStream, input: TokenStream) -> TokenStream {
 /// Options: `name = "..."`, `title = "..."`, `description = "..."`,
 /// `complete = path`: a function `fn(CompletionRequest) -> Completion` (or
 /// `async fn`) answering `completion/complete` for the arguments.
-/// Register with `mcp_runtime::definitions![name]`.
+/// Register with `mcp_toolkit_runtime::definitions![name]`.
 #[proc_macro_attribute]
 pub fn mcp_prompt(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::free_item(ast::Kind::Prompt, args.into(), input.into()).into()

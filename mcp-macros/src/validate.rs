@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use mcp_names::{is_header_token, is_scope_token, is_valid_tool_name};
-use mcp_uri_template::UriTemplate;
+use mcp_toolkit_names::{is_header_token, is_scope_token, is_valid_tool_name};
+use mcp_toolkit_uri_template::UriTemplate;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{ItemImpl, LitStr, Type};

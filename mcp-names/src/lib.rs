@@ -1,14 +1,14 @@
 //! The naming rules of the Model Context Protocol, in one place for the
-//! two crates that enforce them: `mcp-runtime` when a server is built (and
-//! when a client reads a server's tools), `mcp-macros` at compile time.
+//! two crates that enforce them: `mcp-toolkit-runtime` when a server is built (and
+//! when a client reads a server's tools), `mcp-toolkit-macros` at compile time.
 //! No dependencies, so that the macros stay cheap to build.
 
 /// The spec's rule for tool names: 1 to 128 characters from `A-Z`, `a-z`,
 /// `0-9`, `_`, `-` and `.`.
 ///
 /// ```
-/// assert!(mcp_names::is_valid_tool_name("notes.search_v2"));
-/// assert!(!mcp_names::is_valid_tool_name("search notes"));
+/// assert!(mcp_toolkit_names::is_valid_tool_name("notes.search_v2"));
+/// assert!(!mcp_toolkit_names::is_valid_tool_name("search notes"));
 /// ```
 pub fn is_valid_tool_name(name: &str) -> bool {
     (1..=128).contains(&name.len())
@@ -21,8 +21,8 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 /// annotation asks for: a non-empty RFC 9110 token.
 ///
 /// ```
-/// assert!(mcp_names::is_header_token("Region"));
-/// assert!(!mcp_names::is_header_token("Région"));
+/// assert!(mcp_toolkit_names::is_header_token("Region"));
+/// assert!(!mcp_toolkit_names::is_header_token("Région"));
 /// ```
 pub fn is_header_token(name: &str) -> bool {
     !name.is_empty()
@@ -36,8 +36,8 @@ pub fn is_header_token(name: &str) -> bool {
 /// separates scopes, so it never occurs inside one.
 ///
 /// ```
-/// assert!(mcp_names::is_scope_token("notes:write"));
-/// assert!(!mcp_names::is_scope_token("notes write"));
+/// assert!(mcp_toolkit_names::is_scope_token("notes:write"));
+/// assert!(!mcp_toolkit_names::is_scope_token("notes write"));
 /// ```
 pub fn is_scope_token(scope: &str) -> bool {
     !scope.is_empty()

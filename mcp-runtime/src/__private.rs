@@ -1,5 +1,5 @@
 //! The only items the macros' generated code refers to, always by absolute
-//! path (`::mcp_runtime::__private::...`). Not a public API: it changes with
+//! path (`::mcp_toolkit_runtime::__private::...`). Not a public API: it changes with
 //! the macros.
 
 pub use ::core;

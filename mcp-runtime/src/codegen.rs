@@ -22,8 +22,8 @@
 //! (all with the `client` feature).
 //!
 //! ```
-//! use mcp_runtime::codegen::Property::{Optional, Required};
-//! use mcp_runtime::codegen::serialize_struct;
+//! use mcp_toolkit_runtime::codegen::Property::{Optional, Required};
+//! use mcp_toolkit_runtime::codegen::serialize_struct;
 //! use serde::{Serialize, Serializer};
 //!
 //! struct Args {

@@ -13,8 +13,8 @@
 //! type without a schema, a bad URI template) are compile errors.
 //!
 //! ```no_run
-//! use mcp_runtime::mcp_tool;
-//! use mcp_runtime::server::{Server, ToolError};
+//! use mcp_toolkit_runtime::mcp_tool;
+//! use mcp_toolkit_runtime::server::{Server, ToolError};
 //! use schemars::JsonSchema;
 //! use serde::Serialize;
 //!
@@ -42,8 +42,8 @@
 //!
 //! #[tokio::main]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     let server = Server::builder(mcp_runtime::server_info!())
-//!         .register(mcp_runtime::definitions![echo, add])
+//!     let server = Server::builder(mcp_toolkit_runtime::server_info!())
+//!         .register(mcp_toolkit_runtime::definitions![echo, add])
 //!         .build()?;
 //!     // Or `server.serve_http("127.0.0.1:8080").await?` for Streamable HTTP at `/mcp`.
 //!     server.serve_stdio().await?;
@@ -69,7 +69,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! use mcp_runtime::client::Client;
+//! use mcp_toolkit_runtime::client::Client;
 //! use serde_json::json;
 //!
 //! let client = Client::connect_http("http://127.0.0.1:8080/mcp").await?;
@@ -246,6 +246,6 @@ pub mod reexports {
 #[doc(hidden)]
 pub mod __private;
 
-pub use mcp_macros::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
+pub use mcp_toolkit_macros::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 /// Re-exported so that users derive `JsonSchema` without a direct dependency.
 pub use schemars;

@@ -21,7 +21,7 @@ use std::fmt;
 /// known and either could hide a secret.
 ///
 /// ```
-/// use mcp_runtime::redact::RedactedUrl;
+/// use mcp_toolkit_runtime::redact::RedactedUrl;
 ///
 /// let url = "https://user:pw@api.example.com/mcp?token=s3cret#frag";
 /// assert_eq!(RedactedUrl::new(url).to_string(), "https://api.example.com/mcp");

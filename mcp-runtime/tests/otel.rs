@@ -4,7 +4,7 @@
 //! request carrying a `traceparent` is the caller's span's child, and a
 //! client request made inside an OpenTelemetry span continues its trace.
 //!
-//! Runs with `cargo test -p mcp-runtime --features opentelemetry --test
+//! Runs with `cargo test -p mcp-toolkit-runtime --features opentelemetry --test
 //! otel`; `cargo test --workspace` runs it through `tests/tests/it/otel.rs`.
 
 use std::collections::HashMap;
@@ -16,11 +16,11 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
-use mcp_runtime::client::Client;
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::Server;
-use mcp_runtime::transport::HttpConfig;
-use mcp_runtime::{definitions, mcp_tool, server_info};
+use mcp_toolkit_runtime::client::Client;
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::{definitions, mcp_tool, server_info};
 use opentelemetry::trace::TraceContextExt;
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -43,7 +43,8 @@ fn echo(text: String) -> String {
 async fn spans_reach_an_otlp_collector_with_the_callers_trace() {
     let (collector, mut exported) = collector().await;
     let (layer, guard) =
-        mcp_runtime::trace::otlp::layer("otel-test", &format!("http://{collector}")).unwrap();
+        mcp_toolkit_runtime::trace::otlp::layer("otel-test", &format!("http://{collector}"))
+            .unwrap();
     tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer)).unwrap();
 
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();

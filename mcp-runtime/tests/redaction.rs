@@ -15,8 +15,10 @@ use http_body_util::Full;
 use hyper::service::service_fn;
 use hyper::{Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use mcp_runtime::client::auth::{ClientCredentials, ClientSecret, FollowRedirect, OAuthConfig};
-use mcp_runtime::client::{Client, ClientError, ConnectOptions};
+use mcp_toolkit_runtime::client::auth::{
+    ClientCredentials, ClientSecret, FollowRedirect, OAuthConfig,
+};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions};
 use serde_json::json;
 
 /// What must never be shown, whatever the URL carried it in.

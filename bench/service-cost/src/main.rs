@@ -7,7 +7,7 @@
 //! shared VM (see bench/README.md, "The floor of HTTP"). Here the service
 //! gets the request `loadgen` would send, as a hyper request with a body
 //! already in memory, on a current-thread runtime, and its answer is read
-//! whole and checked: what is left is the work of mcp-runtime (header
+//! whole and checked: what is left is the work of mcp-toolkit-runtime (header
 //! checks, JSON-RPC decoding, era rules, routing, validation, the handler,
 //! encoding the answer) plus building the request and reading the answer.
 //! Prints the median, fastest and slowest round in ns per call, and the
@@ -25,9 +25,9 @@ use std::time::Instant;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::{Request, StatusCode};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::{Server, ToolError};
-use mcp_runtime::transport::http::{HttpConfig, McpService};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::{Server, ToolError};
+use mcp_toolkit_runtime::transport::http::{HttpConfig, McpService};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -186,8 +186,8 @@ fn main() {
         .build()
         .expect("a Tokio runtime");
     runtime.block_on(async {
-        let server = Server::builder(mcp_runtime::server_info!())
-            .register(mcp_runtime::definitions![add])
+        let server = Server::builder(mcp_toolkit_runtime::server_info!())
+            .register(mcp_toolkit_runtime::definitions![add])
             .build()
             .expect("a valid server");
         let service = McpService::new(server, HttpConfig::default());

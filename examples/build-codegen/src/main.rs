@@ -1,5 +1,5 @@
 //! A typed MCP client generated at build time: `build.rs` calls
-//! `mcp_codegen::generate_file` on `tools.json`, a saved `tools/list` of
+//! `mcp_toolkit_codegen::generate_file` on `tools.json`, a saved `tools/list` of
 //! the weather server below, and this program includes the result.
 //!
 //! In a real project `tools.json` comes from the server you call (save its
@@ -15,9 +15,9 @@
 //!
 //! Run: `cargo run -p build-codegen`.
 
-use mcp_runtime::client::{Client, ConnectOptions};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -86,8 +86,8 @@ fn forecast(city: String, days: u32, units: Option<Units>) -> Forecast {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![forecast])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![forecast])
         .build()?;
     let client = Client::connect_in_memory(server, ConnectOptions::default()).await?;
     if std::env::args().any(|arg| arg == "--print-tools") {

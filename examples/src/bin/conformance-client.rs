@@ -19,13 +19,15 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use mcp_runtime::client::auth::{ClientCredentials, ClientSecret, FollowRedirect, OAuthConfig};
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::auth::{
+    ClientCredentials, ClientSecret, FollowRedirect, OAuthConfig,
+};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
+use mcp_toolkit_runtime::protocol::{
     ClientCapabilities, Implementation, InputRequest, InputRequests, InputResponses,
     LATEST_PROTOCOL_VERSION, SKILLS_EXTENSION,
 };
-use mcp_runtime::server::BoxFuture;
+use mcp_toolkit_runtime::server::BoxFuture;
 use serde_json::{Map, Value, json};
 
 type Failure = Box<dyn std::error::Error>;

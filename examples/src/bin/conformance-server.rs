@@ -25,16 +25,16 @@
 use std::time::Duration;
 
 use mcp_examples::{Example, Flag};
-use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::jsonrpc::ErrorObject;
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, Completion, ContentBlock, InputRequest, InputResponse, LoggingLevel,
     PromptMessage, ResourceContents,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     CompletionRequest, InputError, Json, ListChanges, RequestContext, Server, SkillDef, ToolCall,
     ToolDef, ToolError,
 };
-use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
+use mcp_toolkit_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -864,7 +864,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = std::sync::Arc::new(Conformance {
         changes: changes.clone(),
     });
-    let builder = Server::builder(mcp_runtime::server_info!())
+    let builder = Server::builder(mcp_toolkit_runtime::server_info!())
         .register(tools.mcp_definitions())
         .tool(json_schema_tool())
         .skill(pdf_skill())

@@ -9,7 +9,7 @@
 //! 3. Connects that typed client, checks the schema fingerprints, and calls
 //!    `echo` and `add`: a wrong argument type would not compile.
 //!
-//! Run: `cargo build -p mcp-examples -p mcp-codegen && cargo run -p mcp-examples --bin demo`.
+//! Run: `cargo build -p mcp-examples -p mcp-toolkit-codegen && cargo run -p mcp-examples --bin demo`.
 //! It takes no arguments, and refuses any.
 
 use std::io::{BufRead, BufReader};
@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use mcp_examples::Example;
 use mcp_examples::echo_client::{AddArgs, EchoArgs, EchoClient};
-use mcp_runtime::client::Client;
+use mcp_toolkit_runtime::client::Client;
 
 /// Kills the server when the demo ends, however it ends.
 struct Running(Child);
@@ -36,7 +36,7 @@ fn sibling(name: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let path = std::env::current_exe()?.with_file_name(name);
     if !path.exists() {
         return Err(format!(
-            "{} is not built; run `cargo build -p mcp-examples -p mcp-codegen` first",
+            "{} is not built; run `cargo build -p mcp-examples -p mcp-toolkit-codegen` first",
             path.display()
         )
         .into());

@@ -16,9 +16,9 @@
 use std::time::Duration;
 
 use mcp_examples::{Example, Flag};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::auth::Principal;
-use mcp_runtime::server::{RequestContext, Server, ToolError};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::auth::Principal;
+use mcp_toolkit_runtime::server::{RequestContext, Server, ToolError};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -112,8 +112,8 @@ const EXAMPLE: Example = Example {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
     let command_line = EXAMPLE.command_line()?;
-    let builder = Server::builder(mcp_runtime::server_info!())
+    let builder = Server::builder(mcp_toolkit_runtime::server_info!())
         .instructions("Echoes text and adds integers.")
-        .register(mcp_runtime::definitions![echo, add, whoami, sleep]);
+        .register(mcp_toolkit_runtime::definitions![echo, add, whoami, sleep]);
     command_line.serve(builder).await
 }

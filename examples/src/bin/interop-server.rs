@@ -20,9 +20,9 @@
 use std::sync::OnceLock;
 
 use mcp_examples::{Example, Flag};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::protocol::{ElicitAction, ElicitRequestParams, ElicitValue};
-use mcp_runtime::server::{Progress, RequestContext, Server, ToolError};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::protocol::{ElicitAction, ElicitRequestParams, ElicitValue};
+use mcp_toolkit_runtime::server::{Progress, RequestContext, Server, ToolError};
 
 /// The most progress steps `count` takes.
 const MAX_STEPS: u32 = 100;
@@ -117,7 +117,8 @@ const EXAMPLE: Example = Example {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
     let command_line = EXAMPLE.command_line()?;
-    let builder = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![count, survey, whoami, forecast]);
+    let builder = Server::builder(mcp_toolkit_runtime::server_info!()).register(
+        mcp_toolkit_runtime::definitions![count, survey, whoami, forecast],
+    );
     command_line.serve(builder).await
 }

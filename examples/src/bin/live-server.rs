@@ -15,9 +15,9 @@
 //! other instances (each instance's tools stay its own).
 
 use mcp_examples::{Example, Flag};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{LiveRegistry, Server, ToolCall, ToolDef, ToolError};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{LiveRegistry, Server, ToolCall, ToolDef, ToolError};
 
 /// The registry a tool changes; present on this server, which is live.
 fn registry(registry: Option<LiveRegistry>) -> Result<LiveRegistry, ToolError> {
@@ -65,9 +65,9 @@ const EXAMPLE: Example = Example {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
     let command_line = EXAMPLE.command_line()?;
-    let builder = Server::builder(mcp_runtime::server_info!())
+    let builder = Server::builder(mcp_toolkit_runtime::server_info!())
         .instructions("Adds and removes tools while it runs; clients are told.")
-        .register(mcp_runtime::definitions![add_tool, remove_tool])
+        .register(mcp_toolkit_runtime::definitions![add_tool, remove_tool])
         .live_registry();
     command_line.serve(builder).await
 }

@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use mcp_examples::{Example, Flag};
-use mcp_runtime::protocol::{ElicitRequestParams, ElicitValue};
-use mcp_runtime::server::{Json, RequestContext, Server, ToolError};
-use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
+use mcp_toolkit_runtime::protocol::{ElicitRequestParams, ElicitValue};
+use mcp_toolkit_runtime::server::{Json, RequestContext, Server, ToolError};
+use mcp_toolkit_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 
 /// The notes, by title.
 #[derive(Default)]
@@ -110,7 +110,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     mcp_examples::init_logging();
     let command_line = EXAMPLE.command_line()?;
     let notes = Arc::new(Notes::default());
-    let builder = Server::builder(mcp_runtime::server_info!())
+    let builder = Server::builder(mcp_toolkit_runtime::server_info!())
         .instructions("Keeps notes: add them with add_note, read them as notes://{title}.")
         .register(notes.mcp_definitions());
     command_line.serve(builder).await

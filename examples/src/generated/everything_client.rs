@@ -4,13 +4,13 @@ pub struct EchoArgs {
     /// Message to echo
     pub message: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for EchoArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for EchoArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "EchoArgs",
             &[Required("message", &self.message)],
@@ -26,13 +26,13 @@ pub struct GetAnnotatedMessageArgs {
     /// Type of message to demonstrate different annotation patterns
     pub message_type: GetAnnotatedMessageArgsMessageType,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GetAnnotatedMessageArgs",
             &[
@@ -49,10 +49,10 @@ pub enum GetAnnotatedMessageArgsMessageType {
     Success,
     Debug,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgsMessageType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgsMessageType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Error => "error",
@@ -64,12 +64,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgsMessa
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct GetEnvArgs {}
-impl ::mcp_runtime::reexports::serde::Serialize for GetEnvArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetEnvArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "GetEnvArgs", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "GetEnvArgs", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
@@ -79,13 +79,13 @@ pub struct GetResourceLinksArgs {
     /// Default: `3`.
     pub count: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetResourceLinksArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetResourceLinksArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GetResourceLinksArgs",
             &[Optional("count", &self.count)],
@@ -101,13 +101,13 @@ pub struct GetResourceReferenceArgs {
     /// Default: `"Text"`.
     pub resource_type: ::std::option::Option<GetResourceReferenceArgsResourceType>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetResourceReferenceArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetResourceReferenceArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GetResourceReferenceArgs",
             &[
@@ -122,11 +122,11 @@ pub enum GetResourceReferenceArgsResourceType {
     Text,
     Blob,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for GetResourceReferenceArgsResourceType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Text => "Text",
@@ -140,13 +140,13 @@ pub struct GetStructuredContentArgs {
     /// Choose city
     pub location: GetStructuredContentArgsLocation,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetStructuredContentArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetStructuredContentArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GetStructuredContentArgs",
             &[Required("location", &self.location)],
@@ -160,10 +160,10 @@ pub enum GetStructuredContentArgsLocation {
     Chicago,
     LosAngeles,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetStructuredContentArgsLocation {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetStructuredContentArgsLocation {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::NewYork => "New York",
@@ -176,9 +176,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetStructuredContentArgsLoca
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct GetStructuredContentOutput {
     /// Weather conditions description
@@ -195,13 +195,13 @@ pub struct GetSumArgs {
     /// Second number
     pub b: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetSumArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetSumArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GetSumArgs",
             &[Required("a", &self.a), Required("b", &self.b)],
@@ -210,12 +210,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetSumArgs {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct GetTinyImageArgs {}
-impl ::mcp_runtime::reexports::serde::Serialize for GetTinyImageArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetTinyImageArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "GetTinyImageArgs", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "GetTinyImageArgs", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
@@ -233,13 +233,13 @@ pub struct GzipFileAsResourceArgs {
     /// Default: `"resourceLink"`.
     pub output_type: ::std::option::Option<GzipFileAsResourceArgsOutputType>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GzipFileAsResourceArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GzipFileAsResourceArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GzipFileAsResourceArgs",
             &[
@@ -256,10 +256,10 @@ pub enum GzipFileAsResourceArgsOutputType {
     ResourceLink,
     Resource,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GzipFileAsResourceArgsOutputType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GzipFileAsResourceArgsOutputType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::ResourceLink => "resourceLink",
@@ -270,12 +270,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for GzipFileAsResourceArgsOutput
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct ToggleSimulatedLoggingArgs {}
-impl ::mcp_runtime::reexports::serde::Serialize for ToggleSimulatedLoggingArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ToggleSimulatedLoggingArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ToggleSimulatedLoggingArgs",
             &[],
@@ -284,12 +284,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for ToggleSimulatedLoggingArgs {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct ToggleSubscriberUpdatesArgs {}
-impl ::mcp_runtime::reexports::serde::Serialize for ToggleSubscriberUpdatesArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ToggleSubscriberUpdatesArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ToggleSubscriberUpdatesArgs",
             &[],
@@ -307,13 +307,13 @@ pub struct TriggerLongRunningOperationArgs {
     /// Default: `5`.
     pub steps: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for TriggerLongRunningOperationArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TriggerLongRunningOperationArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "TriggerLongRunningOperationArgs",
             &[Optional("duration", &self.duration), Optional("steps", &self.steps)],
@@ -329,13 +329,13 @@ pub struct SimulateResearchQueryArgs {
     /// The research topic to investigate
     pub topic: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for SimulateResearchQueryArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for SimulateResearchQueryArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "SimulateResearchQueryArgs",
             &[Optional("ambiguous", &self.ambiguous), Required("topic", &self.topic)],
@@ -368,7 +368,7 @@ pub struct ResourcePromptArgs {
 /// Typed client for the server's tools, prompts and resources, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct EverythingClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl EverythingClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -390,11 +390,11 @@ impl EverythingClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"message\":{\"description\":\"Message to echo\",\"type\":\"string\"}},\"required\":[\"message\"],\"type\":\"object\"},\"name\":\"echo\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"includeImage\":{\"default\":false,\"description\":\"Whether to include an example image\",\"type\":\"boolean\"},\"messageType\":{\"description\":\"Type of message to demonstrate different annotation patterns\",\"enum\":[\"error\",\"success\",\"debug\"],\"type\":\"string\"}},\"required\":[\"messageType\"],\"type\":\"object\"},\"name\":\"get-annotated-message\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{},\"type\":\"object\"},\"name\":\"get-env\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"count\":{\"default\":3,\"description\":\"Number of resource links to return (1-10)\",\"maximum\":10,\"minimum\":1,\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"get-resource-links\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"resourceId\":{\"default\":1,\"description\":\"ID of the text resource to fetch\",\"type\":\"number\"},\"resourceType\":{\"default\":\"Text\",\"enum\":[\"Text\",\"Blob\"],\"type\":\"string\"}},\"type\":\"object\"},\"name\":\"get-resource-reference\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"location\":{\"description\":\"Choose city\",\"enum\":[\"New York\",\"Chicago\",\"Los Angeles\"],\"type\":\"string\"}},\"required\":[\"location\"],\"type\":\"object\"},\"name\":\"get-structured-content\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"conditions\":{\"description\":\"Weather conditions description\",\"type\":\"string\"},\"humidity\":{\"description\":\"Humidity percentage\",\"type\":\"number\"},\"temperature\":{\"description\":\"Temperature in celsius\",\"type\":\"number\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"a\":{\"description\":\"First number\",\"type\":\"number\"},\"b\":{\"description\":\"Second number\",\"type\":\"number\"}},\"required\":[\"a\",\"b\"],\"type\":\"object\"},\"name\":\"get-sum\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{},\"type\":\"object\"},\"name\":\"get-tiny-image\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"data\":{\"default\":\"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\",\"description\":\"URL or data URI of the file content to compress\",\"format\":\"uri\",\"type\":\"string\"},\"name\":{\"default\":\"README.md.gz\",\"description\":\"Name of the output file\",\"type\":\"string\"},\"outputType\":{\"default\":\"resourceLink\",\"description\":\"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.\",\"enum\":[\"resourceLink\",\"resource\"],\"type\":\"string\"}},\"type\":\"object\"},\"name\":\"gzip-file-as-resource\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{},\"type\":\"object\"},\"name\":\"toggle-simulated-logging\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{},\"type\":\"object\"},\"name\":\"toggle-subscriber-updates\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"duration\":{\"default\":10,\"description\":\"Duration of the operation in seconds\",\"type\":\"number\"},\"steps\":{\"default\":5,\"description\":\"Number of steps in the operation\",\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"trigger-long-running-operation\"},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"ambiguous\":{\"default\":false,\"description\":\"Simulate an ambiguous query that requires clarification (triggers input_required status)\",\"type\":\"boolean\"},\"topic\":{\"description\":\"The research topic to investigate\",\"type\":\"string\"}},\"required\":[\"topic\"],\"type\":\"object\"},\"name\":\"simulate-research-query\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Each prompt's name and fingerprint (of its arguments) when this client was generated.
@@ -414,8 +414,8 @@ impl EverythingClient {
     /// Checks that the server's tools still have the schemas, and its prompts the arguments and its resource templates the URIs, this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
-        ::mcp_runtime::codegen::verify(
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
+        ::mcp_toolkit_runtime::codegen::verify(
                 &self.client,
                 Self::FINGERPRINTS,
                 Self::PROMPT_FINGERPRINTS,
@@ -431,9 +431,9 @@ impl EverythingClient {
     pub fn echo(
         &self,
         arguments: &EchoArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("echo", arguments)
     }
@@ -445,9 +445,9 @@ impl EverythingClient {
     pub fn get_annotated_message(
         &self,
         arguments: &GetAnnotatedMessageArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("get-annotated-message", arguments)
     }
@@ -459,9 +459,9 @@ impl EverythingClient {
     pub fn get_env(
         &self,
         arguments: &GetEnvArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("get-env", arguments)
     }
@@ -473,9 +473,9 @@ impl EverythingClient {
     pub fn get_resource_links(
         &self,
         arguments: &GetResourceLinksArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("get-resource-links", arguments)
     }
@@ -487,9 +487,9 @@ impl EverythingClient {
     pub fn get_resource_reference(
         &self,
         arguments: &GetResourceReferenceArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("get-resource-reference", arguments)
     }
@@ -501,7 +501,7 @@ impl EverythingClient {
     pub fn get_structured_content(
         &self,
         arguments: &GetStructuredContentArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, GetStructuredContentOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, GetStructuredContentOutput> {
         self.client.call_tool_as("get-structured-content", arguments)
     }
     /// Get Sum Tool
@@ -512,9 +512,9 @@ impl EverythingClient {
     pub fn get_sum(
         &self,
         arguments: &GetSumArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("get-sum", arguments)
     }
@@ -526,9 +526,9 @@ impl EverythingClient {
     pub fn get_tiny_image(
         &self,
         arguments: &GetTinyImageArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("get-tiny-image", arguments)
     }
@@ -540,9 +540,9 @@ impl EverythingClient {
     pub fn gzip_file_as_resource(
         &self,
         arguments: &GzipFileAsResourceArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("gzip-file-as-resource", arguments)
     }
@@ -554,9 +554,9 @@ impl EverythingClient {
     pub fn toggle_simulated_logging(
         &self,
         arguments: &ToggleSimulatedLoggingArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("toggle-simulated-logging", arguments)
     }
@@ -568,9 +568,9 @@ impl EverythingClient {
     pub fn toggle_subscriber_updates(
         &self,
         arguments: &ToggleSubscriberUpdatesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("toggle-subscriber-updates", arguments)
     }
@@ -582,9 +582,9 @@ impl EverythingClient {
     pub fn trigger_long_running_operation(
         &self,
         arguments: &TriggerLongRunningOperationArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("trigger-long-running-operation", arguments)
     }
@@ -596,9 +596,9 @@ impl EverythingClient {
     pub fn simulate_research_query(
         &self,
         arguments: &SimulateResearchQueryArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("simulate-research-query", arguments)
     }
@@ -609,8 +609,8 @@ impl EverythingClient {
     /// Gets the prompt `simple-prompt`.
     pub fn simple_prompt(
         &self,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(&self.client, "simple-prompt", &[])
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(&self.client, "simple-prompt", &[])
     }
     /// Arguments Prompt
     ///
@@ -620,8 +620,8 @@ impl EverythingClient {
     pub fn args_prompt(
         &self,
         arguments: &ArgsPromptArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "args-prompt",
             &[
@@ -638,8 +638,8 @@ impl EverythingClient {
     pub fn completable_prompt(
         &self,
         arguments: &CompletablePromptArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "completable-prompt",
             &[
@@ -659,8 +659,8 @@ impl EverythingClient {
     pub fn resource_prompt(
         &self,
         arguments: &ResourcePromptArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "resource-prompt",
             &[
@@ -681,11 +681,11 @@ impl EverythingClient {
     pub fn dynamic_text_resource(
         &self,
         resource_id: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "demo://resource/dynamic/text/{resourceId}",
             &[("resourceId", ::std::option::Option::Some(resource_id))],
@@ -697,11 +697,11 @@ impl EverythingClient {
     pub fn dynamic_blob_resource(
         &self,
         resource_id: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "demo://resource/dynamic/blob/{resourceId}",
             &[("resourceId", ::std::option::Option::Some(resource_id))],
@@ -711,11 +711,11 @@ impl EverythingClient {
     pub fn read(
         &self,
         resource: EverythingClientResource,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_resource(&self.client, resource.uri())
+        ::mcp_toolkit_runtime::codegen::read_resource(&self.client, resource.uri())
     }
 }
 /// The resources the server listed when this client was generated.

@@ -7,13 +7,13 @@ pub struct ReadFileArgs {
     /// If provided, returns only the last N lines of the file
     pub tail: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ReadFileArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ReadFileArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ReadFileArgs",
             &[
@@ -27,9 +27,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadFileArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadFileOutput {
     pub content: ::std::string::String,
@@ -42,13 +42,13 @@ pub struct ReadTextFileArgs {
     /// If provided, returns only the last N lines of the file
     pub tail: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ReadTextFileArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ReadTextFileArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ReadTextFileArgs",
             &[
@@ -62,9 +62,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadTextFileArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadTextFileOutput {
     pub content: ::std::string::String,
@@ -73,13 +73,13 @@ pub struct ReadTextFileOutput {
 pub struct ReadMediaFileArgs {
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ReadMediaFileArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ReadMediaFileArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ReadMediaFileArgs",
             &[Required("path", &self.path)],
@@ -89,9 +89,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadMediaFileArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadMediaFileOutput {
     pub content: ::std::vec::Vec<ReadMediaFileOutputContentItem>,
@@ -99,9 +99,9 @@ pub struct ReadMediaFileOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum ReadMediaFileOutputContentItem {
     ReadMediaFileOutputContentItemVariant1(ReadMediaFileOutputContentItemVariant1),
@@ -110,9 +110,9 @@ pub enum ReadMediaFileOutputContentItem {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadMediaFileOutputContentItemVariant1 {
     pub data: ::std::string::String,
@@ -124,9 +124,9 @@ pub struct ReadMediaFileOutputContentItemVariant1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum ReadMediaFileOutputContentItemVariant1Type {
     #[serde(rename = "image")]
     Image,
@@ -136,9 +136,9 @@ pub enum ReadMediaFileOutputContentItemVariant1Type {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadMediaFileOutputContentItemVariant2 {
     pub resource: ReadMediaFileOutputContentItemVariant2Resource,
@@ -147,9 +147,9 @@ pub struct ReadMediaFileOutputContentItemVariant2 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadMediaFileOutputContentItemVariant2Resource {
     pub blob: ::std::string::String,
@@ -162,9 +162,9 @@ pub struct ReadMediaFileOutputContentItemVariant2Resource {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum ReadMediaFileOutputContentItemVariant2Type {
     #[serde(rename = "resource")]
     Resource,
@@ -174,13 +174,13 @@ pub struct ReadMultipleFilesArgs {
     /// Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.
     pub paths: ::std::vec::Vec<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ReadMultipleFilesArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ReadMultipleFilesArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ReadMultipleFilesArgs",
             &[Required("paths", &self.paths)],
@@ -190,9 +190,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ReadMultipleFilesArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ReadMultipleFilesOutput {
     pub content: ::std::string::String,
@@ -202,13 +202,13 @@ pub struct WriteFileArgs {
     pub content: ::std::string::String,
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for WriteFileArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for WriteFileArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "WriteFileArgs",
             &[Required("content", &self.content), Required("path", &self.path)],
@@ -218,9 +218,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for WriteFileArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct WriteFileOutput {
     pub content: ::std::string::String,
@@ -234,13 +234,13 @@ pub struct EditFileArgs {
     pub edits: ::std::vec::Vec<EditFileArgsEditsItem>,
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for EditFileArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for EditFileArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "EditFileArgs",
             &[
@@ -258,13 +258,13 @@ pub struct EditFileArgsEditsItem {
     /// Text to search for - must match exactly
     pub old_text: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for EditFileArgsEditsItem {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for EditFileArgsEditsItem {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "EditFileArgsEditsItem",
             &[Required("newText", &self.new_text), Required("oldText", &self.old_text)],
@@ -274,9 +274,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for EditFileArgsEditsItem {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct EditFileOutput {
     pub content: ::std::string::String,
@@ -285,13 +285,13 @@ pub struct EditFileOutput {
 pub struct CreateDirectoryArgs {
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for CreateDirectoryArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for CreateDirectoryArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "CreateDirectoryArgs",
             &[Required("path", &self.path)],
@@ -301,9 +301,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for CreateDirectoryArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct CreateDirectoryOutput {
     pub content: ::std::string::String,
@@ -312,13 +312,13 @@ pub struct CreateDirectoryOutput {
 pub struct ListDirectoryArgs {
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ListDirectoryArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ListDirectoryArgs",
             &[Required("path", &self.path)],
@@ -328,9 +328,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ListDirectoryOutput {
     pub content: ::std::string::String,
@@ -343,13 +343,13 @@ pub struct ListDirectoryWithSizesArgs {
     /// Default: `"name"`.
     pub sort_by: ::std::option::Option<ListDirectoryWithSizesArgsSortBy>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ListDirectoryWithSizesArgs",
             &[Required("path", &self.path), Optional("sortBy", &self.sort_by)],
@@ -362,10 +362,10 @@ pub enum ListDirectoryWithSizesArgsSortBy {
     Name,
     Size,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgsSortBy {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgsSortBy {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Name => "name",
@@ -377,9 +377,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgsSo
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ListDirectoryWithSizesOutput {
     pub content: ::std::string::String,
@@ -390,13 +390,13 @@ pub struct DirectoryTreeArgs {
     pub exclude_patterns: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DirectoryTreeArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DirectoryTreeArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DirectoryTreeArgs",
             &[
@@ -409,9 +409,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for DirectoryTreeArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct DirectoryTreeOutput {
     pub content: ::std::string::String,
@@ -421,13 +421,13 @@ pub struct MoveFileArgs {
     pub destination: ::std::string::String,
     pub source: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for MoveFileArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for MoveFileArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "MoveFileArgs",
             &[
@@ -440,9 +440,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for MoveFileArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct MoveFileOutput {
     pub content: ::std::string::String,
@@ -454,13 +454,13 @@ pub struct SearchFilesArgs {
     pub path: ::std::string::String,
     pub pattern: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for SearchFilesArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for SearchFilesArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "SearchFilesArgs",
             &[
@@ -474,9 +474,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for SearchFilesArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct SearchFilesOutput {
     pub content: ::std::string::String,
@@ -485,13 +485,13 @@ pub struct SearchFilesOutput {
 pub struct GetFileInfoArgs {
     pub path: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GetFileInfoArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetFileInfoArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GetFileInfoArgs",
             &[Required("path", &self.path)],
@@ -501,21 +501,21 @@ impl ::mcp_runtime::reexports::serde::Serialize for GetFileInfoArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct GetFileInfoOutput {
     pub content: ::std::string::String,
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct ListAllowedDirectoriesArgs {}
-impl ::mcp_runtime::reexports::serde::Serialize for ListAllowedDirectoriesArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ListAllowedDirectoriesArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ListAllowedDirectoriesArgs",
             &[],
@@ -525,9 +525,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ListAllowedDirectoriesArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct ListAllowedDirectoriesOutput {
     pub content: ::std::string::String,
@@ -535,7 +535,7 @@ pub struct ListAllowedDirectoriesOutput {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct FilesystemClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl FilesystemClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -558,17 +558,17 @@ impl FilesystemClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"head\":{\"description\":\"If provided, returns only the first N lines of the file\",\"type\":\"number\"},\"path\":{\"type\":\"string\"},\"tail\":{\"description\":\"If provided, returns only the last N lines of the file\",\"type\":\"number\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"read_file\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"head\":{\"description\":\"If provided, returns only the first N lines of the file\",\"type\":\"number\"},\"path\":{\"type\":\"string\"},\"tail\":{\"description\":\"If provided, returns only the last N lines of the file\",\"type\":\"number\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"read_text_file\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"read_media_file\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"items\":{\"anyOf\":[{\"additionalProperties\":false,\"properties\":{\"data\":{\"type\":\"string\"},\"mimeType\":{\"type\":\"string\"},\"type\":{\"enum\":[\"image\",\"audio\"],\"type\":\"string\"}},\"required\":[\"type\",\"data\",\"mimeType\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"resource\":{\"additionalProperties\":false,\"properties\":{\"blob\":{\"type\":\"string\"},\"mimeType\":{\"type\":\"string\"},\"uri\":{\"type\":\"string\"}},\"required\":[\"uri\",\"blob\"],\"type\":\"object\"},\"type\":{\"const\":\"resource\",\"type\":\"string\"}},\"required\":[\"type\",\"resource\"],\"type\":\"object\"}]},\"type\":\"array\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"paths\":{\"description\":\"Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"type\":\"array\"}},\"required\":[\"paths\"],\"type\":\"object\"},\"name\":\"read_multiple_files\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"content\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"}},\"required\":[\"path\",\"content\"],\"type\":\"object\"},\"name\":\"write_file\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"dryRun\":{\"default\":false,\"description\":\"Preview changes using git-style diff format\",\"type\":\"boolean\"},\"edits\":{\"items\":{\"properties\":{\"newText\":{\"description\":\"Text to replace with\",\"type\":\"string\"},\"oldText\":{\"description\":\"Text to search for - must match exactly\",\"type\":\"string\"}},\"required\":[\"oldText\",\"newText\"],\"type\":\"object\"},\"type\":\"array\"},\"path\":{\"type\":\"string\"}},\"required\":[\"path\",\"edits\"],\"type\":\"object\"},\"name\":\"edit_file\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"create_directory\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"list_directory\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"path\":{\"type\":\"string\"},\"sortBy\":{\"default\":\"name\",\"description\":\"Sort entries by name or size\",\"enum\":[\"name\",\"size\"],\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"list_directory_with_sizes\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"excludePatterns\":{\"default\":[],\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"directory_tree\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"destination\":{\"type\":\"string\"},\"source\":{\"type\":\"string\"}},\"required\":[\"source\",\"destination\"],\"type\":\"object\"},\"name\":\"move_file\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"excludePatterns\":{\"default\":[],\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"path\":{\"type\":\"string\"},\"pattern\":{\"type\":\"string\"}},\"required\":[\"path\",\"pattern\"],\"type\":\"object\"},\"name\":\"search_files\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],\"type\":\"object\"},\"name\":\"get_file_info\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}},{\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{},\"type\":\"object\"},\"name\":\"list_allowed_directories\",\"outputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"properties\":{\"content\":{\"type\":\"string\"}},\"required\":[\"content\"],\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Read File (Deprecated)
@@ -579,7 +579,7 @@ impl FilesystemClient {
     pub fn read_file(
         &self,
         arguments: &ReadFileArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ReadFileOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ReadFileOutput> {
         self.client.call_tool_as("read_file", arguments)
     }
     /// Read Text File
@@ -590,7 +590,7 @@ impl FilesystemClient {
     pub fn read_text_file(
         &self,
         arguments: &ReadTextFileArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ReadTextFileOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ReadTextFileOutput> {
         self.client.call_tool_as("read_text_file", arguments)
     }
     /// Read Media File
@@ -601,7 +601,7 @@ impl FilesystemClient {
     pub fn read_media_file(
         &self,
         arguments: &ReadMediaFileArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ReadMediaFileOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ReadMediaFileOutput> {
         self.client.call_tool_as("read_media_file", arguments)
     }
     /// Read Multiple Files
@@ -612,7 +612,7 @@ impl FilesystemClient {
     pub fn read_multiple_files(
         &self,
         arguments: &ReadMultipleFilesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ReadMultipleFilesOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ReadMultipleFilesOutput> {
         self.client.call_tool_as("read_multiple_files", arguments)
     }
     /// Write File
@@ -623,7 +623,7 @@ impl FilesystemClient {
     pub fn write_file(
         &self,
         arguments: &WriteFileArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, WriteFileOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, WriteFileOutput> {
         self.client.call_tool_as("write_file", arguments)
     }
     /// Edit File
@@ -634,7 +634,7 @@ impl FilesystemClient {
     pub fn edit_file(
         &self,
         arguments: &EditFileArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, EditFileOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, EditFileOutput> {
         self.client.call_tool_as("edit_file", arguments)
     }
     /// Create Directory
@@ -645,7 +645,7 @@ impl FilesystemClient {
     pub fn create_directory(
         &self,
         arguments: &CreateDirectoryArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, CreateDirectoryOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, CreateDirectoryOutput> {
         self.client.call_tool_as("create_directory", arguments)
     }
     /// List Directory
@@ -656,7 +656,7 @@ impl FilesystemClient {
     pub fn list_directory(
         &self,
         arguments: &ListDirectoryArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ListDirectoryOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ListDirectoryOutput> {
         self.client.call_tool_as("list_directory", arguments)
     }
     /// List Directory with Sizes
@@ -667,7 +667,7 @@ impl FilesystemClient {
     pub fn list_directory_with_sizes(
         &self,
         arguments: &ListDirectoryWithSizesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ListDirectoryWithSizesOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ListDirectoryWithSizesOutput> {
         self.client.call_tool_as("list_directory_with_sizes", arguments)
     }
     /// Directory Tree
@@ -678,7 +678,7 @@ impl FilesystemClient {
     pub fn directory_tree(
         &self,
         arguments: &DirectoryTreeArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, DirectoryTreeOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, DirectoryTreeOutput> {
         self.client.call_tool_as("directory_tree", arguments)
     }
     /// Move File
@@ -689,7 +689,7 @@ impl FilesystemClient {
     pub fn move_file(
         &self,
         arguments: &MoveFileArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, MoveFileOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, MoveFileOutput> {
         self.client.call_tool_as("move_file", arguments)
     }
     /// Search Files
@@ -700,7 +700,7 @@ impl FilesystemClient {
     pub fn search_files(
         &self,
         arguments: &SearchFilesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, SearchFilesOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, SearchFilesOutput> {
         self.client.call_tool_as("search_files", arguments)
     }
     /// Get File Info
@@ -711,7 +711,7 @@ impl FilesystemClient {
     pub fn get_file_info(
         &self,
         arguments: &GetFileInfoArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, GetFileInfoOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, GetFileInfoOutput> {
         self.client.call_tool_as("get_file_info", arguments)
     }
     /// List Allowed Directories
@@ -722,7 +722,7 @@ impl FilesystemClient {
     pub fn list_allowed_directories(
         &self,
         arguments: &ListAllowedDirectoriesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ListAllowedDirectoriesOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ListAllowedDirectoriesOutput> {
         self.client.call_tool_as("list_allowed_directories", arguments)
     }
 }

@@ -4,13 +4,13 @@
 pub struct TotalInvoiceArgs {
     pub invoice: Invoice,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for TotalInvoiceArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TotalInvoiceArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "TotalInvoiceArgs",
             &[Required("invoice", &self.invoice)],
@@ -32,13 +32,13 @@ pub struct Invoice {
     /// Default: `null`.
     pub note: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Invoice {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Invoice {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Invoice",
             &[
@@ -57,10 +57,10 @@ pub enum InvoiceCurrency {
     Usd,
     Gbp,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for InvoiceCurrency {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for InvoiceCurrency {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Eur => "EUR",
@@ -83,13 +83,13 @@ pub struct Person {
     /// Default: `[]`.
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Person {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Person {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Person",
             &[
@@ -113,13 +113,13 @@ pub struct Address {
     /// Default: `null`.
     pub zip_code: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Address {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Address {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Address",
             &[
@@ -140,13 +140,13 @@ pub struct LineItem {
     /// Unit Price
     pub unit_price: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for LineItem {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for LineItem {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "LineItem",
             &[
@@ -161,9 +161,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for LineItem {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct TotalInvoiceOutput {
     /// City
     pub city: ::std::string::String,
@@ -181,9 +181,9 @@ pub struct TotalInvoiceOutput {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum TotalInvoiceOutputCurrency {
     #[serde(rename = "EUR")]
     Eur,
@@ -202,13 +202,13 @@ pub struct ShiftTimeArgs {
     /// Default: `0`.
     pub hours: ::std::option::Option<i64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ShiftTimeArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ShiftTimeArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ShiftTimeArgs",
             &[Required("at", &self.at), Optional("hours", &self.hours)],
@@ -219,9 +219,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ShiftTimeArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct ShiftTimeOutput {
     /// Original
     pub original: ::std::string::String,
@@ -248,13 +248,13 @@ pub struct GreetArgs {
     /// Default: `null`.
     pub title: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GreetArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GreetArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GreetArgs",
             &[
@@ -272,10 +272,10 @@ pub enum GreetArgsStyle {
     Formal,
     Casual,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GreetArgsStyle {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GreetArgsStyle {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Formal => "formal",
@@ -288,9 +288,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for GreetArgsStyle {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct GreetOutput {
     /// Shout
     pub shout: bool,
@@ -304,9 +304,9 @@ pub struct GreetOutput {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum GreetOutputStyle {
     #[serde(rename = "formal")]
     Formal,
@@ -323,13 +323,13 @@ pub struct OldestArgs {
     /// People
     pub people: ::std::vec::Vec<Person2>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for OldestArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for OldestArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "OldestArgs",
             &[Optional("limit", &self.limit), Required("people", &self.people)],
@@ -349,13 +349,13 @@ pub struct Person2 {
     /// Default: `[]`.
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Person2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Person2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Person2",
             &[
@@ -379,13 +379,13 @@ pub struct Address2 {
     /// Default: `null`.
     pub zip_code: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Address2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Address2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Address2",
             &[
@@ -400,9 +400,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Address2 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct OldestOutput {
     /// Result
     pub result: ::std::vec::Vec<Person3>,
@@ -411,9 +411,9 @@ pub struct OldestOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Person3 {
     pub address: Address3,
     /// Age
@@ -430,9 +430,9 @@ pub struct Person3 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Address3 {
     /// City
     pub city: ::std::string::String,
@@ -447,7 +447,7 @@ pub struct Address3 {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct PyRichClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl PyRichClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -460,17 +460,17 @@ impl PyRichClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"Address\":{\"properties\":{\"city\":{\"title\":\"City\",\"type\":\"string\"},\"street\":{\"title\":\"Street\",\"type\":\"string\"},\"zip_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Zip Code\"}},\"required\":[\"street\",\"city\"],\"title\":\"Address\",\"type\":\"object\"},\"Invoice\":{\"properties\":{\"currency\":{\"default\":\"EUR\",\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"title\":\"Currency\",\"type\":\"string\"},\"customer\":{\"$ref\":\"#/$defs/Person\"},\"items\":{\"items\":{\"$ref\":\"#/$defs/LineItem\"},\"title\":\"Items\",\"type\":\"array\"},\"note\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Note\"}},\"required\":[\"customer\",\"items\"],\"title\":\"Invoice\",\"type\":\"object\"},\"LineItem\":{\"properties\":{\"quantity\":{\"minimum\":1,\"title\":\"Quantity\",\"type\":\"integer\"},\"sku\":{\"title\":\"Sku\",\"type\":\"string\"},\"unit_price\":{\"title\":\"Unit Price\",\"type\":\"number\"}},\"required\":[\"sku\",\"quantity\",\"unit_price\"],\"title\":\"LineItem\",\"type\":\"object\"},\"Person\":{\"properties\":{\"address\":{\"$ref\":\"#/$defs/Address\"},\"age\":{\"maximum\":150,\"minimum\":0,\"title\":\"Age\",\"type\":\"integer\"},\"name\":{\"title\":\"Name\",\"type\":\"string\"},\"tags\":{\"default\":[],\"items\":{\"type\":\"string\"},\"title\":\"Tags\",\"type\":\"array\"}},\"required\":[\"name\",\"age\",\"address\"],\"title\":\"Person\",\"type\":\"object\"}},\"properties\":{\"invoice\":{\"$ref\":\"#/$defs/Invoice\"}},\"required\":[\"invoice\"],\"title\":\"total_invoiceArguments\",\"type\":\"object\"},\"name\":\"total_invoice\",\"outputSchema\":{\"properties\":{\"city\":{\"title\":\"City\",\"type\":\"string\"},\"currency\":{\"enum\":[\"EUR\",\"USD\",\"GBP\"],\"title\":\"Currency\",\"type\":\"string\"},\"customer_name\":{\"title\":\"Customer Name\",\"type\":\"string\"},\"item_count\":{\"title\":\"Item Count\",\"type\":\"integer\"},\"total\":{\"title\":\"Total\",\"type\":\"number\"}},\"required\":[\"customer_name\",\"currency\",\"item_count\",\"total\",\"city\"],\"title\":\"InvoiceTotal\",\"type\":\"object\"}},{\"inputSchema\":{\"properties\":{\"at\":{\"format\":\"date-time\",\"title\":\"At\",\"type\":\"string\"},\"hours\":{\"default\":0,\"title\":\"Hours\",\"type\":\"integer\"}},\"required\":[\"at\"],\"title\":\"shift_timeArguments\",\"type\":\"object\"},\"name\":\"shift_time\",\"outputSchema\":{\"properties\":{\"original\":{\"format\":\"date-time\",\"title\":\"Original\",\"type\":\"string\"},\"shifted\":{\"format\":\"date-time\",\"title\":\"Shifted\",\"type\":\"string\"},\"weekday\":{\"title\":\"Weekday\",\"type\":\"string\"}},\"required\":[\"original\",\"shifted\",\"weekday\"],\"title\":\"Shifted\",\"type\":\"object\"}},{\"inputSchema\":{\"properties\":{\"name\":{\"title\":\"Name\",\"type\":\"string\"},\"shout\":{\"default\":false,\"title\":\"Shout\",\"type\":\"boolean\"},\"style\":{\"default\":\"casual\",\"enum\":[\"formal\",\"casual\"],\"title\":\"Style\",\"type\":\"string\"},\"title\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Title\"}},\"required\":[\"name\"],\"title\":\"greetArguments\",\"type\":\"object\"},\"name\":\"greet\",\"outputSchema\":{\"properties\":{\"shout\":{\"title\":\"Shout\",\"type\":\"boolean\"},\"style\":{\"enum\":[\"formal\",\"casual\"],\"title\":\"Style\",\"type\":\"string\"},\"text\":{\"title\":\"Text\",\"type\":\"string\"}},\"required\":[\"text\",\"style\",\"shout\"],\"title\":\"Greeting\",\"type\":\"object\"}},{\"inputSchema\":{\"$defs\":{\"Address\":{\"properties\":{\"city\":{\"title\":\"City\",\"type\":\"string\"},\"street\":{\"title\":\"Street\",\"type\":\"string\"},\"zip_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Zip Code\"}},\"required\":[\"street\",\"city\"],\"title\":\"Address\",\"type\":\"object\"},\"Person\":{\"properties\":{\"address\":{\"$ref\":\"#/$defs/Address\"},\"age\":{\"maximum\":150,\"minimum\":0,\"title\":\"Age\",\"type\":\"integer\"},\"name\":{\"title\":\"Name\",\"type\":\"string\"},\"tags\":{\"default\":[],\"items\":{\"type\":\"string\"},\"title\":\"Tags\",\"type\":\"array\"}},\"required\":[\"name\",\"age\",\"address\"],\"title\":\"Person\",\"type\":\"object\"}},\"properties\":{\"limit\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Limit\"},\"people\":{\"items\":{\"$ref\":\"#/$defs/Person\"},\"title\":\"People\",\"type\":\"array\"}},\"required\":[\"people\"],\"title\":\"oldestArguments\",\"type\":\"object\"},\"name\":\"oldest\",\"outputSchema\":{\"$defs\":{\"Address\":{\"properties\":{\"city\":{\"title\":\"City\",\"type\":\"string\"},\"street\":{\"title\":\"Street\",\"type\":\"string\"},\"zip_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Zip Code\"}},\"required\":[\"street\",\"city\"],\"title\":\"Address\",\"type\":\"object\"},\"Person\":{\"properties\":{\"address\":{\"$ref\":\"#/$defs/Address\"},\"age\":{\"maximum\":150,\"minimum\":0,\"title\":\"Age\",\"type\":\"integer\"},\"name\":{\"title\":\"Name\",\"type\":\"string\"},\"tags\":{\"default\":[],\"items\":{\"type\":\"string\"},\"title\":\"Tags\",\"type\":\"array\"}},\"required\":[\"name\",\"age\",\"address\"],\"title\":\"Person\",\"type\":\"object\"}},\"properties\":{\"result\":{\"items\":{\"$ref\":\"#/$defs/Person\"},\"title\":\"Result\",\"type\":\"array\"}},\"required\":[\"result\"],\"title\":\"oldestOutput\",\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Total an invoice: nested models, a list of objects, a Literal with a default.
@@ -479,7 +479,7 @@ impl PyRichClient {
     pub fn total_invoice(
         &self,
         arguments: &TotalInvoiceArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, TotalInvoiceOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, TotalInvoiceOutput> {
         self.client.call_tool_as("total_invoice", arguments)
     }
     /// Shift a timestamp by some hours (datetime in and out).
@@ -488,7 +488,7 @@ impl PyRichClient {
     pub fn shift_time(
         &self,
         arguments: &ShiftTimeArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ShiftTimeOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ShiftTimeOutput> {
         self.client.call_tool_as("shift_time", arguments)
     }
     /// Greet someone: a Literal style and an Optional title.
@@ -497,7 +497,7 @@ impl PyRichClient {
     pub fn greet(
         &self,
         arguments: &GreetArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, GreetOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, GreetOutput> {
         self.client.call_tool_as("greet", arguments)
     }
     /// Find the oldest people in a list (list of nested objects in and out).
@@ -506,7 +506,7 @@ impl PyRichClient {
     pub fn oldest(
         &self,
         arguments: &OldestArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, OldestOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, OldestOutput> {
         self.client.call_tool_as("oldest", arguments)
     }
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_runtime::client::{AuthError, Client, ClientError, ConnectOptions};
+use mcp_toolkit_runtime::client::{AuthError, Client, ClientError, ConnectOptions};
 use serde_json::{Value, json};
 use support::interop::{HttpFixture, python, script, sdks};
 use support::oidc::{Issuer, http, keep_cookies_and_find_redirect};
@@ -218,10 +218,10 @@ fn official_sdk_clients_call_the_protected_server_with_a_bearer_token() {
 /// at the real issuer, which hands out opaque tokens for `/opaque`.
 #[tokio::test(flavor = "multi_thread")]
 async fn introspection_headers_and_session_owners() {
-    use mcp_runtime::protocol::CallToolResult;
-    use mcp_runtime::server::auth::{AuthConfig, IntrospectionVerifier};
-    use mcp_runtime::server::{Server, ToolCall, ToolDef};
-    use mcp_runtime::transport::http::HttpConfig;
+    use mcp_toolkit_runtime::protocol::CallToolResult;
+    use mcp_toolkit_runtime::server::auth::{AuthConfig, IntrospectionVerifier};
+    use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+    use mcp_toolkit_runtime::transport::http::HttpConfig;
 
     let issuer = Issuer::start();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -249,7 +249,7 @@ async fn introspection_headers_and_session_owners() {
             "scopes": principal.scopes,
         }))
     });
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(inspect)
         .build()
         .unwrap();
@@ -328,12 +328,15 @@ struct ProgrammaticConsent {
     redirect_uri: String,
 }
 
-impl mcp_runtime::client::auth::AuthorizationStep for ProgrammaticConsent {
+impl mcp_toolkit_runtime::client::auth::AuthorizationStep for ProgrammaticConsent {
     fn redirect_uri(&self) -> String {
         self.redirect_uri.clone()
     }
 
-    fn authorize<'a>(&'a self, url: &'a str) -> mcp_runtime::client::auth::AuthorizeFuture<'a> {
+    fn authorize<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> mcp_toolkit_runtime::client::auth::AuthorizeFuture<'a> {
         let (issuer, redirect_uri, url) = (
             self.issuer.clone(),
             self.redirect_uri.clone(),
@@ -374,17 +377,17 @@ impl mcp_runtime::client::auth::AuthorizationStep for ProgrammaticConsent {
     }
 }
 
-type Saved = std::sync::Arc<std::sync::Mutex<Vec<mcp_runtime::client::auth::StoredToken>>>;
+type Saved = std::sync::Arc<std::sync::Mutex<Vec<mcp_toolkit_runtime::client::auth::StoredToken>>>;
 
 /// Remembers every token the client keeps.
 struct RecordingStore(Saved);
 
-impl mcp_runtime::client::auth::TokenStore for RecordingStore {
-    fn load(&self, _: &str) -> Option<mcp_runtime::client::auth::StoredToken> {
+impl mcp_toolkit_runtime::client::auth::TokenStore for RecordingStore {
+    fn load(&self, _: &str) -> Option<mcp_toolkit_runtime::client::auth::StoredToken> {
         self.0.lock().unwrap().last().cloned()
     }
 
-    fn save(&self, _: &str, token: Option<&mcp_runtime::client::auth::StoredToken>) {
+    fn save(&self, _: &str, token: Option<&mcp_toolkit_runtime::client::auth::StoredToken>) {
         if let Some(token) = token {
             self.0.lock().unwrap().push(token.clone());
         }
@@ -393,7 +396,7 @@ impl mcp_runtime::client::auth::TokenStore for RecordingStore {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn our_client_registers_authorizes_with_pkce_refreshes_and_calls_again() {
-    use mcp_runtime::client::auth::OAuthConfig;
+    use mcp_toolkit_runtime::client::auth::OAuthConfig;
     // Code-flow tokens live 1 s: every later request needs a refresh.
     let issuer = Issuer::start_with(&[("CODE_TTL", "1")]);
     let server = protected_server(&issuer);
@@ -441,11 +444,11 @@ async fn our_client_registers_authorizes_with_pkce_refreshes_and_calls_again() {
 /// Tokens by the server they were kept for.
 #[derive(Clone, Default)]
 struct KeyedStore(
-    std::sync::Arc<std::sync::Mutex<Vec<(String, mcp_runtime::client::auth::StoredToken)>>>,
+    std::sync::Arc<std::sync::Mutex<Vec<(String, mcp_toolkit_runtime::client::auth::StoredToken)>>>,
 );
 
-impl mcp_runtime::client::auth::TokenStore for KeyedStore {
-    fn load(&self, key: &str) -> Option<mcp_runtime::client::auth::StoredToken> {
+impl mcp_toolkit_runtime::client::auth::TokenStore for KeyedStore {
+    fn load(&self, key: &str) -> Option<mcp_toolkit_runtime::client::auth::StoredToken> {
         let saved = self.0.lock().unwrap();
         saved
             .iter()
@@ -454,7 +457,7 @@ impl mcp_runtime::client::auth::TokenStore for KeyedStore {
             .map(|(_, t)| t.clone())
     }
 
-    fn save(&self, key: &str, token: Option<&mcp_runtime::client::auth::StoredToken>) {
+    fn save(&self, key: &str, token: Option<&mcp_toolkit_runtime::client::auth::StoredToken>) {
         if let Some(token) = token {
             self.0.lock().unwrap().push((key.to_owned(), token.clone()));
         }
@@ -497,7 +500,7 @@ async fn recording_relay(target: String) -> (String, std::sync::Arc<std::sync::M
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_token_never_reaches_another_server_of_the_same_issuer() {
-    use mcp_runtime::client::auth::OAuthConfig;
+    use mcp_toolkit_runtime::client::auth::OAuthConfig;
     let issuer = Issuer::start();
     let first = protected_server(&issuer);
     // The second server is reached through a relay that records what it
@@ -612,7 +615,7 @@ fn official_sdk_clients_authorize_refresh_and_call_with_their_own_oauth() {
 /// tokens kept in a 0600 file).
 #[tokio::test(flavor = "multi_thread")]
 async fn the_host_authorizes_as_its_configuration_says() {
-    use mcp_host::{AlwaysAllow, CallOptions, Config, Host, HostOptions};
+    use mcp_toolkit_host::{AlwaysAllow, CallOptions, Config, Host, HostOptions};
 
     let issuer = Issuer::start();
     let server = protected_server(&issuer);
@@ -700,14 +703,17 @@ async fn the_host_authorizes_as_its_configuration_says() {
 /// A user who takes `delay` to approve.
 struct Slowly<S>(S, Duration);
 
-impl<S: mcp_runtime::client::auth::AuthorizationStep> mcp_runtime::client::auth::AuthorizationStep
-    for Slowly<S>
+impl<S: mcp_toolkit_runtime::client::auth::AuthorizationStep>
+    mcp_toolkit_runtime::client::auth::AuthorizationStep for Slowly<S>
 {
     fn redirect_uri(&self) -> String {
         self.0.redirect_uri()
     }
 
-    fn authorize<'a>(&'a self, url: &'a str) -> mcp_runtime::client::auth::AuthorizeFuture<'a> {
+    fn authorize<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> mcp_toolkit_runtime::client::auth::AuthorizeFuture<'a> {
         Box::pin(async move {
             tokio::time::sleep(self.1).await;
             self.0.authorize(url).await
@@ -719,7 +725,7 @@ impl<S: mcp_runtime::client::auth::AuthorizationStep> mcp_runtime::client::auth:
 /// a user who takes 3 s to approve is fine under limits of 1 to 2 s.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_time_a_user_takes_to_approve_counts_against_no_limit() {
-    use mcp_runtime::client::auth::OAuthConfig;
+    use mcp_toolkit_runtime::client::auth::OAuthConfig;
     let issuer = Issuer::start();
     let server = protected_server(&issuer);
     let step = ProgrammaticConsent {

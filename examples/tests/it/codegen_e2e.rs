@@ -16,14 +16,16 @@
 
 use crate::support;
 
-use mcp_codegen::{Options, Source};
 use mcp_examples::generated::everything_client::{
     self as everything, EverythingClient, EverythingClientResource,
 };
 use mcp_examples::generated::filesystem_client::{self as filesystem, FilesystemClient};
 use mcp_examples::generated::py_rich_client::{self as py, PyRichClient};
-use mcp_runtime::client::{Client, ClientError, ToolCallError};
-use mcp_runtime::protocol::{ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents};
+use mcp_toolkit_codegen::{Options, Source};
+use mcp_toolkit_runtime::client::{Client, ClientError, ToolCallError};
+use mcp_toolkit_runtime::protocol::{
+    ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents,
+};
 use support::interop::{python, repo, script, sdks};
 
 /// Whether the run rewrites the committed clients instead of comparing and
@@ -44,7 +46,7 @@ async fn regenerate_and_compare(command: &str, client_name: &str, file: &str) {
         client_name: client_name.into(),
         ..Options::default()
     };
-    let generated = mcp_codegen::generate_listing(&listing, &options).expect("generate");
+    let generated = mcp_toolkit_codegen::generate_listing(&listing, &options).expect("generate");
     assert!(generated.notes.is_empty(), "{:?}", generated.notes);
     let path = repo().join("examples/src/generated").join(file);
     if blessing() {

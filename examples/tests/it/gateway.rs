@@ -11,8 +11,8 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcp_host::{Config, Host, HostOptions};
-use mcp_runtime::client::{Client, ClientError, ConnectOptions};
+use mcp_toolkit_host::{Config, Host, HostOptions};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions};
 use serde_json::{Value, json};
 use support::host::mcp_host;
 use support::interop::{HttpFixture, python, script, sdks};

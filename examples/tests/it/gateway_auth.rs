@@ -13,15 +13,15 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_host::{
+use mcp_toolkit_host::{
     Config, GatewayAccess, GatewayListener, GatewayOptions, Host, HostOptions, StaticBearer,
 };
-use mcp_runtime::client::{AuthError, Client, ClientError, ConnectOptions, InputHandler};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{AuthError, Client, ClientError, ConnectOptions, InputHandler};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ClientCapabilities, ElicitRequestParams, InputRequest, InputRequests,
     InputResponse, InputResponses,
 };
-use mcp_runtime::server::BoxFuture;
+use mcp_toolkit_runtime::server::BoxFuture;
 use serde_json::{Value, json};
 use support::host::mcp_host;
 use support::interop::HttpFixture;
@@ -384,7 +384,7 @@ async fn an_unauthenticated_caller_over_http_is_never_asked_for_consent() {
     let stopped = stop.clone();
     let served = tokio::spawn(server.serve_http_with(
         listener,
-        mcp_runtime::transport::HttpConfig::default(),
+        mcp_toolkit_runtime::transport::HttpConfig::default(),
         async move { stopped.notified().await },
     ));
     let consenting = Consenting::default();

@@ -3,7 +3,7 @@
 //! listing), so the committed typed client never drifts from the server's
 //! tools (regenerate it as the demo explains when this fails).
 
-use mcp_codegen::{Options, Source};
+use mcp_toolkit_codegen::{Options, Source};
 
 #[tokio::test]
 async fn the_committed_echo_client_matches_the_live_server() {
@@ -16,7 +16,7 @@ async fn the_committed_echo_client_matches_the_live_server() {
         client_name: "EchoClient".into(),
         ..Options::default()
     };
-    let generated = mcp_codegen::generate_listing(&listing, &options).expect("generate");
+    let generated = mcp_toolkit_codegen::generate_listing(&listing, &options).expect("generate");
     let committed = include_str!("../../src/echo_client.rs");
     assert!(
         generated.code == committed,

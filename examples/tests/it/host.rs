@@ -1,7 +1,7 @@
 //! `mcp-host` over five configured servers: `echo-server` over stdio and
 //! over HTTP, the npm reference servers `server-everything` and
 //! `server-filesystem`, and one whose command does not exist. The command
-//! is built by cargo for this test (`cargo build -p mcp-host`).
+//! is built by cargo for this test (`cargo build -p mcp-toolkit-host`).
 
 use crate::support;
 
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use mcp_host::{CallOptions, Config, Host, HostError, HostOptions};
+use mcp_toolkit_host::{CallOptions, Config, Host, HostError, HostOptions};
 use serde_json::{Value, json};
 use support::host::mcp_host;
 use support::interop::{HttpFixture, sdks};
@@ -212,7 +212,7 @@ async fn a_killed_server_is_restarted_and_the_others_keep_answering() {
     let setup = Setup::new(json!({}));
     let config = Config::load(&setup.config).unwrap();
     let host = Host::start(config, HostOptions::default()).await;
-    let yes = mcp_host::AlwaysAllow;
+    let yes = mcp_toolkit_host::AlwaysAllow;
     let options = CallOptions::new(&yes);
     let add = || json!({"a": 1, "b": 2});
     let echo_pid = || {
@@ -276,18 +276,19 @@ async fn a_killed_server_is_restarted_and_the_others_keep_answering() {
 #[tokio::test(flavor = "multi_thread")]
 async fn codegen_generates_a_client_for_a_configured_server() {
     let setup = Setup::new(json!({}));
-    let source = mcp_codegen::Source::Config {
+    let source = mcp_toolkit_codegen::Source::Config {
         path: setup.config.clone(),
         server: "everything".into(),
     };
     let tools = source.tools().await.expect("the configured server's tools");
-    let generated = mcp_codegen::generate(&tools, &mcp_codegen::Options::default()).unwrap();
+    let generated =
+        mcp_toolkit_codegen::generate(&tools, &mcp_toolkit_codegen::Options::default()).unwrap();
     assert!(
         generated.code.contains("pub fn get_sum("),
         "{}",
         generated.code.len()
     );
-    let missing = mcp_codegen::Source::Config {
+    let missing = mcp_toolkit_codegen::Source::Config {
         path: setup.config.clone(),
         server: "missing".into(),
     };
@@ -312,7 +313,7 @@ async fn retries_only_what_is_safe_and_output_is_checked() {
     )
     .unwrap();
     let host = Host::start(config, HostOptions::default()).await;
-    let yes = mcp_host::AlwaysAllow;
+    let yes = mcp_toolkit_host::AlwaysAllow;
     let options = CallOptions::new(&yes);
 
     // Read-only: retried after the dropped connection, and answered.
@@ -438,7 +439,7 @@ async fn the_catalogue_follows_list_changes_in_both_eras() {
         [Ok("2026-07-28".to_owned()), Ok("2025-11-25".to_owned())],
         "py speaks 2026-07-28 and ts the legacy era"
     );
-    let yes = mcp_host::AlwaysAllow;
+    let yes = mcp_toolkit_host::AlwaysAllow;
     let options = CallOptions::new(&yes);
     for server in ["py", "ts"] {
         let added = format!("{server}.extra");
@@ -474,7 +475,7 @@ async fn a_list_past_its_ttl_is_fetched_again_before_a_call() {
         HostOptions::default(),
     )
     .await;
-    let yes = mcp_host::AlwaysAllow;
+    let yes = mcp_toolkit_host::AlwaysAllow;
     let options = CallOptions::new(&yes);
     host.call("py.add_tool", json!({"name": "late"}), &options)
         .await
@@ -496,10 +497,10 @@ async fn a_list_past_its_ttl_is_fetched_again_before_a_call() {
 
 /// Keeps every audit record.
 #[derive(Default)]
-struct Records(std::sync::Mutex<Vec<mcp_host::AuditRecord>>);
+struct Records(std::sync::Mutex<Vec<mcp_toolkit_host::AuditRecord>>);
 
-impl mcp_host::AuditSink for Records {
-    fn record(&self, record: &mcp_host::AuditRecord) {
+impl mcp_toolkit_host::AuditSink for Records {
+    fn record(&self, record: &mcp_toolkit_host::AuditRecord) {
         self.0.lock().unwrap().push(record.clone());
     }
 }
@@ -509,7 +510,7 @@ impl mcp_host::AuditSink for Records {
 /// runs), else a fresh one per run (so they do not).
 #[tokio::test(flavor = "multi_thread")]
 async fn audit_digests_are_keyed_with_the_hosts_key() {
-    use mcp_host::{AuditKey, argument_digest};
+    use mcp_toolkit_host::{AuditKey, argument_digest};
     let arguments = json!({"a": 2, "b": 40});
     let digest_of_a_run = |key: Option<AuditKey>| {
         let arguments = arguments.clone();
@@ -527,7 +528,7 @@ async fn audit_digests_are_keyed_with_the_hosts_key() {
             let mut host = Host::start(config, options).await;
             let records = std::sync::Arc::new(Records::default());
             host.add_audit_sink(records.clone());
-            let yes = mcp_host::AlwaysAllow;
+            let yes = mcp_toolkit_host::AlwaysAllow;
             host.call("echo.add", arguments, &CallOptions::new(&yes))
                 .await
                 .expect("echo.add answers");

@@ -9,8 +9,8 @@ use crate::support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_host::{Config, Host, HostOptions};
-use mcp_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_host::{Config, Host, HostOptions};
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
 use serde_json::json;
 use support::host::mcp_host;
 use support::interop::{python, script};
@@ -100,12 +100,12 @@ async fn a_flood_of_list_changes_is_not_a_flood_of_listings() {
     let config = Config::parse(&config.to_string(), |_| None).unwrap();
     let host = Host::start(config, HostOptions::default()).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let yes = mcp_host::AlwaysAllow;
+    let yes = mcp_toolkit_host::AlwaysAllow;
     let outcome = host
         .call(
             "announcer.lists",
             json!({}),
-            &mcp_host::CallOptions::new(&yes),
+            &mcp_toolkit_host::CallOptions::new(&yes),
         )
         .await
         .expect("the server still answers");

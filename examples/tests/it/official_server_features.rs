@@ -12,11 +12,11 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::{
     ContentBlock, Era, Prompt, ReadResourceResult, ResourceContents, SubscriptionFilter,
 };
-use mcp_uri_template::{UriTemplate, Value as TemplateValue};
+use mcp_toolkit_uri_template::{UriTemplate, Value as TemplateValue};
 use serde_json::json;
 use support::interop::{HttpFixture, python, script, sdks};
 
@@ -104,7 +104,7 @@ async fn read_one_per_template(client: &Client, fallback: &str) -> Vec<String> {
 
 /// Waits (bounded) for `notifications/resources/updated` about `uri`.
 async fn updated(
-    notices: &mut tokio::sync::broadcast::Receiver<mcp_runtime::jsonrpc::Notification>,
+    notices: &mut tokio::sync::broadcast::Receiver<mcp_toolkit_runtime::jsonrpc::Notification>,
     uri: &str,
 ) {
     let wait = async {

@@ -7,8 +7,8 @@ use crate::support;
 
 use std::path::Path;
 
-use mcp_runtime::client::{Client, EraChoice};
-use mcp_runtime::server::Era;
+use mcp_toolkit_runtime::client::{Client, EraChoice};
+use mcp_toolkit_runtime::server::Era;
 use serde_json::json;
 use support::interop::HttpFixture;
 use support::survey::{EXPECTED, SurveyAnswers};

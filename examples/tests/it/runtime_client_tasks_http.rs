@@ -12,13 +12,13 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use mcp_runtime::client::{
+use mcp_toolkit_runtime::client::{
     Client, ClientError, ConnectOptions, EraChoice, InputHandler, TaskState,
 };
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::protocol::{
     ClientCapabilities, ElicitationCapability, InputRequests, InputResponses, TaskStatus,
 };
-use mcp_runtime::server::{BoxFuture, Era};
+use mcp_toolkit_runtime::server::{BoxFuture, Era};
 use serde_json::{Value, json};
 use support::interop::HttpFixture;
 
@@ -76,7 +76,7 @@ async fn connect(url: &str, handler: Option<Arc<Accept>>) -> Client {
     client
 }
 
-fn text(result: &mcp_runtime::protocol::CallToolResult) -> &str {
+fn text(result: &mcp_toolkit_runtime::protocol::CallToolResult) -> &str {
     result.content[0].as_text().unwrap_or_default()
 }
 

@@ -11,8 +11,8 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, EraChoice};
-use mcp_runtime::server::Era;
+use mcp_toolkit_runtime::client::{Client, EraChoice};
+use mcp_toolkit_runtime::server::Era;
 use serde_json::json;
 use support::interop::HttpFixture;
 use support::nginx::{LoadBalancer, ensure_installed};

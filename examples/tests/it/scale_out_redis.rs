@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
 use serde_json::{Value, json};
 use support::interop::{HttpFixture, repo};
 use support::nginx::LoadBalancer;

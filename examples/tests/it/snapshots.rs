@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use mcp_runtime::client::Client;
+use mcp_toolkit_runtime::client::Client;
 use serde_json::{Map, Value, json};
 
 /// Every page of one list method, as the items of `key`.

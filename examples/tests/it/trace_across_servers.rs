@@ -12,8 +12,8 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::Client;
-use mcp_runtime::trace::TraceContext;
+use mcp_toolkit_runtime::client::Client;
+use mcp_toolkit_runtime::trace::TraceContext;
 use serde_json::json;
 use support::interop::HttpFixture;
 use tracing_subscriber::filter::LevelFilter;
@@ -119,7 +119,7 @@ fn span_id<'a>(fields: &'a str, key: &str) -> &'a str {
 #[tokio::test(flavor = "current_thread")]
 async fn one_trace_id_in_all_three_processes() {
     let echo = Path::new(env!("CARGO_BIN_EXE_echo-server"));
-    let log = [("RUST_LOG", "mcp_runtime=info")];
+    let log = [("RUST_LOG", "mcp_toolkit_runtime=info")];
     let b = HttpFixture::start_with_env(echo, &[], &log);
     let mut command = Command::new(echo);
     command

@@ -9,14 +9,14 @@
 
 use crate::support;
 
-use mcp_runtime::client::{Caching, Client, ClientError, ConnectOptions, EraChoice};
-use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
-use mcp_runtime::protocol::{CallToolResult, GetPromptResult, ReadResourceResult};
-use mcp_runtime::server::auth::AuthConfig;
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::client::{Caching, Client, ClientError, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::jsonrpc::code::INVALID_PARAMS;
+use mcp_toolkit_runtime::protocol::{CallToolResult, GetPromptResult, ReadResourceResult};
+use mcp_toolkit_runtime::server::auth::AuthConfig;
+use mcp_toolkit_runtime::server::{
     PromptDef, PromptRequest, ResourceDef, ResourceRead, Server, ToolCall, ToolDef,
 };
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 use support::oidc::Issuer;
 
@@ -27,7 +27,7 @@ fn tool(name: &str) -> ToolDef {
 }
 
 fn server() -> Server {
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(tool("notes_read"))
         .tool(tool("audit_report").visible_with_scopes(["admin"]))
         // A predicate over the whole principal: here, one subject.

@@ -1,5 +1,5 @@
 //! Every full snapshot module (argument and output types plus the client
-//! over `mcp_runtime::client`) compiles against the real runtime, and its
+//! over `mcp_toolkit_runtime::client`) compiles against the real runtime, and its
 //! embedded fingerprints are the runtime's fingerprints of the corpus tools.
 
 include!(concat!(
@@ -14,10 +14,15 @@ fn embedded_fingerprints_match_the_runtime() {
         "/tests/corpus/output.json"
     ))
     .unwrap();
-    let tools = mcp_codegen::parse_tools(&text).unwrap();
+    let tools = mcp_toolkit_codegen::parse_tools(&text).unwrap();
     let expected: Vec<(String, String)> = tools
         .iter()
-        .map(|t| (t.name.clone(), mcp_runtime::client::tool_fingerprint(t)))
+        .map(|t| {
+            (
+                t.name.clone(),
+                mcp_toolkit_runtime::client::tool_fingerprint(t),
+            )
+        })
         .collect();
     let embedded: Vec<(String, String)> = output::McpClient::FINGERPRINTS
         .iter()

@@ -5,12 +5,12 @@
 //! exercise their generated code too; so are legitimate schemas at and
 //! beyond the default limits (`deep.json`, `wide.json`).
 
-use mcp_codegen::{Error, Limits, Options, generate, parse_tools};
+use mcp_toolkit_codegen::{Error, Limits, Options, generate, parse_tools};
 use serde_json::{Map, Value, json};
 
 use crate::support;
 
-fn tools(schema: Value) -> Vec<mcp_runtime::protocol::Tool> {
+fn tools(schema: Value) -> Vec<mcp_toolkit_runtime::protocol::Tool> {
     parse_tools(&json!({"tools": [{"name": "t", "inputSchema": schema}]}).to_string()).unwrap()
 }
 
@@ -447,9 +447,9 @@ fn listing(
     prompts: Vec<Value>,
     templates: Vec<Value>,
     resources: Vec<Value>,
-) -> mcp_codegen::Listing {
+) -> mcp_toolkit_codegen::Listing {
     let tool = json!({"name": "t", "inputSchema": {"type": "object"}});
-    mcp_codegen::parse_listing(
+    mcp_toolkit_codegen::parse_listing(
         &json!({"tools": [tool], "prompts": prompts,
                 "resourceTemplates": templates, "resources": resources})
         .to_string(),
@@ -466,9 +466,9 @@ fn a_listing_without_prompts_or_resources_generates_what_its_tools_do() {
     .unwrap();
     let tools = parse_tools(&corpus).unwrap();
     let alone = generate(&tools, &Options::default()).unwrap();
-    let empty = mcp_codegen::Listing::from(tools);
+    let empty = mcp_toolkit_codegen::Listing::from(tools);
     assert_eq!(
-        mcp_codegen::generate_listing(&empty, &Options::default()).unwrap(),
+        mcp_toolkit_codegen::generate_listing(&empty, &Options::default()).unwrap(),
         alone
     );
     assert!(!alone.code.contains("PROMPTS_JSON") && !alone.code.contains("codegen::verify"));
@@ -485,9 +485,11 @@ fn huge_lists_of_prompts_templates_and_resources_are_bounded() {
     let resources = (0..50_000)
         .map(|i| json!({"name": format!("r{i}"), "uri": format!("x://r/{i}")}))
         .collect();
-    let generated =
-        mcp_codegen::generate_listing(&listing(prompts, templates, resources), &Options::default())
-            .unwrap();
+    let generated = mcp_toolkit_codegen::generate_listing(
+        &listing(prompts, templates, resources),
+        &Options::default(),
+    )
+    .unwrap();
     syn::parse_file(&generated.code).unwrap();
     assert_eq!(generated.prompts.len(), 3_000);
     assert_eq!(generated.resource_templates.len(), 3_000);
@@ -519,7 +521,7 @@ fn odd_prompt_and_template_names_always_compile_and_collide_visibly() {
     );
     list.tools
         .push(serde_json::from_value(tool_named("read")).unwrap());
-    let generated = mcp_codegen::generate_listing(&list, &Options::default()).unwrap();
+    let generated = mcp_toolkit_codegen::generate_listing(&list, &Options::default()).unwrap();
     syn::parse_file(&generated.code).unwrap();
     let methods: Vec<(&str, &str)> = generated
         .prompts
@@ -554,7 +556,7 @@ fn odd_prompt_and_template_names_always_compile_and_collide_visibly() {
         vec![],
         vec![],
     );
-    let error = mcp_codegen::generate_listing(&twice, &Options::default()).unwrap_err();
+    let error = mcp_toolkit_codegen::generate_listing(&twice, &Options::default()).unwrap_err();
     assert!(
         error.to_string().contains("two prompts are named `p`"),
         "{error}"
@@ -588,7 +590,7 @@ fn random_prompts_and_templates_never_panic() {
         let resources = (0..rng.usize(0..3))
             .map(|_| json!({"name": pick(&mut rng, 3), "uri": pick(&mut rng, 4)}))
             .collect();
-        match mcp_codegen::generate_listing(
+        match mcp_toolkit_codegen::generate_listing(
             &listing(prompts, templates, resources),
             &Options::default(),
         ) {

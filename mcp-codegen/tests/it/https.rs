@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolDef};
-use mcp_runtime::transport::http::{HttpConfig, McpService};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectErrorKind};
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{Server, ToolDef};
+use mcp_toolkit_runtime::transport::http::{HttpConfig, McpService};
 use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair, KeyUsagePurpose};
 use rustls::pki_types::PrivateKeyDer;
 
@@ -53,7 +53,7 @@ fn pki(name: &str) -> Pki {
 }
 
 fn server() -> Server {
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(ToolDef::new("ping", |_| async {
             Ok(CallToolResult::text("pong"))
         }))

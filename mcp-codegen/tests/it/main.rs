@@ -12,7 +12,7 @@ mod support;
 /// `runtime_path = "crate::rt"`, so it lives at the crate root): its serde
 /// re-exports, and the real support module generated `Serialize` impls call.
 mod rt {
-    pub use mcp_runtime::codegen;
+    pub use mcp_toolkit_runtime::codegen;
     pub mod reexports {
         pub use serde;
         pub use serde_json;

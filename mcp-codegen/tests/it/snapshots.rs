@@ -10,7 +10,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use mcp_codegen::{Derives, Options, generate, generate_listing, parse_listing, parse_tools};
+use mcp_toolkit_codegen::{
+    Derives, Options, generate, generate_listing, parse_listing, parse_tools,
+};
 
 use crate::support;
 

@@ -3,13 +3,13 @@
 pub struct DeepObjectsArgs {
     pub x: DeepObjectsArgsX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgs",
             &[Required("x", &self.x)],
@@ -20,13 +20,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgs {
 pub struct DeepObjectsArgsX {
     pub x: DeepObjectsArgsXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsX",
             &[Required("x", &self.x)],
@@ -37,13 +37,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsX {
 pub struct DeepObjectsArgsXx {
     pub x: DeepObjectsArgsXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXx",
             &[Required("x", &self.x)],
@@ -54,13 +54,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXx {
 pub struct DeepObjectsArgsXxX {
     pub x: DeepObjectsArgsXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxX",
             &[Required("x", &self.x)],
@@ -71,13 +71,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxX {
 pub struct DeepObjectsArgsXxXx {
     pub x: DeepObjectsArgsXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXx",
             &[Required("x", &self.x)],
@@ -88,13 +88,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXx {
 pub struct DeepObjectsArgsXxXxX {
     pub x: DeepObjectsArgsXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxX",
             &[Required("x", &self.x)],
@@ -105,13 +105,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX {
 pub struct DeepObjectsArgsXxXxXx {
     pub x: DeepObjectsArgsXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXx",
             &[Required("x", &self.x)],
@@ -122,13 +122,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXx {
 pub struct DeepObjectsArgsXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxX",
             &[Required("x", &self.x)],
@@ -139,13 +139,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXx",
             &[Required("x", &self.x)],
@@ -156,13 +156,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -173,13 +173,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -190,13 +190,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -207,13 +207,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -224,13 +224,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXx 
 pub struct DeepObjectsArgsXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -241,13 +241,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -258,13 +258,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -275,13 +275,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -292,13 +292,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -309,13 +309,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -326,13 +326,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -343,13 +343,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -360,14 +360,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -378,14 +378,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -396,14 +396,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -414,14 +414,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -432,14 +432,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -450,14 +450,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -468,14 +468,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -486,14 +486,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -504,14 +504,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -522,14 +522,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -540,14 +540,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -558,14 +558,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -576,14 +576,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -594,14 +594,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -612,14 +612,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -630,14 +630,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -648,14 +648,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -666,14 +666,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -684,14 +684,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -702,14 +702,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -720,14 +720,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -738,14 +738,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -756,14 +756,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -774,14 +774,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -792,14 +792,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -810,14 +810,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -828,14 +828,14 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX",
             &[Required("x", &self.x)],
@@ -845,16 +845,16 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     /// Untyped (`serde_json::Value`): the nesting depth exceeds the limit of 48 (`Limits::max_depth`).
-    pub x: ::mcp_runtime::reexports::serde_json::Value,
+    pub x: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
-impl ::mcp_runtime::reexports::serde::Serialize
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
 for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx",
             &[Required("x", &self.x)],
@@ -865,13 +865,13 @@ for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
 pub struct DeepRefsArgs {
     pub next: ::std::option::Option<Level0>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DeepRefsArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepRefsArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DeepRefsArgs",
             &[Optional("next", &self.next)],
@@ -882,13 +882,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DeepRefsArgs {
 pub struct Level0 {
     pub next: ::std::option::Option<Level1>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level0 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level0 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level0",
             &[Optional("next", &self.next)],
@@ -899,13 +899,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level0 {
 pub struct Level1 {
     pub next: ::std::option::Option<Level2>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level1",
             &[Optional("next", &self.next)],
@@ -916,13 +916,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level1 {
 pub struct Level2 {
     pub next: ::std::option::Option<Level3>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level2",
             &[Optional("next", &self.next)],
@@ -933,13 +933,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level2 {
 pub struct Level3 {
     pub next: ::std::option::Option<Level4>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level3 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level3 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level3",
             &[Optional("next", &self.next)],
@@ -950,13 +950,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level3 {
 pub struct Level4 {
     pub next: ::std::option::Option<Level5>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level4 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level4 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level4",
             &[Optional("next", &self.next)],
@@ -967,13 +967,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level4 {
 pub struct Level5 {
     pub next: ::std::option::Option<Level6>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level5 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level5 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level5",
             &[Optional("next", &self.next)],
@@ -984,13 +984,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level5 {
 pub struct Level6 {
     pub next: ::std::option::Option<Level7>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level6 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level6 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level6",
             &[Optional("next", &self.next)],
@@ -1001,13 +1001,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level6 {
 pub struct Level7 {
     pub next: ::std::option::Option<Level8>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level7 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level7 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level7",
             &[Optional("next", &self.next)],
@@ -1018,13 +1018,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level7 {
 pub struct Level8 {
     pub next: ::std::option::Option<Level9>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level8 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level8 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level8",
             &[Optional("next", &self.next)],
@@ -1035,13 +1035,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level8 {
 pub struct Level9 {
     pub next: ::std::option::Option<Level10>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level9 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level9 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level9",
             &[Optional("next", &self.next)],
@@ -1052,13 +1052,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level9 {
 pub struct Level10 {
     pub next: ::std::option::Option<Level11>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level10 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level10 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level10",
             &[Optional("next", &self.next)],
@@ -1069,13 +1069,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level10 {
 pub struct Level11 {
     pub next: ::std::option::Option<Level12>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level11 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level11 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level11",
             &[Optional("next", &self.next)],
@@ -1086,13 +1086,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level11 {
 pub struct Level12 {
     pub next: ::std::option::Option<Level13>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level12 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level12 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level12",
             &[Optional("next", &self.next)],
@@ -1103,13 +1103,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level12 {
 pub struct Level13 {
     pub next: ::std::option::Option<Level14>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level13 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level13 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level13",
             &[Optional("next", &self.next)],
@@ -1120,13 +1120,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level13 {
 pub struct Level14 {
     pub next: ::std::option::Option<Level15>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level14 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level14 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level14",
             &[Optional("next", &self.next)],
@@ -1137,13 +1137,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level14 {
 pub struct Level15 {
     pub next: ::std::option::Option<Level16>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level15 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level15 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level15",
             &[Optional("next", &self.next)],
@@ -1154,13 +1154,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level15 {
 pub struct Level16 {
     pub next: ::std::option::Option<Level17>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level16 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level16 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level16",
             &[Optional("next", &self.next)],
@@ -1171,13 +1171,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level16 {
 pub struct Level17 {
     pub next: ::std::option::Option<Level18>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level17 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level17 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level17",
             &[Optional("next", &self.next)],
@@ -1188,13 +1188,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level17 {
 pub struct Level18 {
     pub next: ::std::option::Option<Level19>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level18 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level18 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level18",
             &[Optional("next", &self.next)],
@@ -1205,13 +1205,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level18 {
 pub struct Level19 {
     pub next: ::std::option::Option<Level20>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level19 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level19 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level19",
             &[Optional("next", &self.next)],
@@ -1222,13 +1222,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level19 {
 pub struct Level20 {
     pub next: ::std::option::Option<Level21>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level20 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level20 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level20",
             &[Optional("next", &self.next)],
@@ -1239,13 +1239,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level20 {
 pub struct Level21 {
     pub next: ::std::option::Option<Level22>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level21 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level21 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level21",
             &[Optional("next", &self.next)],
@@ -1256,13 +1256,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level21 {
 pub struct Level22 {
     pub next: ::std::option::Option<Level23>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level22 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level22 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level22",
             &[Optional("next", &self.next)],
@@ -1272,15 +1272,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level22 {
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Level23 {
     /// Untyped (`serde_json::Value`): the nesting depth exceeds the limit of 48 (`Limits::max_depth`).
-    pub next: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub next: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Level23 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Level23 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Level23",
             &[Optional("next", &self.next)],
@@ -1290,7 +1290,7 @@ impl ::mcp_runtime::reexports::serde::Serialize for Level23 {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -1301,26 +1301,26 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"},\"name\":\"deep_objects\"},{\"inputSchema\":{\"$defs\":{\"Level0\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level1\"}},\"type\":\"object\"},\"Level1\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level2\"}},\"type\":\"object\"},\"Level10\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level11\"}},\"type\":\"object\"},\"Level11\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level12\"}},\"type\":\"object\"},\"Level12\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level13\"}},\"type\":\"object\"},\"Level13\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level14\"}},\"type\":\"object\"},\"Level14\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level15\"}},\"type\":\"object\"},\"Level15\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level16\"}},\"type\":\"object\"},\"Level16\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level17\"}},\"type\":\"object\"},\"Level17\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level18\"}},\"type\":\"object\"},\"Level18\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level19\"}},\"type\":\"object\"},\"Level19\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level20\"}},\"type\":\"object\"},\"Level2\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level3\"}},\"type\":\"object\"},\"Level20\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level21\"}},\"type\":\"object\"},\"Level21\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level22\"}},\"type\":\"object\"},\"Level22\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level23\"}},\"type\":\"object\"},\"Level23\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level24\"}},\"type\":\"object\"},\"Level24\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level25\"}},\"type\":\"object\"},\"Level25\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level26\"}},\"type\":\"object\"},\"Level26\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level27\"}},\"type\":\"object\"},\"Level27\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level28\"}},\"type\":\"object\"},\"Level28\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level29\"}},\"type\":\"object\"},\"Level29\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level30\"}},\"type\":\"object\"},\"Level3\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level4\"}},\"type\":\"object\"},\"Level30\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level31\"}},\"type\":\"object\"},\"Level31\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level32\"}},\"type\":\"object\"},\"Level32\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level33\"}},\"type\":\"object\"},\"Level33\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level34\"}},\"type\":\"object\"},\"Level34\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level35\"}},\"type\":\"object\"},\"Level35\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level36\"}},\"type\":\"object\"},\"Level36\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level37\"}},\"type\":\"object\"},\"Level37\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level38\"}},\"type\":\"object\"},\"Level38\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level39\"}},\"type\":\"object\"},\"Level39\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level40\"}},\"type\":\"object\"},\"Level4\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level5\"}},\"type\":\"object\"},\"Level40\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level41\"}},\"type\":\"object\"},\"Level41\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level42\"}},\"type\":\"object\"},\"Level42\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level43\"}},\"type\":\"object\"},\"Level43\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level44\"}},\"type\":\"object\"},\"Level44\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level45\"}},\"type\":\"object\"},\"Level45\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level46\"}},\"type\":\"object\"},\"Level46\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level47\"}},\"type\":\"object\"},\"Level47\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level48\"}},\"type\":\"object\"},\"Level48\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level49\"}},\"type\":\"object\"},\"Level49\":{\"properties\":{\"next\":{\"type\":\"string\"}},\"type\":\"object\"},\"Level5\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level6\"}},\"type\":\"object\"},\"Level6\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level7\"}},\"type\":\"object\"},\"Level7\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level8\"}},\"type\":\"object\"},\"Level8\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level9\"}},\"type\":\"object\"},\"Level9\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level10\"}},\"type\":\"object\"}},\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level0\"}},\"type\":\"object\"},\"name\":\"deep_refs\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `deep_objects`.
     pub fn deep_objects(
         &self,
         arguments: &DeepObjectsArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("deep_objects", arguments)
     }
@@ -1328,9 +1328,9 @@ impl McpClient {
     pub fn deep_refs(
         &self,
         arguments: &DeepRefsArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("deep_refs", arguments)
     }

@@ -3,13 +3,13 @@
 pub struct Fuzz2Args {
     pub x: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz2Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz2Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz2Args",
             &[Optional("x", &self.x)],
@@ -27,12 +27,12 @@ pub struct Fuzz3Args {
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, i32>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz3Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz3Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -49,13 +49,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz3Args {
 pub struct Fuzz4Args {
     pub x: ::std::option::Option<Fuzz4ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz4Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4Args",
             &[Optional("x", &self.x)],
@@ -78,16 +78,16 @@ pub struct Fuzz4ArgsX {
     /// ````
     pub field_1: Fuzz4ArgsXField1,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub a_b: ::mcp_runtime::reexports::serde_json::Value,
+    pub a_b: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     pub r#type: ::std::option::Option<Fuzz4ArgsXType>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz4ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsX",
             &[
@@ -114,20 +114,20 @@ pub struct Fuzz4ArgsXField1 {
     /// ````
     pub field: ::std::option::Option<Fuzz4ArgsXField1Field>,
     pub a_b: Fuzz4ArgsXField1Ab,
-    pub foo_bar: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<
         ::std::string::String,
         Fuzz4ArgsXField1Value,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Optional("", &self.field),
@@ -148,9 +148,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz4ArgsXField1Field {
     /// `110`
@@ -178,13 +178,13 @@ impl ::std::convert::From<Fuzz4ArgsXField1Field> for i64 {
 pub struct Fuzz4ArgsXField1Ab {
     pub foo_bar: ::std::option::Option<()>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Ab {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Ab {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsXField1Ab",
             &[Optional("foo_bar", &self.foo_bar)],
@@ -195,13 +195,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Ab {
 pub struct Fuzz4ArgsXField1Value {
     pub field: bool,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Value {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Value {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz4ArgsXField1Value",
             &[Required("_", &self.field)],
@@ -211,9 +211,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz4ArgsXField1Value {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz4ArgsXType {
     Number(f64),
@@ -230,11 +230,11 @@ pub enum Fuzz4ArgsXType {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
-pub struct Fuzz5Args(pub ::mcp_runtime::reexports::serde_json::Value);
+pub struct Fuzz5Args(pub ::mcp_toolkit_runtime::reexports::serde_json::Value);
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Fuzz6Args {
     /// ````text
@@ -247,13 +247,13 @@ pub struct Fuzz6Args {
     pub self_: Fuzz6ArgsSelf,
     pub x: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz6Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz6Args",
             &[
@@ -274,10 +274,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6Args {
 pub enum Fuzz6ArgsField {
     Value,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6ArgsField {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz6ArgsField {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Value => "",
@@ -288,15 +288,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6ArgsField {
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz6ArgsSelf {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub foo_bar: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6ArgsSelf {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz6ArgsSelf {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz6ArgsSelf",
             &[Optional("foo_bar", &self.foo_bar)],
@@ -313,13 +313,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz6ArgsSelf {
 pub struct Fuzz7Args {
     pub x: ::std::option::Option<i32>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz7Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz7Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz7Args",
             &[Optional("x", &self.x)],
@@ -330,10 +330,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz7Args {
 pub enum Fuzz8Args {
     Self_,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz8Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz8Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Self_ => "self",
@@ -345,13 +345,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz8Args {
 pub struct Fuzz9Args {
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz9Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz9Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz9Args",
             &[Optional("x", &self.x)],
@@ -368,13 +368,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz9Args {
 pub struct Fuzz10Args {
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz10Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz10Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz10Args",
             &[Optional("x", &self.x)],
@@ -385,13 +385,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz10Args {
 pub struct Fuzz11Args {
     pub x: ::std::option::Option<Fuzz11ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz11Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz11Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz11Args",
             &[Optional("x", &self.x)],
@@ -403,17 +403,17 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz11Args {
 pub struct Fuzz11ArgsX {
     pub x: ::std::option::Option<::std::string::String>,
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
-    pub u540d: ::mcp_runtime::reexports::serde_json::Value,
+    pub u540d: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz11ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz11ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[Required("x", &self.x), Required("名", &self.u540d)],
             &self.additional_properties,
@@ -424,9 +424,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz11ArgsX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz12Args(pub bool);
 /// ````text
@@ -440,31 +440,31 @@ pub struct Fuzz12Args(pub bool);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz13Args(pub bool);
 /// Always `true`.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz14Args(pub bool);
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz16Args {
     pub x: ::std::option::Option<Fuzz16ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz16Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz16Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz16Args",
             &[Optional("x", &self.x)],
@@ -481,13 +481,13 @@ pub struct Fuzz16ArgsX {
     /// ````
     pub r#type: A,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz16ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz16ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz16ArgsX",
             &[Required("type", &self.r#type)],
@@ -496,26 +496,26 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz16ArgsX {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct A {}
-impl ::mcp_runtime::reexports::serde::Serialize for A {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for A {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "A", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "A", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz18Args {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz18Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz18Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz18Args",
             &[Optional("x", &self.x)],
@@ -532,13 +532,13 @@ pub struct Fuzz19Args {
     /// ````
     pub x: ::std::option::Option<::std::option::Option<bool>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz19Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz19Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz19Args",
             &[Optional("x", &self.x)],
@@ -557,13 +557,13 @@ pub struct Fuzz20Args {
         ::std::vec::Vec<::std::option::Option<::std::string::String>>,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz20Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz20Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz20Args",
             &[Optional("x", &self.x)],
@@ -581,13 +581,13 @@ pub struct Fuzz23Args {
     pub a_b: Fuzz23ArgsAb,
     pub x: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz23Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz23Args",
             &[Required("a-b", &self.a_b), Required("x", &self.x)],
@@ -614,13 +614,13 @@ pub struct Fuzz23ArgsAb {
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAb {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz23ArgsAb {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Optional("A", &self.a),
@@ -641,13 +641,13 @@ pub struct Fuzz23ArgsAbAb {
     /// ````
     pub r_x: ::std::option::Option<i32>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbAb {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz23ArgsAbAb {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz23ArgsAbAb",
             &[Optional("r#x", &self.r_x)],
@@ -657,9 +657,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbAb {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz23ArgsAbRx {
     Fuzz23ArgsAbRxVariant1(Fuzz23ArgsAbRxVariant1),
@@ -669,13 +669,13 @@ pub enum Fuzz23ArgsAbRx {
 pub struct Fuzz23ArgsAbRxVariant1 {
     pub field_1: bool,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz23ArgsAbRxVariant1",
             &[Required("1", &self.field_1)],
@@ -686,10 +686,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant1 {
 pub enum Fuzz23ArgsAbRxVariant2 {
     Value,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz23ArgsAbRxVariant2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Value => "_",
@@ -707,13 +707,13 @@ pub struct Fuzz24Args {
     /// ````
     pub x: ::std::option::Option<Fuzz24ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz24Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz24Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz24Args",
             &[Optional("x", &self.x)],
@@ -731,12 +731,12 @@ pub struct Fuzz24ArgsX {
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz24ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz24ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -747,13 +747,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz24ArgsX {
 pub struct Fuzz25Args {
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz25Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz25Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz25Args",
             &[Optional("x", &self.x)],
@@ -770,16 +770,16 @@ pub struct Fuzz26Args {
     ///
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     /// ````
-    pub self_: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub self_: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     pub foo_bar: u16,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz26Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz26Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz26Args",
             &[Optional("Self", &self.self_), Required("fooBar", &self.foo_bar)],
@@ -795,22 +795,22 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz26Args {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz27Args(pub ());
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz28Args {
     pub x: ::std::option::Option<Fuzz28ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz28Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz28Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz28Args",
             &[Optional("x", &self.x)],
@@ -819,12 +819,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz28Args {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz28ArgsX {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz28ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz28ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz28ArgsX", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz28ArgsX", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
@@ -837,13 +837,13 @@ pub struct Fuzz29Args {
     /// ````
     pub x: ::std::option::Option<u16>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz29Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz29Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz29Args",
             &[Optional("x", &self.x)],
@@ -868,13 +868,13 @@ pub struct Fuzz30Args {
     /// ````
     pub u540d: ::std::option::Option<u16>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz30Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz30Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz30Args",
             &[
@@ -893,30 +893,30 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz30Args {
 /// ````
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz30ArgsField1 {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz30ArgsField1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz30ArgsField1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz30ArgsField1", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz30ArgsField1", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz30ArgsAb {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz30ArgsAb {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz30ArgsAb {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz30ArgsAb", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz30ArgsAb", &[])
     }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz32Args(pub bool);
 /// Untyped (`serde_json::Value`): the nesting depth of `$ref` and `allOf` exceeds the limit of 48 (`Limits::max_depth`).
@@ -930,13 +930,13 @@ pub struct Fuzz33Args {
     /// ````
     pub x: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz33Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz33Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz33Args",
             &[Optional("x", &self.x)],
@@ -946,15 +946,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz33Args {
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz34Args {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz34Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz34Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz34Args",
             &[Optional("x", &self.x)],
@@ -965,13 +965,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz34Args {
 pub struct Fuzz35Args {
     pub x: ::std::option::Option<Fuzz35ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz35Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz35Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz35Args",
             &[Optional("x", &self.x)],
@@ -982,10 +982,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz35Args {
 pub enum Fuzz35ArgsX {
     FooBar,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz35ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz35ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::FooBar => "fooBar",
@@ -1003,13 +1003,13 @@ pub struct Fuzz36Args {
     /// ````
     pub x: Fuzz36ArgsX,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz36Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz36Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz36Args",
             &[Required("x", &self.x)],
@@ -1045,13 +1045,13 @@ pub struct Fuzz36ArgsX {
         Fuzz36ArgsXValue,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz36ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz36ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Optional("foo_bar", &self.foo_bar),
@@ -1072,9 +1072,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz36ArgsX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz36ArgsXSelf {
     /// `154`
@@ -1109,14 +1109,14 @@ impl ::std::convert::From<Fuzz36ArgsXSelf> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz36ArgsXValue {
     OptionalString(::std::option::Option<::std::string::String>),
     Fuzz36ArgsXValueVariant1(Fuzz36ArgsXValueVariant1),
-    Value(::mcp_runtime::reexports::serde_json::Value),
+    Value(::mcp_toolkit_runtime::reexports::serde_json::Value),
 }
 /// ````text
 /// ```
@@ -1127,9 +1127,9 @@ pub enum Fuzz36ArgsXValue {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz36ArgsXValueVariant1 {
     Bool(bool),
@@ -1145,13 +1145,13 @@ pub enum Fuzz36ArgsXValueVariant1 {
 pub struct Fuzz37Args {
     pub x: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz37Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz37Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz37Args",
             &[Optional("x", &self.x)],
@@ -1168,13 +1168,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz37Args {
 pub struct Fuzz38Args {
     pub x: ::std::option::Option<i16>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz38Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz38Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz38Args",
             &[Optional("x", &self.x)],
@@ -1189,25 +1189,25 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz38Args {
 /// ````
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz39Args {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz39Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz39Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz39Args", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz39Args", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Fuzz41Args {
     pub field: Fuzz41ArgsField,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz41Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41Args",
             &[Required("", &self.field)],
@@ -1219,13 +1219,13 @@ pub struct Fuzz41ArgsField {
     pub field: ::std::option::Option<Fuzz41ArgsFieldField>,
     pub foo_bar: ::std::option::Option<::std::vec::Vec<::std::vec::Vec<i64>>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsField {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz41ArgsField {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsField",
             &[Optional("", &self.field), Optional("fooBar", &self.foo_bar)],
@@ -1238,13 +1238,13 @@ pub struct Fuzz41ArgsFieldField {
     pub a: bool,
     pub a_b: Fuzz41ArgsFieldFieldAb,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldField {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldField {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsFieldField",
             &[Required("A", &self.a), Required("a-b", &self.a_b)],
@@ -1255,13 +1255,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldField {
 pub struct Fuzz41ArgsFieldFieldAb {
     pub r_x: ::std::option::Option<()>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldFieldAb {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldFieldAb {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz41ArgsFieldFieldAb",
             &[Optional("r#x", &self.r_x)],
@@ -1270,12 +1270,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz41ArgsFieldFieldAb {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz42Args {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz42Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz42Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz42Args", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz42Args", &[])
     }
 }
 /// ````text
@@ -1287,23 +1287,23 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz42Args {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz43Args(pub ());
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Fuzz44Args {
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz44Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz44Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz44Args",
             &[Required("self", &self.self_)],
@@ -1318,12 +1318,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz44Args {
 /// ````
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz45Args {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz45Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz45Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz45Args", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz45Args", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
@@ -1336,15 +1336,15 @@ pub struct Fuzz49Args {
     ///
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     /// ````
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz49Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz49Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz49Args",
             &[Optional("x", &self.x)],
@@ -1355,13 +1355,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz49Args {
 pub struct Fuzz50Args {
     pub x: ::std::option::Option<f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz50Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz50Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz50Args",
             &[Optional("x", &self.x)],
@@ -1372,13 +1372,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz50Args {
 pub struct Fuzz52Args {
     pub x: ::std::option::Option<Fuzz52ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz52Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz52Args",
             &[Optional("x", &self.x)],
@@ -1388,9 +1388,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52Args {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz52ArgsX {
     Array(::std::vec::Vec<Fuzz52ArgsXVariant1Item>),
@@ -1406,13 +1406,13 @@ pub struct Fuzz52ArgsXVariant1Item {
     /// ````
     pub foo_bar: X,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52ArgsXVariant1Item {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz52ArgsXVariant1Item {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz52ArgsXVariant1Item",
             &[Required("fooBar", &self.foo_bar)],
@@ -1430,20 +1430,20 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52ArgsXVariant1Item {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum X {
     X2(X2),
-    Value(::mcp_runtime::reexports::serde_json::Value),
+    Value(::mcp_toolkit_runtime::reexports::serde_json::Value),
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum X2 {
     Array(::std::vec::Vec<X2Variant1Item>),
@@ -1459,13 +1459,13 @@ pub struct X2Variant1Item {
     /// ````
     pub foo_bar: ::std::boxed::Box<X>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for X2Variant1Item {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for X2Variant1Item {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "X2Variant1Item",
             &[Required("fooBar", &self.foo_bar)],
@@ -1485,16 +1485,16 @@ pub struct X2Variant2 {
         ::std::string::String,
         ::std::collections::BTreeMap<
             ::std::string::String,
-            ::mcp_runtime::reexports::serde_json::Value,
+            ::mcp_toolkit_runtime::reexports::serde_json::Value,
         >,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for X2Variant2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for X2Variant2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -1514,16 +1514,16 @@ pub struct Fuzz52ArgsXVariant2 {
         ::std::string::String,
         ::std::collections::BTreeMap<
             ::std::string::String,
-            ::mcp_runtime::reexports::serde_json::Value,
+            ::mcp_toolkit_runtime::reexports::serde_json::Value,
         >,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz52ArgsXVariant2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz52ArgsXVariant2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -1540,16 +1540,16 @@ pub struct Fuzz54Args {
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Optional("a-b", &self.a_b),
@@ -1565,9 +1565,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54Args {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz54ArgsAb {
     /// `279`
@@ -1601,13 +1601,13 @@ pub struct Fuzz54ArgsFooBar {
     /// ````
     pub x: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsFooBar {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54ArgsFooBar {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz54ArgsFooBar",
             &[Required("x", &self.x)],
@@ -1624,13 +1624,13 @@ pub struct Fuzz54ArgsSelf {
         Fuzz54Args,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelf {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54ArgsSelf {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[Required("", &self.field), Required("type", &self.r#type)],
             &self.additional_properties,
@@ -1643,20 +1643,20 @@ pub struct Fuzz54ArgsSelfField {
     /// Always `true`.
     pub foo_bar: bool,
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
-    pub foo_bar_2: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar_2: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<
         ::std::string::String,
         Fuzz54ArgsSelfFieldValue,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfField {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfField {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Optional("A", &self.a),
@@ -1669,12 +1669,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfField {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz54ArgsSelfFieldValue {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfFieldValue {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfFieldValue {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz54ArgsSelfFieldValue",
             &[],
@@ -1683,12 +1683,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfFieldValue {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz54ArgsSelfType {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz54ArgsSelfType", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz54ArgsSelfType", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -1701,13 +1701,13 @@ pub struct Fuzz55Args {
         Fuzz55ArgsValue,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[Required("A", &self.a), Optional("x", &self.x)],
             &self.additional_properties,
@@ -1723,15 +1723,15 @@ pub struct Fuzz55ArgsX {
     /// */ "quoted"
     /// ````
     pub a: Fuzz55ArgsXa,
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz55ArgsX",
             &[Required("A", &self.a), Required("Self", &self.self_)],
@@ -1748,7 +1748,7 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsX {
 pub struct Fuzz55ArgsXa {
     pub field_1: ::std::option::Option<::std::option::Option<::std::string::String>>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub foo_bar: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     /// ````text
     /// ```
     /// panic!()
@@ -1757,15 +1757,15 @@ pub struct Fuzz55ArgsXa {
     ///
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     /// ````
-    pub u540d: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub u540d: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsXa {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55ArgsXa {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz55ArgsXa",
             &[
@@ -1778,12 +1778,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsXa {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz55ArgsValue {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsValue {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55ArgsValue {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz55ArgsValue", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz55ArgsValue", &[])
     }
 }
 /// ````text
@@ -1797,9 +1797,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz55ArgsValue {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz56Args {
     Bool(bool),
@@ -1810,7 +1810,7 @@ pub struct Fuzz56ArgsVariant2 {
     pub a: Fuzz56ArgsVariant2A,
     pub foo_bar: ::std::option::Option<Fuzz56ArgsVariant2FooBar>,
     /// Untyped (`serde_json::Value`): `enum` is empty, no value is valid.
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     /// ````text
     /// ```
     /// panic!()
@@ -1819,13 +1819,13 @@ pub struct Fuzz56ArgsVariant2 {
     /// ````
     pub x: ::std::option::Option<A2>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz56ArgsVariant2",
             &[
@@ -1841,9 +1841,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz56ArgsVariant2A {
     /// `219`
@@ -1871,13 +1871,13 @@ impl ::std::convert::From<Fuzz56ArgsVariant2A> for i64 {
 pub struct Fuzz56ArgsVariant2FooBar {
     pub field_1: A2,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2FooBar {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz56ArgsVariant2FooBar {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz56ArgsVariant2FooBar",
             &[Required("1", &self.field_1)],
@@ -1901,13 +1901,13 @@ pub struct Fuzz57Args {
     /// ````
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz57Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz57Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz57Args",
             &[Optional("x", &self.x)],
@@ -1931,13 +1931,13 @@ pub struct Fuzz58Args {
     /// ````
     pub u540d: Fuzz58ArgsU540d,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz58Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz58Args",
             &[Optional("self", &self.self_), Required("名", &self.u540d)],
@@ -1958,12 +1958,12 @@ pub struct Fuzz58ArgsU540d {
         Fuzz58ArgsU540dValue,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540d {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz58ArgsU540d {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -1983,13 +1983,13 @@ pub struct Fuzz58ArgsU540dValue {
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValue {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValue {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[Optional("1", &self.field_1), Optional("type", &self.r#type)],
             &self.additional_properties,
@@ -2000,13 +2000,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValue {
 pub struct Fuzz58ArgsU540dValueField1 {
     pub field_1: ::std::option::Option<::std::vec::Vec<f64>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueField1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueField1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz58ArgsU540dValueField1",
             &[Optional("1", &self.field_1)],
@@ -2027,12 +2027,12 @@ pub struct Fuzz58ArgsU540dValueType {
         ::std::vec::Vec<bool>,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -2043,10 +2043,10 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz58ArgsU540dValueType {
 pub enum Fuzz60Args {
     Type,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz60Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz60Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Type => "type",
@@ -2059,10 +2059,10 @@ pub enum Fuzz61Args {
     Self_,
     AB,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz61Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz61Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
         let value = match self {
             Self::Self_ => "Self",
@@ -2087,13 +2087,13 @@ pub struct Fuzz62Args {
     /// ````
     pub x: ::std::option::Option<X3>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz62Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz62Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz62Args",
             &[Optional("x", &self.x)],
@@ -2108,7 +2108,7 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz62Args {
 ///
 /// Untyped (`serde_json::Value`): a reference cycle that never descends into a value.
 /// ````
-pub type X3 = ::mcp_runtime::reexports::serde_json::Value;
+pub type X3 = ::mcp_toolkit_runtime::reexports::serde_json::Value;
 /// ````text
 /// ```
 /// panic!()
@@ -2119,13 +2119,13 @@ pub type X3 = ::mcp_runtime::reexports::serde_json::Value;
 pub struct Fuzz65Args {
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz65Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz65Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz65Args",
             &[Optional("x", &self.x)],
@@ -2149,15 +2149,15 @@ pub struct Fuzz67Args {
     pub field_1: ::std::option::Option<f64>,
     pub self_: Fuzz67ArgsSelf,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz67Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz67Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz67Args",
             &[
@@ -2174,21 +2174,21 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz67Args {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz67ArgsSelf {
     Fuzz67ArgsSelfVariant3(Fuzz67ArgsSelfVariant3),
-    Value(::mcp_runtime::reexports::serde_json::Value),
+    Value(::mcp_toolkit_runtime::reexports::serde_json::Value),
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz67ArgsSelfVariant3 {
     /// `176`
@@ -2217,13 +2217,13 @@ pub struct Fuzz69Args {
     pub field: Fuzz69ArgsField,
     pub r_x: bool,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz69Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz69Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz69Args",
             &[Required("", &self.field), Required("r#x", &self.r_x)],
@@ -2234,13 +2234,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz69Args {
 pub struct Fuzz69ArgsField {
     pub r_x: (),
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz69ArgsField {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz69ArgsField {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz69ArgsField",
             &[Required("r#x", &self.r_x)],
@@ -2257,7 +2257,7 @@ pub struct Fuzz70Args {
     ///
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     /// ````
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     pub r#type: ::std::option::Option<::std::string::String>,
     /// ````text
     /// ```
@@ -2267,13 +2267,13 @@ pub struct Fuzz70Args {
     /// ````
     pub x: A3,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz70Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz70Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz70Args",
             &[
@@ -2290,13 +2290,13 @@ pub type A3 = ();
 pub struct Fuzz71Args {
     pub x: ::std::option::Option<Fuzz71ArgsX>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz71Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz71Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz71Args",
             &[Optional("x", &self.x)],
@@ -2305,29 +2305,29 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz71Args {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz71ArgsX {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz71ArgsX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz71ArgsX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz71ArgsX", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz71ArgsX", &[])
     }
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz72Args(pub ());
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz74Args {
     /// `201`
@@ -2361,13 +2361,13 @@ pub struct Fuzz75Args {
     /// ````
     pub r_x: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz75Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz75Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz75Args",
             &[Required("r#x", &self.r_x)],
@@ -2377,15 +2377,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz75Args {
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz76Args {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz76Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz76Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz76Args",
             &[Optional("x", &self.x)],
@@ -2395,9 +2395,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz76Args {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz77Args(pub ::std::option::Option<bool>);
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -2405,15 +2405,15 @@ pub struct Fuzz78Args {
     pub foo_bar: ::std::option::Option<Fuzz78ArgsFooBar>,
     pub r_x: ::std::option::Option<Fuzz78ArgsRx>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub u540d: ::mcp_runtime::reexports::serde_json::Value,
+    pub u540d: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78Args {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78Args {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78Args",
             &[
@@ -2432,12 +2432,12 @@ pub struct Fuzz78ArgsFooBar {
         Fuzz78ArgsFooBarValue,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsFooBar {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsFooBar {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -2447,9 +2447,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsFooBar {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz78ArgsFooBarValue {
     Integer(i32),
@@ -2459,9 +2459,9 @@ pub enum Fuzz78ArgsFooBarValue {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum B {
     Bool(bool),
@@ -2475,12 +2475,12 @@ pub struct BVariant1 {
         ::std::option::Option<BVariant1Value>,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for BVariant1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for BVariant1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[],
             &self.additional_properties,
@@ -2490,9 +2490,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for BVariant1 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum BVariant1Value {
     BVariant1ValueVariant1(BVariant1ValueVariant1),
@@ -2504,13 +2504,13 @@ pub struct BVariant1ValueVariant1 {
     pub field: (),
     pub self_2: (),
 }
-impl ::mcp_runtime::reexports::serde::Serialize for BVariant1ValueVariant1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for BVariant1ValueVariant1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "BVariant1ValueVariant1",
             &[
@@ -2531,9 +2531,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for BVariant1ValueVariant1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum BVariant1ValueVariant2 {
     /// `224`
@@ -2563,13 +2563,13 @@ pub struct Fuzz78ArgsRx {
     pub field_1: Fuzz78ArgsRxField1,
     pub field_2: ::std::option::Option<Fuzz78ArgsRxField2>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRx",
             &[
@@ -2584,13 +2584,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRx {
 pub struct Fuzz78ArgsRxField {
     pub r#type: Fuzz78ArgsRxFieldType,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField",
             &[Required("type", &self.r#type)],
@@ -2621,13 +2621,13 @@ pub struct Fuzz78ArgsRxFieldType {
     /// ````
     pub u540d: Fuzz78ArgsRxFieldTypeU540d,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxFieldType",
             &[
@@ -2648,9 +2648,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldType {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz78ArgsRxFieldTypeFooBar {
     /// `4`
@@ -2701,13 +2701,13 @@ pub struct Fuzz78ArgsRxFieldTypeX {
         ::std::string::String,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Required("A", &self.a),
@@ -2733,13 +2733,13 @@ pub struct Fuzz78ArgsRxFieldTypeU540d {
         ::std::string::String,
     >,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeU540d {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxFieldTypeU540d {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[Required("1", &self.field_1)],
             &self.additional_properties,
@@ -2751,13 +2751,13 @@ pub struct Fuzz78ArgsRxField1 {
     pub self_: Fuzz78ArgsRxField1Self,
     pub x: ::std::option::Option<Fuzz78ArgsRxField1X>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField1",
             &[Required("Self", &self.self_), Optional("x", &self.x)],
@@ -2771,19 +2771,19 @@ pub struct Fuzz78ArgsRxField1Self {
     pub r#type: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
-            ::mcp_runtime::reexports::serde_json::Value,
+            ::mcp_toolkit_runtime::reexports::serde_json::Value,
         >,
     >,
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, f64>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1Self {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1Self {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct_and_map(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct_and_map(
             serializer,
             &[
                 Optional("A", &self.a),
@@ -2798,13 +2798,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1Self {
 pub struct Fuzz78ArgsRxField1SelfA {
     pub field_1: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1SelfA {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1SelfA {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField1SelfA",
             &[Required("1", &self.field_1)],
@@ -2813,27 +2813,27 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1SelfA {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz78ArgsRxField1X {}
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1X {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1X {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "Fuzz78ArgsRxField1X", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz78ArgsRxField1X", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct Fuzz78ArgsRxField2 {
     pub self_: ::std::option::Option<::std::string::String>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub a_b: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub a_b: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Fuzz78ArgsRxField2",
             &[Required("Self", &self.self_), Optional("a-b", &self.a_b)],
@@ -2843,7 +2843,7 @@ impl ::mcp_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField2 {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -2912,26 +2912,26 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"properties\":{\"A\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"},{\"type\":\"string\"}]},{\"additionalProperties\":{\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"fooBar\":{\"type\":\"null\"},\"self\":{\"type\":\"boolean\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"foo_bar\":{\"type\":\"string\"},\"r#x\":{\"type\":\"number\"},\"type\":{\"type\":\"boolean\"}},\"required\":[],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"Self\":{\"oneOf\":[{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"null\"},{\"type\":\"boolean\"}]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"type\":\"integer\"},\"self\":{\"type\":\"null\"},\"type\":{\"type\":\"number\"}},\"required\":[\"A\",\"self\"],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]}]},\"foo_bar\":{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"type\":\"null\"},{\"type\":\"null\"}]},\"properties\":{\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":\"boolean\"},\"type\":\"array\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},\"type\":\"array\"},\"B\":{\"items\":false,\"prefixItems\":[{\"additionalProperties\":{\"type\":\"object\"},\"properties\":{\"_\":{\"const\":\"a-b\"},\"foo_bar\":{\"maximum\":38820,\"minimum\":90,\"type\":\"integer\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"}],\"type\":\"array\"}},\"maximum\":10424,\"minimum\":-102,\"properties\":{\"x\":{\"type\":\"string\"}},\"type\":\"object\"},\"name\":\"fuzz_2\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"type\":\"string\"},\"B\":{\"type\":\"object\"}},\"additionalProperties\":{\"maximum\":40526,\"minimum\":-163,\"type\":\"integer\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"},\"name\":\"fuzz_3\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":{\"$ref\":\"#/$defs/A/properties/x\"},\"properties\":{\"type\":{\"const\":\"fooBar\"}},\"required\":[\"type\"],\"type\":\"object\"},\"B\":{\"type\":[\"string\",\"null\"]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"allOf\":[{\"additionalProperties\":false,\"properties\":{\"a-b\":{\"items\":false,\"prefixItems\":[{\"enum\":[57,null,\"r#x\"]},{\"allOf\":[{\"type\":\"null\"},{\"type\":\"number\"}]}],\"type\":\"array\"},\"type\":{\"allOf\":[{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"string\"}]}]}},\"required\":[\"a-b\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":59625,\"minimum\":-90,\"type\":\"integer\"},{\"properties\":{\"1\":{\"additionalProperties\":{\"properties\":{\"_\":{\"type\":\"boolean\"}},\"required\":[\"_\"],\"type\":\"object\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"const\":110,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"a-b\":{\"additionalProperties\":false,\"properties\":{\"foo_bar\":{\"type\":\"null\"}},\"required\":[],\"type\":\"object\"},\"fooBar\":{\"allOf\":[{\"type\":\"null\"},{\"type\":\"number\"}]}},\"required\":[\"a-b\"],\"type\":\"object\"}},\"required\":[\"1\"],\"type\":\"object\"}]}},\"type\":\"object\"},\"name\":\"fuzz_4\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/$defs/A/properties/x\"},\"B\":{\"$ref\":\"#/nope\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[280,208,98,\"1\"],\"properties\":{\"x\":{\"maximum\":33956,\"minimum\":80,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_5\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"type\":[\"string\",\"null\"]},\"B\":{\"const\":true,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"oneOf\":[{\"allOf\":[{\"additionalProperties\":false,\"properties\":{\"\":{\"const\":\"\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"Self\":{\"additionalProperties\":false,\"properties\":{\"foo_bar\":{\"items\":false,\"prefixItems\":[{\"type\":\"boolean\"}],\"type\":\"array\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"}]}],\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"fuzz_6\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"B\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"},\"type\":\"array\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"const\":127}],\"type\":\"array\"},\"type\":\"array\"},\"properties\":{\"x\":{\"oneOf\":[{\"maximum\":59310,\"minimum\":-183,\"type\":\"integer\"}]}},\"type\":\"object\"},\"name\":\"fuzz_7\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"additionalProperties\":{\"type\":[\"string\",\"null\"]},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"items\":false,\"prefixItems\":[{\"allOf\":[{\"properties\":{\"Self\":{\"type\":\"string\"}},\"required\":[],\"type\":\"object\"}]},{\"const\":\"r#x\"}],\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":\"boolean\"},{\"type\":\"null\"}],\"type\":\"array\"},\"type\":\"array\"},\"fooBar\":{\"additionalProperties\":false,\"properties\":{\"\":{\"type\":[\"string\",\"null\"]},\"Self\":{\"$ref\":\"#/$defs/A/properties/x\"},\"_\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\",\"_\",\"\"],\"type\":\"object\"},\"名\":{\"const\":true}},\"required\":[\"fooBar\",\"名\"],\"type\":\"object\"}]},\"B\":{\"type\":[\"string\",\"null\"]}},\"const\":\"self\",\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"Self\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_8\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"maximum\":23364,\"minimum\":-21,\"type\":\"integer\"}],\"type\":\"array\"},{\"maximum\":67916,\"minimum\":137,\"type\":\"integer\"},{\"maximum\":14208,\"minimum\":-190,\"type\":\"integer\"}]}},\"maximum\":23874,\"minimum\":157,\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"},\"name\":\"fuzz_9\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"oneOf\":[{\"additionalProperties\":{\"type\":[\"string\",\"null\"]},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"enum\":[true,\"名\"]},{\"properties\":{},\"required\":[],\"type\":\"object\"}]}]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":\"number\"}],\"type\":\"array\"}},\"allOf\":[{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"},\"name\":\"fuzz_10\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"items\":{\"enum\":[false]},\"type\":\"array\"},\"B\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"properties\":{\"x\":{\"additionalProperties\":{\"const\":true},\"properties\":{\"x\":{\"oneOf\":[{\"type\":[\"string\",\"null\"]}]},\"名\":{\"enum\":[null,\"A\",true]}},\"required\":[\"x\",\"名\"],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_11\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":51095,\"minimum\":167,\"type\":\"integer\"}},\"oneOf\":[{\"const\":false}],\"properties\":{\"x\":{\"properties\":{\"1\":{\"$ref\":\"#/$defs/A\"},\"fooBar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"foo_bar\":{\"$ref\":\"#/properties/x\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"fooBar\",\"1\"],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_12\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"type\":{\"allOf\":[{\"maximum\":8613,\"minimum\":-117,\"type\":\"integer\"},{\"additionalProperties\":false,\"properties\":{\"A\":{\"enum\":[true,\"名\",null]},\"fooBar\":{\"enum\":[null,true]}},\"required\":[],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"A\",\"type\"],\"type\":\"object\"},\"B\":{\"enum\":[\"名\",null,null,207]}},\"const\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"items\":false,\"prefixItems\":[{\"type\":[\"string\",\"null\"]}],\"type\":\"array\"}},\"type\":\"object\"},\"name\":\"fuzz_13\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[null,false]},{\"anyOf\":[{\"additionalProperties\":false,\"properties\":{\"A\":{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"null\"},{\"type\":\"integer\"}]},\"type\":{\"const\":\"x\"}},\"required\":[\"type\"],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]},{\"anyOf\":[{\"maximum\":24887,\"minimum\":-199,\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]}]},\"B\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"const\":true,\"properties\":{\"x\":{\"properties\":{\"_\":{\"const\":\"self\"}},\"required\":[\"_\"],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_14\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"properties\":{},\"required\":[],\"type\":\"object\"},\"B\":{\"items\":{\"items\":false,\"prefixItems\":[{\"$ref\":\"#\"},{\"additionalProperties\":{\"enum\":[null]},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"allOf\":[{\"type\":\"boolean\"}]},\"type\":{\"type\":\"string\"}},\"required\":[],\"type\":\"object\"}],\"type\":\"array\"},\"type\":\"array\"}},\"maximum\":63528,\"minimum\":89,\"properties\":{\"x\":{\"additionalProperties\":false,\"properties\":{\"type\":{\"$ref\":\"#/$defs/A\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"type\"],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_16\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"type\":\"string\"},{\"properties\":{\"Self\":{\"maximum\":34769,\"minimum\":-62,\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"enum\":[\"名\",null]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[true,\"Self\",true]}],\"type\":\"array\"}]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"a-b\":{\"type\":\"boolean\"}},\"required\":[\"a-b\"],\"type\":\"object\"}},\"properties\":{\"x\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":12751,\"minimum\":-63,\"type\":\"integer\"},{\"items\":false,\"prefixItems\":[{\"anyOf\":[{\"enum\":[\"A\",93]}]}],\"type\":\"array\"}]}},\"type\":\"object\"},\"name\":\"fuzz_18\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[]},\"type\":\"array\"},\"B\":{\"allOf\":[{\"type\":[\"string\",\"null\"]}]}},\"maximum\":47344,\"minimum\":-163,\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"enum\":[null,true,true,null]}]}},\"type\":\"object\"},\"name\":\"fuzz_19\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[null]},{\"const\":242,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[true]}},\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":[\"string\",\"null\"]},\"type\":\"array\"}},\"type\":\"object\"},\"name\":\"fuzz_20\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"type\":\"number\"}},\"additionalProperties\":false,\"properties\":{\"a-b\":{\"additionalProperties\":{\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"},\"a-b\":{\"additionalProperties\":false,\"properties\":{\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":46207,\"minimum\":-49,\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},\"r#x\":{\"anyOf\":[{\"properties\":{\"1\":{\"anyOf\":[{\"type\":\"boolean\"}]}},\"required\":[\"1\"],\"type\":\"object\"},{\"const\":\"_\"}]}},\"required\":[],\"type\":\"object\"},\"x\":{\"type\":\"number\"}},\"required\":[\"x\",\"a-b\"],\"type\":\"object\"},\"name\":\"fuzz_23\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"$ref\":\"#/$defs/A/properties/x\"},\"_\":{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":[\"string\",\"null\"]},{\"const\":true}],\"type\":\"array\"},\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"1\",\"_\"],\"type\":\"object\"},\"B\":{\"additionalProperties\":{\"$ref\":\"#/nope\"},\"properties\":{\"A\":{\"additionalProperties\":{\"const\":\"\"},\"properties\":{\"self\":{\"$ref\":\"#/$defs/B\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"self\"],\"type\":\"object\"},\"self\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"type\":{\"allOf\":[{\"enum\":[null,80]}]}},\"required\":[\"self\"],\"type\":\"object\"}},\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},\"type\":\"array\"},\"properties\":{\"x\":{\"additionalProperties\":{\"type\":\"number\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_24\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"const\":237},{\"properties\":{\"_\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"self\":{\"items\":false,\"prefixItems\":[{\"$ref\":\"#/$defs/A/properties/x\"}],\"type\":\"array\"},\"x\":{\"enum\":[]}},\"required\":[\"self\"],\"type\":\"object\"},{\"anyOf\":[{\"anyOf\":[{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"名\":{\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"_\":{\"type\":\"null\"}},\"required\":[],\"type\":\"object\"},{\"enum\":[null,true,\"1\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"maximum\":49457,\"minimum\":135,\"type\":\"integer\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"B\":{\"items\":{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":\"array\"}},\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"},\"name\":\"fuzz_25\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"A\"],\"type\":\"object\"},\"B\":{\"$ref\":\"#/nope\"}},\"properties\":{\"Self\":{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"const\":null}],\"type\":\"array\"},{\"oneOf\":[{\"items\":false,\"prefixItems\":[{\"enum\":[true,true,\"r#x\",null]}],\"type\":\"array\"}]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"fooBar\":{\"maximum\":60720,\"minimum\":139,\"type\":\"integer\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},\"name\":\"fuzz_26\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"items\":{\"const\":\"Self\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":\"array\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"}},\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":69172,\"minimum\":53,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_27\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":151},\"B\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"required\":[\"r#x\"],\"type\":\"object\"},\"type\":\"array\"}},\"items\":{\"allOf\":[{\"allOf\":[{\"additionalProperties\":{\"allOf\":[{\"type\":\"boolean\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"properties\":{},\"required\":[],\"type\":\"object\"}]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"properties\":{\"x\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_28\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":[\"string\",\"null\"]},\"type\":\"array\"},\"B\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":54154,\"minimum\":135,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_29\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"enum\":[]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"properties\":{\"1\":{\"allOf\":[{\"items\":{\"const\":null},\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"a-b\":{\"properties\":{},\"required\":[],\"type\":\"object\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":12027,\"minimum\":81,\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},\"name\":\"fuzz_30\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"properties\":{\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},\"B\":{\"properties\":{\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"required\":[\"名\"],\"type\":\"object\"}},\"oneOf\":[{\"enum\":[false,false]}],\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"fuzz_32\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/$defs/B\"},\"B\":{\"enum\":[false,\"A\"]}},\"$ref\":\"#\",\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"fuzz_33\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"maximum\":34009,\"minimum\":12,\"type\":\"integer\"},\"B\":{\"type\":\"object\"}},\"maximum\":9758,\"minimum\":-147,\"properties\":{\"x\":{\"oneOf\":[{\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"items\":{\"type\":\"null\"},\"type\":\"array\"}],\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"type\":\"null\"},\"type\":{\"type\":\"number\"},\"名\":{\"type\":\"boolean\"}},\"required\":[\"1\"],\"type\":\"object\"}],\"type\":\"array\"}],\"type\":\"array\"},{\"const\":null}]}},\"type\":\"object\"},\"name\":\"fuzz_34\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/$defs/A/properties/x\"},\"B\":{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"type\":{\"enum\":[]},\"x\":{\"maximum\":51544,\"minimum\":-48,\"type\":\"integer\"},\"名\":{\"enum\":[8]}},\"required\":[\"名\",\"x\"],\"type\":\"object\"}},\"properties\":{\"x\":{\"const\":\"fooBar\"}},\"type\":\"object\"},\"name\":\"fuzz_35\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"maximum\":11105,\"minimum\":128,\"type\":\"integer\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},{\"anyOf\":[{\"additionalProperties\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"maximum\":30255,\"minimum\":-12,\"type\":\"integer\"}]}]},\"B\":{\"anyOf\":[{\"enum\":[134,null,\"\",159]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"}]}},\"additionalProperties\":false,\"properties\":{\"x\":{\"additionalProperties\":{\"anyOf\":[{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"string\"},{\"type\":\"boolean\"}]}]},{\"enum\":[39,\"名\",\"a-b\"]},{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"self\":{\"const\":154,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"x\":{\"oneOf\":[{\"allOf\":[{\"maximum\":17383,\"minimum\":128,\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]}},\"required\":[],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"},\"name\":\"fuzz_36\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/nope\"},\"B\":{\"type\":[\"string\",\"null\"]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[\"\",\"fooBar\"]},{\"additionalProperties\":{\"type\":\"object\"},\"properties\":{},\"required\":[],\"type\":\"object\"}],\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"fuzz_37\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"fooBar\":{\"type\":[\"string\",\"null\"]},\"self\":{\"additionalProperties\":{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"properties\":{\"r#x\":{\"allOf\":[{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"},{\"type\":\"number\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":59340,\"minimum\":-105,\"type\":\"integer\"}]},\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"self\",\"fooBar\"],\"type\":\"object\"},\"B\":{\"type\":[\"string\",\"null\"]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"maximum\":24428,\"minimum\":-31,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_38\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"oneOf\":[{\"maximum\":7051,\"minimum\":-87,\"type\":\"integer\"}]},\"B\":{\"$ref\":\"#/$defs/A\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"},\"name\":\"fuzz_39\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"A\":{\"additionalProperties\":{\"maximum\":59799,\"minimum\":66,\"type\":\"integer\"},\"properties\":{\"A\":{\"items\":false,\"prefixItems\":[{\"$ref\":\"#/nope\"}],\"type\":\"array\"},\"_\":{\"maximum\":62281,\"minimum\":-185,\"type\":\"integer\"},\"x\":{\"enum\":[60,null]}},\"required\":[\"A\"],\"type\":\"object\"}},\"required\":[\"A\"],\"type\":\"object\"},\"B\":{\"const\":109}},\"properties\":{\"\":{\"properties\":{\"\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"const\":true},\"a-b\":{\"properties\":{\"r#x\":{\"const\":null}},\"required\":[],\"type\":\"object\"}},\"required\":[\"A\",\"a-b\"],\"type\":\"object\"},\"fooBar\":{\"items\":{\"items\":{\"allOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":\"array\"},\"type\":\"array\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"\"],\"type\":\"object\"},\"name\":\"fuzz_41\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"oneOf\":[{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"type\":\"boolean\"}],\"type\":\"array\"},{\"items\":false,\"prefixItems\":[{\"type\":\"null\"},{\"type\":\"number\"}],\"type\":\"array\"}]},{\"$ref\":\"#/$defs/B\"},{\"enum\":[false,true,true,true]}]},{\"const\":264,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"B\":{\"oneOf\":[{\"items\":{\"anyOf\":[{\"type\":\"string\"},{\"allOf\":[{\"type\":\"null\"},{\"type\":\"integer\"},{\"type\":\"number\"}]},{\"$ref\":\"#/nope\"}]},\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"oneOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},{\"additionalProperties\":false,\"properties\":{\"1\":{\"type\":\"null\"},\"r#x\":{\"type\":\"string\"},\"名\":{\"type\":\"number\"}},\"required\":[\"r#x\",\"名\"],\"type\":\"object\"}]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"additionalProperties\":{\"type\":\"null\"},\"properties\":{},\"required\":[],\"type\":\"object\"},\"type\":\"array\"}],\"type\":\"array\"},{\"anyOf\":[{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"1\":{\"type\":\"number\"},\"x\":{\"type\":\"integer\"}},\"required\":[\"x\",\"1\"],\"type\":\"object\"}]},{\"$ref\":\"#\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"a-b\":{\"type\":\"null\"},\"self\":{\"type\":\"string\"}},\"required\":[\"self\"],\"type\":\"object\"},\"properties\":{\"1\":{\"$ref\":\"#/$defs/B\"},\"a-b\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"1\"],\"type\":\"object\"}]}]}},\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"name\":\"fuzz_42\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"type\":[\"string\",\"null\"]},\"B\":{\"$ref\":\"#\"}},\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"type\":\"boolean\"}},\"type\":\"object\"},\"name\":\"fuzz_43\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":{\"allOf\":[{\"maximum\":59065,\"minimum\":-62,\"type\":\"integer\"},{\"allOf\":[{\"additionalProperties\":{\"type\":\"number\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"self\":{\"type\":\"string\"}},\"required\":[\"self\"],\"type\":\"object\"},{\"$ref\":\"#\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"$ref\":\"#/properties/x\"}]},{\"type\":[\"string\",\"null\"]}]},\"properties\":{},\"required\":[],\"type\":\"object\"},\"B\":{\"items\":{\"type\":[\"string\",\"null\"]},\"type\":\"array\"}},\"properties\":{\"self\":{\"enum\":[\"x\",\"a-b\",true,252]}},\"required\":[\"self\"],\"type\":\"object\"},\"name\":\"fuzz_44\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"r#x\":{\"type\":\"string\"}},\"required\":[\"r#x\"],\"type\":\"object\"},\"B\":{\"enum\":[24,\"_\",null,\"self\"]}},\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"},\"name\":\"fuzz_45\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"oneOf\":[{\"properties\":{},\"required\":[],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"}]},\"B\":{\"additionalProperties\":{\"items\":false,\"prefixItems\":[{\"maximum\":54291,\"minimum\":152,\"type\":\"integer\"}],\"type\":\"array\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"enum\":[\"r#x\"]},\"a-b\":{\"additionalProperties\":false,\"properties\":{\"_\":{\"allOf\":[{\"type\":\"boolean\"},{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"type\":\"integer\"},\"a-b\":{\"type\":\"null\"},\"self\":{\"type\":\"integer\"}},\"required\":[\"self\",\"a-b\"],\"type\":\"object\"},{\"enum\":[\"\",\"\",null,\"1\"]}]},\"fooBar\":{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"Self\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"}]}},\"required\":[\"Self\"],\"type\":\"object\"}},\"required\":[],\"type\":\"object\"},\"r#x\":{\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}],\"type\":\"array\"}},\"required\":[\"r#x\",\"a-b\"],\"type\":\"object\"}},\"maximum\":3284,\"minimum\":186,\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[\"A\",false]}},\"type\":\"object\"},\"name\":\"fuzz_49\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"enum\":[null,\"A\",\"\",120]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"allOf\":[{\"const\":null},{\"$ref\":\"#/$defs/A\"}]}],\"type\":\"array\"}},\"$ref\":\"#/properties/x\",\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"},\"name\":\"fuzz_50\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"r#x\":{\"enum\":[142]},\"x\":{\"anyOf\":[{\"allOf\":[{\"$ref\":\"#/properties/x\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":[\"string\",\"null\"]},{\"additionalProperties\":{\"type\":\"boolean\"},\"properties\":{\"\":{\"type\":\"integer\"},\"Self\":{\"type\":\"string\"},\"type\":{\"type\":\"boolean\"}},\"required\":[\"Self\"],\"type\":\"object\"}],\"type\":\"array\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":3995,\"minimum\":-157,\"type\":\"integer\"}},\"required\":[\"名\",\"r#x\"],\"type\":\"object\"},\"B\":{\"$ref\":\"#/nope\"}},\"items\":false,\"prefixItems\":[{\"$ref\":\"#/properties/x\"}],\"properties\":{\"x\":{\"anyOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"properties\":{\"fooBar\":{\"$ref\":\"#/$defs/A/properties/x\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},\"type\":\"array\"},{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}]}},\"type\":\"object\"},\"name\":\"fuzz_52\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"properties\":{\"r#x\":{\"properties\":{\"1\":{\"const\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"a-b\":{\"anyOf\":[{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"boolean\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"type\":\"array\"}]}},\"required\":[\"1\",\"type\"],\"type\":\"object\"}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"anyOf\":[{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"oneOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"oneOf\":[{\"type\":\"null\"}]}]}],\"type\":\"array\"},\"properties\":{\"a-b\":{\"const\":279},\"fooBar\":{\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"}},\"required\":[\"x\"],\"type\":\"object\"},\"self\":{\"additionalProperties\":{\"$ref\":\"#\"},\"properties\":{\"\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"properties\":{\"A\":{\"type\":\"string\"},\"fooBar\":{\"const\":true},\"foo_bar\":{\"enum\":[150,\"type\"]}},\"required\":[\"fooBar\"],\"type\":\"object\"},\"type\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"\",\"type\"],\"type\":\"object\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},{\"maximum\":47328,\"minimum\":-53,\"type\":\"integer\"},{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"maximum\":19432,\"minimum\":50,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_54\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"B\":{\"$ref\":\"#/properties/x\"}},\"anyOf\":[{\"maximum\":57089,\"minimum\":24,\"type\":\"integer\"},{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"properties\":{\"A\":{\"const\":null}},\"required\":[\"A\"],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"type\":[\"string\",\"null\"]},\"fooBar\":{\"items\":false,\"prefixItems\":[{\"allOf\":[{\"type\":\"integer\"}]},{\"oneOf\":[{\"type\":\"integer\"}]}],\"type\":\"array\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[false,null,\"\"]}},\"required\":[],\"type\":\"object\"},\"Self\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},{\"maximum\":26418,\"minimum\":111,\"type\":\"integer\"}]}},\"required\":[\"A\",\"Self\"],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_55\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"const\":null}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"const\":false},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":35108,\"minimum\":122,\"type\":\"integer\"},{\"additionalProperties\":false,\"properties\":{\"A\":{\"enum\":[219]},\"foo_bar\":{\"properties\":{\"1\":{\"$ref\":\"#/$defs/A\"}},\"required\":[\"1\"],\"type\":\"object\"},\"self\":{\"enum\":[]}},\"required\":[\"self\",\"A\"],\"type\":\"object\"}],\"properties\":{\"x\":{\"$ref\":\"#/$defs/A\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"type\":\"object\"},\"name\":\"fuzz_56\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"type\":\"string\"},\"B\":{\"allOf\":[{\"properties\":{\"foo_bar\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"type\":\"number\"},\"a-b\":{\"type\":\"number\"}},\"required\":[\"A\"],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},{\"maximum\":25082,\"minimum\":-43,\"type\":\"integer\"}]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":47343,\"minimum\":-7,\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"type\":\"object\"},\"name\":\"fuzz_57\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"},\"B\":{\"const\":null}},\"additionalProperties\":false,\"properties\":{\"self\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"},\"名\":{\"additionalProperties\":{\"additionalProperties\":{\"enum\":[true]},\"properties\":{\"1\":{\"additionalProperties\":false,\"properties\":{\"1\":{\"items\":{\"type\":\"number\"},\"type\":\"array\"}},\"required\":[],\"type\":\"object\"},\"type\":{\"additionalProperties\":{\"items\":{\"type\":\"boolean\"},\"type\":\"array\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[],\"type\":\"object\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"名\"],\"type\":\"object\"},\"name\":\"fuzz_58\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":212},\"B\":{\"additionalProperties\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"enum\":[\"self\",null]},{\"maximum\":12788,\"minimum\":-174,\"type\":\"integer\"}]},{\"anyOf\":[{\"maximum\":50628,\"minimum\":100,\"type\":\"integer\"},{\"additionalProperties\":{\"type\":\"string\"},\"properties\":{\"type\":{\"type\":\"integer\"}},\"required\":[\"type\"],\"type\":\"object\"}]}]},\"properties\":{},\"required\":[],\"type\":\"object\"}},\"const\":\"type\",\"properties\":{\"x\":{\"maximum\":21570,\"minimum\":143,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_60\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"r#x\":{\"anyOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},{\"allOf\":[{\"allOf\":[{\"type\":\"string\"},{\"type\":\"boolean\"}]}]}]}},\"required\":[],\"type\":\"object\"},\"B\":{\"maximum\":15175,\"minimum\":108,\"type\":\"integer\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":\"number\"}],\"type\":\"array\"},{\"items\":{\"anyOf\":[{\"oneOf\":[{\"enum\":[]}]},{\"properties\":{},\"required\":[],\"type\":\"object\"},{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"type\":\"array\"},{\"enum\":[null,\"Self\",\"a-b\"]}],\"properties\":{\"x\":{\"maximum\":67345,\"minimum\":-101,\"type\":\"integer\"}},\"type\":\"object\"},\"name\":\"fuzz_61\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"enum\":[]},\"type\":\"array\"},\"B\":{\"enum\":[18,89]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"$ref\":\"#/properties/x\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"type\":\"object\"},\"name\":\"fuzz_62\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[true]},\"B\":{\"enum\":[]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":26361,\"minimum\":-121,\"properties\":{\"x\":{\"allOf\":[{\"type\":[\"string\",\"null\"]}]}},\"type\":\"object\"},\"name\":\"fuzz_65\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"enum\":[null,178,true]},\"B\":{\"maximum\":63220,\"minimum\":-152,\"type\":\"integer\"}},\"allOf\":[{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"allOf\":[{\"type\":\"number\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[],\"type\":\"object\"},{\"additionalProperties\":{\"allOf\":[{\"const\":null},{\"type\":[\"string\",\"null\"]}]},\"properties\":{\"self\":{\"oneOf\":[{\"enum\":[true,\"名\"]},{\"enum\":[220,null,\"1\",72]},{\"const\":176}]}},\"required\":[\"self\"],\"type\":\"object\"}],\"properties\":{\"x\":{\"items\":false,\"prefixItems\":[{\"type\":\"string\"}],\"type\":\"array\"}},\"type\":\"object\"},\"name\":\"fuzz_67\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"1\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[91,\"r#x\",\"x\",\"_\"]},\"A\":{\"additionalProperties\":{\"maximum\":20725,\"minimum\":26,\"type\":\"integer\"},\"properties\":{\"A\":{\"additionalProperties\":{\"maximum\":18720,\"minimum\":197,\"type\":\"integer\"},\"properties\":{\"_\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"_\"],\"type\":\"object\"},\"Self\":{\"properties\":{\"1\":{\"maximum\":20288,\"minimum\":-36,\"type\":\"integer\"},\"A\":{\"type\":\"string\"},\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"self\":{\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"1\"],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"},\"_\":{\"anyOf\":[{\"anyOf\":[{\"const\":81},{\"additionalProperties\":false,\"properties\":{\"x\":{\"type\":\"null\"}},\"required\":[],\"type\":\"object\"}]},{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"oneOf\":[{\"type\":\"number\"},{\"type\":\"integer\"}]}},\"required\":[\"A\"],\"type\":\"object\"}]}},\"required\":[\"1\",\"_\"],\"type\":\"object\"},\"B\":{\"$ref\":\"#/$defs/A\"}},\"properties\":{\"\":{\"properties\":{\"r#x\":{\"allOf\":[{\"const\":null},{\"type\":[\"string\",\"null\"]}]}},\"required\":[\"r#x\"],\"type\":\"object\"},\"r#x\":{\"type\":\"boolean\"}},\"required\":[\"\",\"r#x\"],\"type\":\"object\"},\"name\":\"fuzz_69\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":61520,\"minimum\":-132,\"type\":\"integer\"}},\"properties\":{\"Self\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"名\":{\"additionalProperties\":{\"const\":false},\"properties\":{\"A\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\"},\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[]}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"required\":[],\"type\":\"object\"},{\"allOf\":[{\"properties\":{\"x\":{\"type\":\"boolean\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":\"integer\"},\"type\":\"array\"}},\"required\":[\"名\",\"x\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"}]}],\"type\":\"array\"},\"type\":{\"type\":[\"string\",\"null\"]},\"x\":{\"$ref\":\"#/$defs/A\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"x\",\"type\",\"Self\"],\"type\":\"object\"},\"name\":\"fuzz_70\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"maximum\":62953,\"minimum\":-66,\"type\":\"integer\"},\"B\":{\"additionalProperties\":{\"additionalProperties\":{\"properties\":{\"\":{\"properties\":{\"_\":{\"type\":\"string\"}},\"required\":[\"_\"],\"type\":\"object\"},\"1\":{\"type\":[\"string\",\"null\"]},\"r#x\":{\"items\":false,\"prefixItems\":[{\"type\":\"integer\"}],\"type\":\"array\"}},\"required\":[\"\",\"r#x\",\"1\"],\"type\":\"object\"},\"properties\":{\"self\":{\"items\":{\"$ref\":\"#/nope\"},\"type\":\"array\"}},\"required\":[\"self\"],\"type\":\"object\"},\"properties\":{\"Self\":{\"const\":193}},\"required\":[],\"type\":\"object\"}},\"$ref\":\"#\",\"properties\":{\"x\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"fuzz_71\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"const\":\"a-b\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"}},\"enum\":[null],\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"},\"name\":\"fuzz_72\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"B\":{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"maximum\":35489,\"minimum\":150,\"type\":\"integer\"},\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":26566,\"minimum\":138,\"type\":\"integer\"},\"名\":{\"additionalProperties\":{\"type\":[\"string\",\"null\"]},\"properties\":{\"r#x\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"number\"}]},{\"allOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"},{\"type\":\"boolean\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"additionalProperties\":{\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"Self\":{\"type\":\"number\"},\"r#x\":{\"type\":\"number\"},\"type\":{\"type\":\"integer\"}},\"required\":[\"r#x\",\"Self\"],\"type\":\"object\"}]}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"required\":[\"\",\"foo_bar\"],\"type\":\"object\"}},\"const\":201,\"properties\":{\"x\":{\"oneOf\":[{\"enum\":[120,null,null,\"_\"]},{\"maximum\":4581,\"minimum\":-80,\"type\":\"integer\"}]}},\"type\":\"object\"},\"name\":\"fuzz_74\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"maximum\":10770,\"minimum\":-176,\"type\":\"integer\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"r#x\":{\"$ref\":\"#\"}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"additionalProperties\":false,\"properties\":{\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"required\":[\"r#x\"],\"type\":\"object\"},\"name\":\"fuzz_75\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"enum\":[\"a-b\",true,true]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"allOf\":[{\"type\":\"object\"}],\"properties\":{\"x\":{\"items\":false,\"prefixItems\":[{\"additionalProperties\":false,\"properties\":{\"Self\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},\"foo_bar\":{\"properties\":{\"\":{\"items\":{\"type\":\"null\"},\"type\":\"array\"}},\"required\":[\"\"],\"type\":\"object\"},\"x\":{\"additionalProperties\":{\"additionalProperties\":{\"type\":\"number\"},\"properties\":{\"_\":{\"type\":\"null\"}},\"required\":[\"_\"],\"type\":\"object\"},\"properties\":{\"名\":{\"additionalProperties\":{\"type\":\"integer\"},\"properties\":{\"1\":{\"type\":\"number\"},\"foo_bar\":{\"type\":\"integer\"},\"r#x\":{\"type\":\"integer\"}},\"required\":[\"1\"],\"type\":\"object\"}},\"required\":[\"名\"],\"type\":\"object\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]}],\"type\":\"array\"}},\"type\":\"object\"},\"name\":\"fuzz_76\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"type\":\"number\"},\"B\":{\"anyOf\":[{\"properties\":{},\"required\":[],\"type\":\"object\"}]}},\"enum\":[null,false],\"properties\":{\"x\":{\"oneOf\":[{\"anyOf\":[{\"items\":{\"const\":true},\"type\":\"array\"}]},{\"items\":false,\"prefixItems\":[{\"maximum\":63374,\"minimum\":-194,\"type\":\"integer\"}],\"type\":\"array\"}]}},\"type\":\"object\"},\"name\":\"fuzz_77\"},{\"inputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":49049,\"minimum\":42,\"type\":\"integer\"},\"B\":{\"anyOf\":[{\"additionalProperties\":{\"oneOf\":[{\"properties\":{\"Self\":{\"type\":\"number\"},\"_\":{\"type\":\"null\"},\"self\":{\"type\":\"null\"}},\"required\":[\"_\",\"Self\",\"self\"],\"type\":\"object\"},{\"enum\":[null]},{\"const\":224,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"const\":true}]}},\"properties\":{\"fooBar\":{\"additionalProperties\":{\"anyOf\":[{\"maximum\":62819,\"minimum\":-108,\"type\":\"integer\"},{\"$ref\":\"#/$defs/B\"}]},\"properties\":{},\"required\":[],\"type\":\"object\"},\"r#x\":{\"properties\":{\"\":{\"properties\":{\"type\":{\"properties\":{\"fooBar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[4,35,247]},\"x\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"type\":\"string\"},\"foo_bar\":{\"type\":\"number\"},\"x\":{\"type\":\"number\"}},\"required\":[\"A\"],\"type\":\"object\"},\"名\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"type\":\"number\"}},\"required\":[\"1\"],\"type\":\"object\"}},\"required\":[\"名\",\"fooBar\",\"x\"],\"type\":\"object\"}},\"required\":[\"type\"],\"type\":\"object\"},\"1\":{\"properties\":{\"Self\":{\"additionalProperties\":{\"type\":\"number\"},\"properties\":{\"A\":{\"properties\":{\"1\":{\"type\":\"string\"}},\"required\":[\"1\"],\"type\":\"object\"},\"Self\":{\"items\":{\"type\":\"number\"},\"type\":\"array\"},\"type\":{\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"},\"x\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"},\"_\":{\"additionalProperties\":false,\"properties\":{\"Self\":{\"type\":[\"string\",\"null\"]},\"a-b\":{\"items\":false,\"prefixItems\":[{\"type\":\"object\"}],\"type\":\"array\"}},\"required\":[\"Self\"],\"type\":\"object\"}},\"required\":[\"1\"],\"type\":\"object\"},\"名\":{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"type\":\"object\"}],\"type\":\"array\"}]}},\"required\":[\"名\"],\"type\":\"object\"},\"name\":\"fuzz_78\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `fuzz_2`.
     pub fn fuzz_2(
         &self,
         arguments: &Fuzz2Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_2", arguments)
     }
@@ -2939,9 +2939,9 @@ impl McpClient {
     pub fn fuzz_3(
         &self,
         arguments: &Fuzz3Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_3", arguments)
     }
@@ -2949,9 +2949,9 @@ impl McpClient {
     pub fn fuzz_4(
         &self,
         arguments: &Fuzz4Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_4", arguments)
     }
@@ -2959,9 +2959,9 @@ impl McpClient {
     pub fn fuzz_5(
         &self,
         arguments: &Fuzz5Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_5", arguments)
     }
@@ -2969,9 +2969,9 @@ impl McpClient {
     pub fn fuzz_6(
         &self,
         arguments: &Fuzz6Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_6", arguments)
     }
@@ -2979,9 +2979,9 @@ impl McpClient {
     pub fn fuzz_7(
         &self,
         arguments: &Fuzz7Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_7", arguments)
     }
@@ -2989,9 +2989,9 @@ impl McpClient {
     pub fn fuzz_8(
         &self,
         arguments: &Fuzz8Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_8", arguments)
     }
@@ -2999,9 +2999,9 @@ impl McpClient {
     pub fn fuzz_9(
         &self,
         arguments: &Fuzz9Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_9", arguments)
     }
@@ -3009,9 +3009,9 @@ impl McpClient {
     pub fn fuzz_10(
         &self,
         arguments: &Fuzz10Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_10", arguments)
     }
@@ -3019,9 +3019,9 @@ impl McpClient {
     pub fn fuzz_11(
         &self,
         arguments: &Fuzz11Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_11", arguments)
     }
@@ -3029,9 +3029,9 @@ impl McpClient {
     pub fn fuzz_12(
         &self,
         arguments: &Fuzz12Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_12", arguments)
     }
@@ -3039,9 +3039,9 @@ impl McpClient {
     pub fn fuzz_13(
         &self,
         arguments: &Fuzz13Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_13", arguments)
     }
@@ -3049,9 +3049,9 @@ impl McpClient {
     pub fn fuzz_14(
         &self,
         arguments: &Fuzz14Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_14", arguments)
     }
@@ -3059,9 +3059,9 @@ impl McpClient {
     pub fn fuzz_16(
         &self,
         arguments: &Fuzz16Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_16", arguments)
     }
@@ -3069,9 +3069,9 @@ impl McpClient {
     pub fn fuzz_18(
         &self,
         arguments: &Fuzz18Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_18", arguments)
     }
@@ -3079,9 +3079,9 @@ impl McpClient {
     pub fn fuzz_19(
         &self,
         arguments: &Fuzz19Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_19", arguments)
     }
@@ -3089,9 +3089,9 @@ impl McpClient {
     pub fn fuzz_20(
         &self,
         arguments: &Fuzz20Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_20", arguments)
     }
@@ -3099,9 +3099,9 @@ impl McpClient {
     pub fn fuzz_23(
         &self,
         arguments: &Fuzz23Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_23", arguments)
     }
@@ -3109,9 +3109,9 @@ impl McpClient {
     pub fn fuzz_24(
         &self,
         arguments: &Fuzz24Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_24", arguments)
     }
@@ -3119,9 +3119,9 @@ impl McpClient {
     pub fn fuzz_25(
         &self,
         arguments: &Fuzz25Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_25", arguments)
     }
@@ -3129,9 +3129,9 @@ impl McpClient {
     pub fn fuzz_26(
         &self,
         arguments: &Fuzz26Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_26", arguments)
     }
@@ -3139,9 +3139,9 @@ impl McpClient {
     pub fn fuzz_27(
         &self,
         arguments: &Fuzz27Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_27", arguments)
     }
@@ -3149,9 +3149,9 @@ impl McpClient {
     pub fn fuzz_28(
         &self,
         arguments: &Fuzz28Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_28", arguments)
     }
@@ -3159,9 +3159,9 @@ impl McpClient {
     pub fn fuzz_29(
         &self,
         arguments: &Fuzz29Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_29", arguments)
     }
@@ -3169,9 +3169,9 @@ impl McpClient {
     pub fn fuzz_30(
         &self,
         arguments: &Fuzz30Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_30", arguments)
     }
@@ -3179,9 +3179,9 @@ impl McpClient {
     pub fn fuzz_32(
         &self,
         arguments: &Fuzz32Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_32", arguments)
     }
@@ -3189,9 +3189,9 @@ impl McpClient {
     pub fn fuzz_33(
         &self,
         arguments: &Fuzz33Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_33", arguments)
     }
@@ -3199,9 +3199,9 @@ impl McpClient {
     pub fn fuzz_34(
         &self,
         arguments: &Fuzz34Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_34", arguments)
     }
@@ -3209,9 +3209,9 @@ impl McpClient {
     pub fn fuzz_35(
         &self,
         arguments: &Fuzz35Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_35", arguments)
     }
@@ -3219,9 +3219,9 @@ impl McpClient {
     pub fn fuzz_36(
         &self,
         arguments: &Fuzz36Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_36", arguments)
     }
@@ -3229,9 +3229,9 @@ impl McpClient {
     pub fn fuzz_37(
         &self,
         arguments: &Fuzz37Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_37", arguments)
     }
@@ -3239,9 +3239,9 @@ impl McpClient {
     pub fn fuzz_38(
         &self,
         arguments: &Fuzz38Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_38", arguments)
     }
@@ -3249,9 +3249,9 @@ impl McpClient {
     pub fn fuzz_39(
         &self,
         arguments: &Fuzz39Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_39", arguments)
     }
@@ -3259,9 +3259,9 @@ impl McpClient {
     pub fn fuzz_41(
         &self,
         arguments: &Fuzz41Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_41", arguments)
     }
@@ -3269,9 +3269,9 @@ impl McpClient {
     pub fn fuzz_42(
         &self,
         arguments: &Fuzz42Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_42", arguments)
     }
@@ -3279,9 +3279,9 @@ impl McpClient {
     pub fn fuzz_43(
         &self,
         arguments: &Fuzz43Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_43", arguments)
     }
@@ -3289,9 +3289,9 @@ impl McpClient {
     pub fn fuzz_44(
         &self,
         arguments: &Fuzz44Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_44", arguments)
     }
@@ -3299,9 +3299,9 @@ impl McpClient {
     pub fn fuzz_45(
         &self,
         arguments: &Fuzz45Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_45", arguments)
     }
@@ -3309,9 +3309,9 @@ impl McpClient {
     pub fn fuzz_49(
         &self,
         arguments: &Fuzz49Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_49", arguments)
     }
@@ -3319,9 +3319,9 @@ impl McpClient {
     pub fn fuzz_50(
         &self,
         arguments: &Fuzz50Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_50", arguments)
     }
@@ -3329,9 +3329,9 @@ impl McpClient {
     pub fn fuzz_52(
         &self,
         arguments: &Fuzz52Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_52", arguments)
     }
@@ -3339,9 +3339,9 @@ impl McpClient {
     pub fn fuzz_54(
         &self,
         arguments: &Fuzz54Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_54", arguments)
     }
@@ -3349,9 +3349,9 @@ impl McpClient {
     pub fn fuzz_55(
         &self,
         arguments: &Fuzz55Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_55", arguments)
     }
@@ -3359,9 +3359,9 @@ impl McpClient {
     pub fn fuzz_56(
         &self,
         arguments: &Fuzz56Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_56", arguments)
     }
@@ -3369,9 +3369,9 @@ impl McpClient {
     pub fn fuzz_57(
         &self,
         arguments: &Fuzz57Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_57", arguments)
     }
@@ -3379,9 +3379,9 @@ impl McpClient {
     pub fn fuzz_58(
         &self,
         arguments: &Fuzz58Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_58", arguments)
     }
@@ -3389,9 +3389,9 @@ impl McpClient {
     pub fn fuzz_60(
         &self,
         arguments: &Fuzz60Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_60", arguments)
     }
@@ -3399,9 +3399,9 @@ impl McpClient {
     pub fn fuzz_61(
         &self,
         arguments: &Fuzz61Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_61", arguments)
     }
@@ -3409,9 +3409,9 @@ impl McpClient {
     pub fn fuzz_62(
         &self,
         arguments: &Fuzz62Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_62", arguments)
     }
@@ -3419,9 +3419,9 @@ impl McpClient {
     pub fn fuzz_65(
         &self,
         arguments: &Fuzz65Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_65", arguments)
     }
@@ -3429,9 +3429,9 @@ impl McpClient {
     pub fn fuzz_67(
         &self,
         arguments: &Fuzz67Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_67", arguments)
     }
@@ -3439,9 +3439,9 @@ impl McpClient {
     pub fn fuzz_69(
         &self,
         arguments: &Fuzz69Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_69", arguments)
     }
@@ -3449,9 +3449,9 @@ impl McpClient {
     pub fn fuzz_70(
         &self,
         arguments: &Fuzz70Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_70", arguments)
     }
@@ -3459,9 +3459,9 @@ impl McpClient {
     pub fn fuzz_71(
         &self,
         arguments: &Fuzz71Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_71", arguments)
     }
@@ -3469,9 +3469,9 @@ impl McpClient {
     pub fn fuzz_72(
         &self,
         arguments: &Fuzz72Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_72", arguments)
     }
@@ -3479,9 +3479,9 @@ impl McpClient {
     pub fn fuzz_74(
         &self,
         arguments: &Fuzz74Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_74", arguments)
     }
@@ -3489,9 +3489,9 @@ impl McpClient {
     pub fn fuzz_75(
         &self,
         arguments: &Fuzz75Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_75", arguments)
     }
@@ -3499,9 +3499,9 @@ impl McpClient {
     pub fn fuzz_76(
         &self,
         arguments: &Fuzz76Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_76", arguments)
     }
@@ -3509,9 +3509,9 @@ impl McpClient {
     pub fn fuzz_77(
         &self,
         arguments: &Fuzz77Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_77", arguments)
     }
@@ -3519,9 +3519,9 @@ impl McpClient {
     pub fn fuzz_78(
         &self,
         arguments: &Fuzz78Args,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("fuzz_78", arguments)
     }

@@ -3,13 +3,13 @@
 pub struct GreetArgs {
     pub name: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for GreetArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GreetArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "GreetArgs",
             &[Required("name", &self.name)],
@@ -19,14 +19,14 @@ impl ::mcp_runtime::reexports::serde::Serialize for GreetArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct ReadArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// The arguments of the prompt `greet`.
@@ -69,7 +69,7 @@ pub struct U202eEvilArgs {
 /// - the resource template `Broken` (`bad://{unclosed`): its URI template does not parse: unclosed '{' in `bad://{unclosed`
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -80,11 +80,11 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"},\"name\":\"greet\"},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"read\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Each prompt's name and fingerprint (of its arguments) when this client was generated.
@@ -109,8 +109,8 @@ impl McpClient {
     /// Checks that the server's tools still have the schemas, and its prompts the arguments and its resource templates the URIs, this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
-        ::mcp_runtime::codegen::verify(
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
+        ::mcp_toolkit_runtime::codegen::verify(
                 &self.client,
                 Self::FINGERPRINTS,
                 Self::PROMPT_FINGERPRINTS,
@@ -124,9 +124,9 @@ impl McpClient {
     pub fn greet(
         &self,
         arguments: &GreetArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("greet", arguments)
     }
@@ -136,9 +136,9 @@ impl McpClient {
     pub fn read(
         &self,
         arguments: &ReadArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("read", arguments)
     }
@@ -154,8 +154,8 @@ impl McpClient {
     pub fn greet_prompt(
         &self,
         arguments: &GreetPromptArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "greet",
             &[
@@ -169,15 +169,15 @@ impl McpClient {
     /// Gets the prompt `simple-prompt`.
     pub fn simple_prompt(
         &self,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(&self.client, "simple-prompt", &[])
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(&self.client, "simple-prompt", &[])
     }
     /// Gets the prompt `type`.
     pub fn r#type(
         &self,
         arguments: &TypeArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "type",
             &[
@@ -193,8 +193,8 @@ impl McpClient {
     pub fn all_optional(
         &self,
         arguments: &AllOptionalArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "all-optional",
             &[("a", arguments.a.as_deref()), ("b", arguments.b.as_deref())],
@@ -208,8 +208,8 @@ impl McpClient {
     pub fn u202e_evil(
         &self,
         arguments: &U202eEvilArgs,
-    ) -> ::mcp_runtime::codegen::Request<'_, ::mcp_runtime::protocol::GetPromptResult> {
-        ::mcp_runtime::codegen::get_prompt(
+    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+        ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "\u{202E}evil",
             &[("x\u{200B}y", ::std::option::Option::Some(arguments.x_u200b_y.as_str()))],
@@ -221,11 +221,11 @@ impl McpClient {
     pub fn dynamic_text_resource(
         &self,
         id: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "demo://text/{id}",
             &[("id", ::std::option::Option::Some(id))],
@@ -237,11 +237,11 @@ impl McpClient {
     pub fn greet_template(
         &self,
         who: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "greet://{who}",
             &[("who", ::std::option::Option::Some(who))],
@@ -251,11 +251,11 @@ impl McpClient {
     pub fn file(
         &self,
         path: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "file:///{+path}",
             &[("path", ::std::option::Option::Some(path))],
@@ -268,11 +268,11 @@ impl McpClient {
         page: ::std::option::Option<&str>,
         limit: ::std::option::Option<&str>,
         self_: ::std::option::Option<&str>,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "search://{q}{?page,limit}{&self}",
             &[
@@ -288,11 +288,11 @@ impl McpClient {
         &self,
         r#type: &str,
         self_: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "kw://{type}/{self}/{type}",
             &[
@@ -309,11 +309,11 @@ impl McpClient {
     pub fn u202e_bidi(
         &self,
         x: &str,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_template(
+        ::mcp_toolkit_runtime::codegen::read_template(
             &self.client,
             "bidi://{x}\u{202E}",
             &[("x", ::std::option::Option::Some(x))],
@@ -323,11 +323,11 @@ impl McpClient {
     pub fn read_resource(
         &self,
         resource: McpClientResource,
-    ) -> ::mcp_runtime::codegen::Request<
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
         '_,
-        ::mcp_runtime::protocol::ReadResourceResult,
+        ::mcp_toolkit_runtime::protocol::ReadResourceResult,
     > {
-        ::mcp_runtime::codegen::read_resource(&self.client, resource.uri())
+        ::mcp_toolkit_runtime::codegen::read_resource(&self.client, resource.uri())
     }
 }
 /// The resources the server listed when this client was generated.

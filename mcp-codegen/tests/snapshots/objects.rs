@@ -9,13 +9,13 @@ pub struct CreateUserArgs {
     pub scores: ::std::option::Option<::std::vec::Vec<CreateUserArgsScoresItem>>,
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for CreateUserArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "CreateUserArgs",
             &[
@@ -34,13 +34,13 @@ pub struct CreateUserArgsAddress {
     pub street: ::std::string::String,
     pub zip: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgsAddress {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for CreateUserArgsAddress {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "CreateUserArgsAddress",
             &[Required("street", &self.street), Optional("zip", &self.zip)],
@@ -52,13 +52,13 @@ pub struct CreateUserArgsScoresItem {
     pub subject: ::std::string::String,
     pub value: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgsScoresItem {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for CreateUserArgsScoresItem {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "CreateUserArgsScoresItem",
             &[Required("subject", &self.subject), Required("value", &self.value)],
@@ -67,12 +67,12 @@ impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgsScoresItem {
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct CreateUserArgs2 {}
-impl ::mcp_runtime::reexports::serde::Serialize for CreateUserArgs2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for CreateUserArgs2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_runtime::codegen::serialize_struct(serializer, "CreateUserArgs2", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "CreateUserArgs2", &[])
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -90,13 +90,13 @@ pub struct WeirdNamesArgs {
     pub r#type: ::std::string::String,
     pub u540d_u524d: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for WeirdNamesArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for WeirdNamesArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "WeirdNamesArgs",
             &[
@@ -119,27 +119,27 @@ impl ::mcp_runtime::reexports::serde::Serialize for WeirdNamesArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct NewArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct McpClientArgs {
     pub option: ::std::option::Option<McpClientArgsOption>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for McpClientArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for McpClientArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "McpClientArgs",
             &[Optional("option", &self.option)],
@@ -150,13 +150,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for McpClientArgs {
 pub struct McpClientArgsOption {
     pub some: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for McpClientArgsOption {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for McpClientArgsOption {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "McpClientArgsOption",
             &[Optional("some", &self.some)],
@@ -166,7 +166,7 @@ impl ::mcp_runtime::reexports::serde::Serialize for McpClientArgsOption {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -180,17 +180,17 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"properties\":{\"active\":{\"type\":\"boolean\"},\"address\":{\"properties\":{\"street\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"street\"],\"type\":\"object\"},\"age\":{\"maximum\":150,\"minimum\":0,\"type\":\"integer\"},\"name\":{\"description\":\"Full name.\",\"type\":\"string\"},\"scores\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"subject\":{\"type\":\"string\"},\"value\":{\"type\":\"number\"}},\"required\":[\"subject\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\"],\"type\":\"object\"},\"name\":\"create-user\"},{\"inputSchema\":{\"properties\":{},\"type\":\"object\"},\"name\":\"create_user\"},{\"inputSchema\":{\"additionalProperties\":false,\"properties\":{\"\":{\"type\":\"string\"},\"1st\":{\"type\":\"integer\"},\"Self\":{\"type\":\"string\"},\"_\":{\"type\":\"string\"},\"a-b\":{\"type\":\"boolean\"},\"async\":{\"type\":\"string\"},\"fooBar\":{\"type\":\"string\"},\"foo_bar\":{\"type\":\"string\"},\"match\":{\"type\":\"string\"},\"self\":{\"type\":\"string\"},\"type\":{\"type\":\"string\"},\"名前\":{\"type\":\"string\"}},\"required\":[\"type\",\"fooBar\"],\"type\":\"object\"},\"name\":\"weird names\"},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"new\"},{\"inputSchema\":{\"properties\":{\"option\":{\"properties\":{\"some\":{\"type\":\"string\"}},\"type\":\"object\"}},\"type\":\"object\"},\"name\":\"McpClient\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Create user
@@ -201,9 +201,9 @@ impl McpClient {
     pub fn create_user(
         &self,
         arguments: &CreateUserArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("create-user", arguments)
     }
@@ -211,9 +211,9 @@ impl McpClient {
     pub fn create_user_2(
         &self,
         arguments: &CreateUserArgs2,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("create_user", arguments)
     }
@@ -221,9 +221,9 @@ impl McpClient {
     pub fn weird_names(
         &self,
         arguments: &WeirdNamesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("weird names", arguments)
     }
@@ -231,9 +231,9 @@ impl McpClient {
     pub fn new_2(
         &self,
         arguments: &NewArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("new", arguments)
     }
@@ -241,9 +241,9 @@ impl McpClient {
     pub fn mcp_client(
         &self,
         arguments: &McpClientArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("McpClient", arguments)
     }

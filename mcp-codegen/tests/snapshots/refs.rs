@@ -9,13 +9,13 @@ pub struct TreeArgs {
     pub root: Node,
     pub same_as_root: ::std::option::Option<Root>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for TreeArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TreeArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "TreeArgs",
             &[
@@ -34,13 +34,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for TreeArgs {
 pub struct A {
     pub b: ::std::option::Option<B>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for A {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for A {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Optional;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Optional;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "A",
             &[Optional("b", &self.b)],
@@ -51,13 +51,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for A {
 pub struct B {
     pub a: ::std::boxed::Box<A>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for B {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for B {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "B",
             &[Required("a", &self.a)],
@@ -71,13 +71,13 @@ pub struct Point {
     pub x: f64,
     pub y: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Point {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Point {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Point",
             &[Required("x", &self.x), Required("y", &self.y)],
@@ -89,13 +89,13 @@ pub struct List {
     pub head: i64,
     pub tail: ::std::option::Option<::std::boxed::Box<List>>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for List {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for List {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "List",
             &[Required("head", &self.head), Optional("tail", &self.tail)],
@@ -107,13 +107,13 @@ pub struct Node {
     pub children: ::std::option::Option<::std::vec::Vec<Node>>,
     pub value: i64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Node {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Node {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Node",
             &[Optional("children", &self.children), Required("value", &self.value)],
@@ -125,13 +125,13 @@ pub type Root = Node;
 pub struct JsonValueArgs {
     pub v: Json,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for JsonValueArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for JsonValueArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "JsonValueArgs",
             &[Required("v", &self.v)],
@@ -141,9 +141,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for JsonValueArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Json {
     String(::std::string::String),
@@ -152,7 +152,7 @@ pub enum Json {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -163,26 +163,26 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"b\":{\"$ref\":\"#/$defs/B\"}},\"type\":\"object\"},\"B\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"}},\"required\":[\"a\"],\"type\":\"object\"},\"Id\":{\"description\":\"An identifier.\",\"type\":\"string\"},\"Json\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/Json\"},\"type\":\"array\"}]},\"Node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Node\"},\"type\":\"array\"},\"value\":{\"type\":\"integer\"}},\"required\":[\"value\"],\"type\":\"object\"},\"Point\":{\"$anchor\":\"point\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"],\"type\":\"object\"}},\"definitions\":{\"List\":{\"properties\":{\"head\":{\"type\":\"integer\"},\"tail\":{\"$ref\":\"#/definitions/List\"}},\"required\":[\"head\"],\"type\":\"object\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},\"alias\":{\"$ref\":\"#/$defs/Id\"},\"anchored\":{\"$ref\":\"#point\"},\"list\":{\"$ref\":\"#/definitions/List\"},\"nested\":{\"$ref\":\"#\"},\"root\":{\"$ref\":\"#/$defs/Node\"},\"same_as_root\":{\"$ref\":\"#/properties/root\"}},\"required\":[\"root\"],\"type\":\"object\"},\"name\":\"tree\"},{\"inputSchema\":{\"$defs\":{\"Json\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/Json\"},\"type\":\"array\"}]}},\"properties\":{\"v\":{\"$ref\":\"#/$defs/Json\"}},\"required\":[\"v\"],\"type\":\"object\"},\"name\":\"json_value\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `tree`.
     pub fn tree(
         &self,
         arguments: &TreeArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("tree", arguments)
     }
@@ -190,9 +190,9 @@ impl McpClient {
     pub fn json_value(
         &self,
         arguments: &JsonValueArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("json_value", arguments)
     }

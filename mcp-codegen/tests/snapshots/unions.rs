@@ -8,13 +8,13 @@ pub struct DrawArgs {
     pub shape: DrawArgsShape,
     pub untagged: ::std::option::Option<DrawArgsUntagged>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgs",
             &[
@@ -31,9 +31,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawArgsAmount {
     Integer(i64),
@@ -45,17 +45,17 @@ pub enum DrawArgsEvent {
     Click(Click),
     Key(Key),
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsEvent {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsEvent {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Tagged;
+        use ::mcp_toolkit_runtime::codegen::Tagged;
         let variant = match self {
             Self::Click(content) => Tagged("click", ::std::option::Option::Some(content)),
             Self::Key(content) => Tagged("key", ::std::option::Option::Some(content)),
         };
-        ::mcp_runtime::codegen::serialize_tagged(serializer, "type", variant)
+        ::mcp_toolkit_runtime::codegen::serialize_tagged(serializer, "type", variant)
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -63,13 +63,13 @@ pub struct Click {
     pub x: i64,
     pub y: i64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Click {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Click {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Click",
             &[Required("x", &self.x), Required("y", &self.y)],
@@ -80,13 +80,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for Click {
 pub struct Key {
     pub code: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for Key {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Key {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "Key",
             &[Required("code", &self.code)],
@@ -96,9 +96,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for Key {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawArgsId {
     Integer(i64),
@@ -109,13 +109,13 @@ pub enum DrawArgsId {
 pub struct DrawArgsIdVariant3 {
     pub uuid: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsIdVariant3 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsIdVariant3 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsIdVariant3",
             &[Required("uuid", &self.uuid)],
@@ -125,9 +125,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsIdVariant3 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawArgsLabel {
     Bool(bool),
@@ -141,12 +141,12 @@ pub enum DrawArgsShape {
     Rect(DrawArgsShapeRect),
     Point,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShape {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsShape {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Tagged;
+        use ::mcp_toolkit_runtime::codegen::Tagged;
         let variant = match self {
             Self::Circle(content) => {
                 Tagged("circle", ::std::option::Option::Some(content))
@@ -154,20 +154,20 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShape {
             Self::Rect(content) => Tagged("rect", ::std::option::Option::Some(content)),
             Self::Point => Tagged("point", ::std::option::Option::None),
         };
-        ::mcp_runtime::codegen::serialize_tagged(serializer, "kind", variant)
+        ::mcp_toolkit_runtime::codegen::serialize_tagged(serializer, "kind", variant)
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct DrawArgsShapeCircle {
     pub radius: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShapeCircle {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsShapeCircle {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsShapeCircle",
             &[Required("radius", &self.radius)],
@@ -179,13 +179,13 @@ pub struct DrawArgsShapeRect {
     pub height: f64,
     pub width: f64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShapeRect {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsShapeRect {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsShapeRect",
             &[Required("height", &self.height), Required("width", &self.width)],
@@ -195,9 +195,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsShapeRect {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawArgsUntagged {
     DrawArgsUntaggedVariant1(DrawArgsUntaggedVariant1),
@@ -207,13 +207,13 @@ pub enum DrawArgsUntagged {
 pub struct DrawArgsUntaggedVariant1 {
     pub a: ::std::string::String,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant1 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant1 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsUntaggedVariant1",
             &[Required("a", &self.a)],
@@ -224,13 +224,13 @@ impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant1 {
 pub struct DrawArgsUntaggedVariant2 {
     pub b: i64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant2 {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DrawArgsUntaggedVariant2 {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "DrawArgsUntaggedVariant2",
             &[Required("b", &self.b)],
@@ -243,13 +243,13 @@ pub struct ShadowPreludeArgs {
     pub shape: ShadowPreludeArgsShape,
     pub some: ::std::option::Option<Some>,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ShadowPreludeArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ShadowPreludeArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::{Required, Optional};
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::{Required, Optional};
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ShadowPreludeArgs",
             &[
@@ -263,9 +263,9 @@ impl ::mcp_runtime::reexports::serde::Serialize for ShadowPreludeArgs {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct None(pub ::std::vec::Vec<None>);
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -273,30 +273,30 @@ pub enum ShadowPreludeArgsShape {
     A(ShadowPreludeArgsShapeA),
     B,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ShadowPreludeArgsShape {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ShadowPreludeArgsShape {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Tagged;
+        use ::mcp_toolkit_runtime::codegen::Tagged;
         let variant = match self {
             Self::A(content) => Tagged("a", ::std::option::Option::Some(content)),
             Self::B => Tagged("b", ::std::option::Option::None),
         };
-        ::mcp_runtime::codegen::serialize_tagged(serializer, "kind", variant)
+        ::mcp_toolkit_runtime::codegen::serialize_tagged(serializer, "kind", variant)
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct ShadowPreludeArgsShapeA {
     pub x: i64,
 }
-impl ::mcp_runtime::reexports::serde::Serialize for ShadowPreludeArgsShapeA {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ShadowPreludeArgsShapeA {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
-        S: ::mcp_runtime::reexports::serde::Serializer,
+        S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        use ::mcp_runtime::codegen::Property::Required;
-        ::mcp_runtime::codegen::serialize_struct(
+        use ::mcp_toolkit_runtime::codegen::Property::Required;
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
             serializer,
             "ShadowPreludeArgsShapeA",
             &[Required("x", &self.x)],
@@ -306,15 +306,15 @@ impl ::mcp_runtime::reexports::serde::Serialize for ShadowPreludeArgsShapeA {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Some(pub ::std::vec::Vec<Some>);
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -325,26 +325,26 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"$defs\":{\"Click\":{\"description\":\"A mouse click.\",\"properties\":{\"type\":{\"const\":\"click\"},\"x\":{\"type\":\"integer\"},\"y\":{\"type\":\"integer\"}},\"required\":[\"type\",\"x\",\"y\"],\"type\":\"object\"},\"Key\":{\"properties\":{\"code\":{\"type\":\"string\"},\"type\":{\"const\":\"key\"}},\"required\":[\"type\",\"code\"],\"type\":\"object\"}},\"properties\":{\"amount\":{\"oneOf\":[{\"type\":\"number\"},{\"type\":\"integer\"}]},\"event\":{\"anyOf\":[{\"$ref\":\"#/$defs/Click\"},{\"$ref\":\"#/$defs/Key\"}]},\"id\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"},{\"properties\":{\"uuid\":{\"type\":\"string\"}},\"required\":[\"uuid\"],\"type\":\"object\"}]},\"label\":{\"type\":[\"string\",\"integer\",\"boolean\"]},\"shape\":{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\"}},\"required\":[\"kind\",\"radius\"],\"title\":\"Circle\",\"type\":\"object\"},{\"properties\":{\"height\":{\"type\":\"number\"},\"kind\":{\"const\":\"rect\"},\"width\":{\"type\":\"number\"}},\"required\":[\"kind\",\"width\",\"height\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"enum\":[\"point\"]}},\"required\":[\"kind\"],\"type\":\"object\"}]},\"untagged\":{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"b\":{\"type\":\"integer\"}},\"required\":[\"b\"],\"type\":\"object\"}]}},\"required\":[\"shape\"],\"type\":\"object\"},\"name\":\"draw\"},{\"inputSchema\":{\"$defs\":{\"None\":{\"items\":{\"$ref\":\"#/$defs/None\"},\"type\":\"array\"},\"Some\":{\"items\":{\"$ref\":\"#/$defs/Some\"},\"type\":\"array\"}},\"properties\":{\"none\":{\"$ref\":\"#/$defs/None\"},\"shape\":{\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"a\"},\"x\":{\"type\":\"integer\"}},\"required\":[\"kind\",\"x\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"b\"}},\"required\":[\"kind\"],\"type\":\"object\"}]},\"some\":{\"$ref\":\"#/$defs/Some\"}},\"required\":[\"shape\"],\"type\":\"object\"},\"name\":\"shadow_prelude\"}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `draw`.
     pub fn draw(
         &self,
         arguments: &DrawArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("draw", arguments)
     }
@@ -354,9 +354,9 @@ impl McpClient {
     pub fn shadow_prelude(
         &self,
         arguments: &ShadowPreludeArgs,
-    ) -> ::mcp_runtime::client::ToolCall<
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<
         '_,
-        ::std::vec::Vec<::mcp_runtime::protocol::ContentBlock>,
+        ::std::vec::Vec<::mcp_toolkit_runtime::protocol::ContentBlock>,
     > {
         self.client.call_tool_content("shadow_prelude", arguments)
     }

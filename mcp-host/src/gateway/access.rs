@@ -6,9 +6,9 @@
 use std::fmt;
 use std::net::SocketAddr;
 
-use mcp_runtime::redact::RedactedUrl;
-use mcp_runtime::server::auth::{AuthConfig, AuthSetupError, IntrospectionVerifier};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::redact::RedactedUrl;
+use mcp_toolkit_runtime::server::auth::{AuthConfig, AuthSetupError, IntrospectionVerifier};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use tokio::net::TcpListener;
 
 use super::bearer::StaticBearer;

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use hmac_sha256::Hash;
-use mcp_runtime::server::auth::{Principal, TokenError, TokenVerifier, VerifyFuture};
+use mcp_toolkit_runtime::server::auth::{Principal, TokenError, TokenVerifier, VerifyFuture};
 
 /// The fewest characters a static token may have: shorter ones can be
 /// guessed over the network.
@@ -32,7 +32,7 @@ impl StaticBearer {
         if token.len() < MIN_BEARER_CHARS {
             return Err(BearerError::TooShort(token.len()));
         }
-        if !mcp_runtime::oauth::is_token68(token) {
+        if !mcp_toolkit_runtime::oauth::is_token68(token) {
             return Err(BearerError::NotToken68);
         }
         Ok(StaticBearer {

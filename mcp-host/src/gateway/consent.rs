@@ -7,11 +7,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
 
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::protocol::{
     BooleanSchema, ElicitAction, ElicitRequestFormParams, ElicitRequestParams, ElicitValue,
     PrimitiveSchemaDefinition, RequestedSchema,
 };
-use mcp_runtime::server::{InputError, RequestContext};
+use mcp_toolkit_runtime::server::{InputError, RequestContext};
 
 use super::{ConsentCallers, GatewayConsent};
 use crate::policy::{Consent, ConsentRequest};

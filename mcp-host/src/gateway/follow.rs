@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, Weak};
 
-use mcp_runtime::server::{BuildError, LiveRegistry, WeakLiveRegistry};
+use mcp_toolkit_runtime::server::{BuildError, LiveRegistry, WeakLiveRegistry};
 use tokio::sync::watch;
 
 use super::GatewayOptions;

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use mcp_runtime::protocol::{CallToolResult, ProgressNotificationParams};
-use mcp_runtime::server::{BoxFuture, RequestContext, ToolCall, ToolError, ToolOutcome};
+use mcp_toolkit_runtime::protocol::{CallToolResult, ProgressNotificationParams};
+use mcp_toolkit_runtime::server::{BoxFuture, RequestContext, ToolCall, ToolError, ToolOutcome};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -135,7 +135,7 @@ mod tests {
     #[test]
     fn the_servers_era_markers_stay_behind() {
         let mut result = CallToolResult::text("hi");
-        result.result_type = Some(mcp_runtime::protocol::ResultType::Complete);
+        result.result_type = Some(mcp_toolkit_runtime::protocol::ResultType::Complete);
         result.meta = Some(Default::default());
         let served = as_served(result);
         assert_eq!(served.result_type, None);

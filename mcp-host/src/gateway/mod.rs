@@ -19,8 +19,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::protocol::Implementation;
-use mcp_runtime::server::{BuildError, Server, ServerOptions};
+use mcp_toolkit_runtime::protocol::Implementation;
+use mcp_toolkit_runtime::server::{BuildError, Server, ServerOptions};
 
 pub use access::{AccessError, GatewayAccess, GatewayListener, Introspection, OAuthAccess};
 pub use bearer::{BEARER_SUBJECT, BearerError, MIN_BEARER_CHARS, StaticBearer};
@@ -84,7 +84,7 @@ impl Default for GatewayOptions {
             consent_callers: ConsentCallers::default(),
             timeout: Duration::from_secs(60),
             max_timeout: Duration::from_secs(600),
-            info: mcp_runtime::server_info!(),
+            info: mcp_toolkit_runtime::server_info!(),
             server: ServerOptions::default(),
         }
     }
@@ -134,7 +134,7 @@ impl Host {
     ///   out, or it was restarted), a tool it added is served, one whose
     ///   schemas, description or annotations changed is replaced, and one
     ///   it dropped is removed, as one change of the gateway's
-    ///   [live registry](mcp_runtime::server::LiveRegistry): the gateway's
+    ///   [live registry](mcp_toolkit_runtime::server::LiveRegistry): the gateway's
     ///   clients are told (`notifications/tools/list_changed`, on
     ///   `subscriptions/listen` streams in 2026-07-28). The policy applies
     ///   to every new tool as to the first ones: a denied one never
@@ -146,7 +146,7 @@ impl Host {
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
     /// use std::sync::Arc;
-    /// use mcp_host::{Config, GatewayOptions, Host, HostOptions};
+    /// use mcp_toolkit_host::{Config, GatewayOptions, Host, HostOptions};
     ///
     /// let config = Config::load(std::path::Path::new(".mcp.json"))?;
     /// let host = Arc::new(Host::start(config, HostOptions::default()).await);
@@ -174,8 +174,8 @@ impl Host {
     /// authentication only callers whose token was verified.
     ///
     /// ```no_run
-    /// # async fn run(host: std::sync::Arc<mcp_host::Host>) -> Result<(), Box<dyn std::error::Error>> {
-    /// use mcp_host::{GatewayAccess, GatewayListener, GatewayOptions, StaticBearer};
+    /// # async fn run(host: std::sync::Arc<mcp_toolkit_host::Host>) -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_toolkit_host::{GatewayAccess, GatewayListener, GatewayOptions, StaticBearer};
     ///
     /// let token = StaticBearer::new(&std::env::var("GATEWAY_TOKEN")?)?;
     /// let access = GatewayAccess::Bearer { token, resource: None };

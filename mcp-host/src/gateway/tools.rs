@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use mcp_runtime::protocol::Tool;
-use mcp_runtime::server::{Batch, Server, ToolDef};
+use mcp_toolkit_runtime::protocol::Tool;
+use mcp_toolkit_runtime::server::{Batch, Server, ToolDef};
 
 use super::GatewayOptions;
 use super::forward;
@@ -97,7 +97,7 @@ fn definition(
 
 #[cfg(test)]
 mod tests {
-    use mcp_runtime::client::{Caching, Client, ConnectOptions, ToolList};
+    use mcp_toolkit_runtime::client::{Caching, Client, ConnectOptions, ToolList};
     use serde_json::json;
 
     use super::*;

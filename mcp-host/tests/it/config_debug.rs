@@ -3,7 +3,7 @@
 //! userinfo, query or fragment of its URL, no header or variable values,
 //! whether they were written in the file or came from `${VAR}`.
 
-use mcp_host::Config;
+use mcp_toolkit_host::Config;
 
 #[test]
 fn server_config_debug_shows_no_credentials() {

@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use mcp_host::{AlwaysAllow, CallOptions, Config, Host, HostError, HostOptions};
-use mcp_runtime::protocol::{CallToolResult, Era, Method};
-use mcp_runtime::server::middleware::{McpRequest, Next};
-use mcp_runtime::server::{Server, ToolCall, ToolDef};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_host::{AlwaysAllow, CallOptions, Config, Host, HostError, HostOptions};
+use mcp_toolkit_runtime::protocol::{CallToolResult, Era, Method};
+use mcp_toolkit_runtime::server::middleware::{McpRequest, Next};
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 
 /// The output schema the server serves its tool with.
@@ -60,7 +60,7 @@ async fn fake_server() -> Fake {
     })
     .output_schema(output_schema());
     let listing_is_hostile = hostile.clone();
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(report)
         .middleware(move |request: McpRequest, next: Next| {
             let hostile = listing_is_hostile.load(Ordering::SeqCst)

@@ -11,7 +11,7 @@ mod signature;
 pub use server::{parse_impl_block, read_by_server, read_method};
 pub use signature::{FnSignature, Param, Receiver};
 
-use mcp_uri_template::UriTemplate;
+use mcp_toolkit_uri_template::UriTemplate;
 use proc_macro2::{Span, TokenStream};
 use syn::{ItemFn, LitStr};
 

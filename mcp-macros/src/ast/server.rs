@@ -61,7 +61,7 @@ pub fn read_method(method: &mut ImplItemFn, errors: &mut Errors) -> Option<Item>
     ))
 }
 
-/// The kind of an item attribute (`#[mcp_tool]`, `#[mcp_runtime::mcp_prompt]`, ...).
+/// The kind of an item attribute (`#[mcp_tool]`, `#[mcp_toolkit_runtime::mcp_prompt]`, ...).
 fn item_kind(attr: &syn::Attribute) -> Option<Kind> {
     let last = attr.path().segments.last()?;
     Kind::ALL

@@ -28,7 +28,7 @@ fn private() -> TokenStream {
 /// [`private`] spanned at `span`, for code whose errors belong to one of
 /// the user's tokens.
 fn private_at(span: Span) -> TokenStream {
-    quote_spanned!(span=> ::mcp_runtime::__private)
+    quote_spanned!(span=> ::mcp_toolkit_runtime::__private)
 }
 
 /// For method items: the statement that clones the server value (in

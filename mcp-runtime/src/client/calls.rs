@@ -36,7 +36,7 @@ impl Client {
     /// Gets the prompt `name` with `arguments` (name, value pairs):
     ///
     /// ```no_run
-    /// # async fn run(client: mcp_runtime::client::Client) -> Result<(), mcp_runtime::client::ClientError> {
+    /// # async fn run(client: mcp_toolkit_runtime::client::Client) -> Result<(), mcp_toolkit_runtime::client::ClientError> {
     /// let prompt = client.get_prompt("greet", [("name", "Ada")]).await?;
     /// for message in &prompt.messages {
     ///     println!("{:?}: {:?}", message.role, message.content);

@@ -34,9 +34,9 @@ where
 /// [`ClientError::InputDeclined`].
 ///
 /// ```no_run
-/// # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
-/// use mcp_runtime::client::{Client, ConnectOptions, InputHandlers};
-/// use mcp_runtime::protocol::{ElicitAction, ElicitResult, Root};
+/// # async fn run() -> Result<(), mcp_toolkit_runtime::client::ClientError> {
+/// use mcp_toolkit_runtime::client::{Client, ConnectOptions, InputHandlers};
+/// use mcp_toolkit_runtime::protocol::{ElicitAction, ElicitResult, Root};
 ///
 /// let handlers = InputHandlers::new()
 ///     .on_elicit(|form| async move {

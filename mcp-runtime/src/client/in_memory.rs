@@ -17,14 +17,14 @@ impl Client {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use mcp_runtime::client::{Client, ConnectOptions};
-    /// use mcp_runtime::protocol::CallToolResult;
-    /// use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    /// use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+    /// use mcp_toolkit_runtime::protocol::CallToolResult;
+    /// use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
     ///
     /// let hello = ToolDef::new("hello", |_call: ToolCall| async {
     ///     Ok(CallToolResult::text("hi"))
     /// });
-    /// let server = Server::builder(mcp_runtime::server_info!()).tool(hello).build()?;
+    /// let server = Server::builder(mcp_toolkit_runtime::server_info!()).tool(hello).build()?;
     /// let client = Client::connect_in_memory(server, ConnectOptions::default()).await?;
     /// let result = client.call_tool("hello", &serde_json::json!({})).await?;
     /// assert_eq!(result.content[0].as_text(), Some("hi"));

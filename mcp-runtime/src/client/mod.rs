@@ -5,8 +5,8 @@
 //! calls.
 //!
 //! ```no_run
-//! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
-//! use mcp_runtime::client::Client;
+//! # async fn run() -> Result<(), mcp_toolkit_runtime::client::ClientError> {
+//! use mcp_toolkit_runtime::client::Client;
 //!
 //! let client = Client::connect_stdio("echo-server", &[]).await?;
 //! for tool in client.list_tools().await? {

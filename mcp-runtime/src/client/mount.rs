@@ -66,11 +66,11 @@ impl Client {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// use mcp_runtime::client::Client;
-    /// use mcp_runtime::server::Server;
+    /// use mcp_toolkit_runtime::client::Client;
+    /// use mcp_toolkit_runtime::server::Server;
     ///
     /// let weather = Client::connect_http("http://127.0.0.1:8081/mcp").await?;
-    /// let server = Server::builder(mcp_runtime::server_info!())
+    /// let server = Server::builder(mcp_toolkit_runtime::server_info!())
     ///     .register(weather.mount("weather").await?)
     ///     .build()?;
     /// server.serve_stdio().await?;

@@ -99,15 +99,15 @@ impl Client {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use mcp_runtime::client::{Client, ConnectOptions};
-    /// use mcp_runtime::protocol::CallToolResult;
-    /// use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    /// use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+    /// use mcp_toolkit_runtime::protocol::CallToolResult;
+    /// use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
     ///
     /// let forecast = ToolDef::new("forecast", |_call: ToolCall| async {
     ///     Ok(CallToolResult::text("sunny"))
     /// });
     /// // The weather server (here in this process; any server a client reaches).
-    /// let weather = Server::builder(mcp_runtime::server_info!())
+    /// let weather = Server::builder(mcp_toolkit_runtime::server_info!())
     ///     .tool(forecast)
     ///     .live_registry()
     ///     .build()?;
@@ -115,7 +115,7 @@ impl Client {
     /// let upstream = Client::connect_in_memory(weather, ConnectOptions::default()).await?;
     ///
     /// // The front server, whose registry follows the weather server's.
-    /// let front = Server::builder(mcp_runtime::server_info!())
+    /// let front = Server::builder(mcp_toolkit_runtime::server_info!())
     ///     .live_registry()
     ///     .build()?;
     /// let registry = front.registry().expect("live");

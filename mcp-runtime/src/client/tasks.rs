@@ -56,7 +56,7 @@ impl Client {
     /// extension: [`ClientError::NotInEra`], without a request.
     ///
     /// ```no_run
-    /// # async fn run(client: mcp_runtime::client::Client) -> Result<(), mcp_runtime::client::ClientError> {
+    /// # async fn run(client: mcp_toolkit_runtime::client::Client) -> Result<(), mcp_toolkit_runtime::client::ClientError> {
     /// use std::time::Duration;
     /// use serde_json::json;
     ///

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
-use mcp_uri_template::{UriTemplate, Value as TemplateValue};
+use mcp_toolkit_uri_template::{UriTemplate, Value as TemplateValue};
 use serde_json::{Map, Value, json};
 
 use crate::client::{Client, ClientError, DriftError, tool_fingerprint};
@@ -59,7 +59,7 @@ fn expand(
     template: &str,
     variables: &[(&'static str, Option<&str>)],
 ) -> Result<String, ClientError> {
-    let invalid = |e: mcp_uri_template::UriTemplateError| {
+    let invalid = |e: mcp_toolkit_uri_template::UriTemplateError| {
         ClientError::InvalidArguments(format!("the URI template {template}: {e}"))
     };
     let parsed = UriTemplate::parse(template).map_err(invalid)?;

@@ -103,7 +103,7 @@ impl std::error::Error for ChallengeError {}
 /// Reads every challenge of one `WWW-Authenticate` header value.
 ///
 /// ```
-/// use mcp_runtime::oauth::challenge::parse;
+/// use mcp_toolkit_runtime::oauth::challenge::parse;
 ///
 /// let challenges = parse(r#"Bearer resource_metadata="https://x.example/.well-known/oauth-protected-resource", scope="a b""#).unwrap();
 /// assert_eq!(challenges[0].scope(), Some("a b"));

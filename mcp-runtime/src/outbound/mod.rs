@@ -107,7 +107,8 @@ fn connector(http: HttpConnector, url: &Uri) -> Result<Connector, ConnectError> 
         return Err(ConnectError::new(
             url,
             ConnectErrorKind::UnsupportedUrl(
-                "https:// needs mcp-runtime's `tls` feature, which this build left out".into(),
+                "https:// needs mcp-toolkit-runtime's `tls` feature, which this build left out"
+                    .into(),
             ),
         ));
     }

@@ -63,7 +63,7 @@ pub fn decode_header_value(value: &str) -> Option<Cow<'_, str>> {
     String::from_utf8(bytes).ok().map(Cow::Owned)
 }
 
-pub use mcp_names::is_header_token;
+pub use mcp_toolkit_names::is_header_token;
 
 /// How deep `properties` chains are followed: far beyond any real tool,
 /// and a bound against hostile schemas.

@@ -149,7 +149,7 @@ impl<'a> Audit<'a> {
             let keyword = keyword.as_str();
             if REFUSED.contains(&keyword) {
                 return Err(format!(
-                    "{at}: the keyword `{keyword}` needs mcp-runtime's `validation` feature"
+                    "{at}: the keyword `{keyword}` needs mcp-toolkit-runtime's `validation` feature"
                 ));
             }
             if IGNORED.contains(&keyword) && !matches!(keyword, "$defs" | "definitions") {
@@ -170,7 +170,7 @@ impl<'a> Audit<'a> {
                 "items" => {
                     if value.is_array() {
                         return Err(format!(
-                            "{here}: an array of `items` (drafts before 2020-12) needs mcp-runtime's `validation` feature"
+                            "{here}: an array of `items` (drafts before 2020-12) needs mcp-toolkit-runtime's `validation` feature"
                         ));
                     }
                     self.schema(value, &here)?;
@@ -223,7 +223,7 @@ impl<'a> Audit<'a> {
                     let resolved = resolve(self.root, target).ok_or_else(|| {
                         format!(
                             "{here}: `{target}` is not a JSON pointer into this schema \
-                         (other references need mcp-runtime's `validation` feature)"
+                         (other references need mcp-toolkit-runtime's `validation` feature)"
                         )
                     })?;
                     // A target outside `$defs` and the like is walked here, so

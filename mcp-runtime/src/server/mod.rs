@@ -3,11 +3,11 @@
 //! and the engine that serves both protocol eras.
 //!
 //! ```no_run
-//! use mcp_runtime::protocol::CallToolResult;
-//! use mcp_runtime::server::{Server, ToolCall, ToolDef};
+//! use mcp_toolkit_runtime::protocol::CallToolResult;
+//! use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let server = Server::builder(mcp_runtime::server_info!())
+//! let server = Server::builder(mcp_toolkit_runtime::server_info!())
 //!     .tool(ToolDef::new("hello", |_call: ToolCall| async { Ok(CallToolResult::text("hi")) }))
 //!     .build()?;
 //! server.serve_stdio().await?;
@@ -69,8 +69,8 @@ pub use engine::context::RequestContext;
 pub use engine::input::InputError;
 pub use engine::request_state::StateKey;
 pub use engine::session::Session;
-pub use mcp_names::is_valid_tool_name;
-pub use mcp_uri_template::{UriTemplate, UriTemplateError};
+pub use mcp_toolkit_names::is_valid_tool_name;
+pub use mcp_toolkit_uri_template::{UriTemplate, UriTemplateError};
 pub use registry::builder::{BuildError, ServerBuilder};
 pub use registry::completion::{CompletionRequest, CompletionReturn};
 pub use registry::handler::BoxFuture;

@@ -42,7 +42,7 @@
 //! [`tracing-opentelemetry`]: https://docs.rs/tracing-opentelemetry
 //!
 //! ```
-//! use mcp_runtime::trace::TraceContext;
+//! use mcp_toolkit_runtime::trace::TraceContext;
 //!
 //! let parent = TraceContext::parse(
 //!     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",

@@ -20,7 +20,7 @@
 //! use tracing_subscriber::layer::SubscriberExt;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let (otlp, _guard) = mcp_runtime::trace::otlp::layer("echo-server", "http://localhost:4318")?;
+//! let (otlp, _guard) = mcp_toolkit_runtime::trace::otlp::layer("echo-server", "http://localhost:4318")?;
 //! let subscriber = tracing_subscriber::registry().with(otlp);
 //! tracing::subscriber::set_global_default(subscriber)?;
 //! // ... serve; every request's `mcp.request` span is exported, as a child
@@ -103,7 +103,7 @@ where
         .with_batch_exporter(exporter)
         .with_resource(resource)
         .build();
-    let tracer = provider.tracer("mcp-runtime");
+    let tracer = provider.tracer("mcp-toolkit-runtime");
     let layer = tracing_opentelemetry::layer().with_tracer(tracer);
     Ok((layer, OtlpGuard { provider }))
 }

@@ -17,7 +17,7 @@ use http_body_util::Full;
 use hyper::service::service_fn;
 use hyper::{Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use mcp_runtime::server::auth::{JwtVerifier, TokenError, TokenVerifier};
+use mcp_toolkit_runtime::server::auth::{JwtVerifier, TokenError, TokenVerifier};
 use serde_json::json;
 
 /// What the hostile issuer answers on a path: status, extra header, body.
@@ -253,7 +253,7 @@ fn issuers_must_use_https_except_on_loopback() {
 
 #[tokio::test]
 async fn introspected_expiries_of_any_number_form_are_checked() {
-    use mcp_runtime::server::auth::IntrospectionVerifier;
+    use mcp_toolkit_runtime::server::auth::IntrospectionVerifier;
     for (exp, accepted) in [
         (json!(1.5), false),
         (json!(-1), false),
@@ -288,17 +288,17 @@ mod token_lifetimes {
     use std::thread::ThreadId;
     use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-    use mcp_runtime::client::auth::{
+    use mcp_toolkit_runtime::client::auth::{
         AuthorizationStep, AuthorizeFuture, ClientCredentials, ClientSecret, MemoryTokenStore,
         OAuthConfig, StoreLock, StoredEntry, StoredIssuer, StoredRegistration, StoredToken,
         TokenStore,
     };
-    use mcp_runtime::client::{Client, ConnectOptions};
-    use mcp_runtime::lifetime::MAX_LIFETIME;
-    use mcp_runtime::protocol::CallToolResult;
-    use mcp_runtime::server::auth::{AuthConfig, Principal, VerifyFuture};
-    use mcp_runtime::server::{Server, ToolCall, ToolDef};
-    use mcp_runtime::transport::HttpConfig;
+    use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+    use mcp_toolkit_runtime::lifetime::MAX_LIFETIME;
+    use mcp_toolkit_runtime::protocol::CallToolResult;
+    use mcp_toolkit_runtime::server::auth::{AuthConfig, Principal, VerifyFuture};
+    use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+    use mcp_toolkit_runtime::transport::HttpConfig;
 
     use super::*;
 
@@ -400,7 +400,7 @@ mod token_lifetimes {
     async fn protected_server(issuer: &str) -> String {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-        let server = Server::builder(mcp_runtime::server_info!())
+        let server = Server::builder(mcp_toolkit_runtime::server_info!())
             .tool(
                 ToolDef::new("echo", |call: ToolCall| async move {
                     Ok(CallToolResult::text(call.argument::<String>("text")?))
@@ -748,8 +748,8 @@ mod token_lifetimes {
 mod client_flow {
     use std::time::{Duration, Instant};
 
-    use mcp_runtime::client::auth::{ClientCredentials, ClientSecret, OAuthConfig};
-    use mcp_runtime::client::{Client, ClientError, ConnectOptions};
+    use mcp_toolkit_runtime::client::auth::{ClientCredentials, ClientSecret, OAuthConfig};
+    use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions};
 
     use super::*;
 

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcp_runtime::client::{
+use mcp_toolkit_runtime::client::{
     Client, ClientError, ConnectOptions, EraChoice, ToolCallError, tool_fingerprint,
 };
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Era, Server, ToolCall, ToolDef, ToolError};
-use mcp_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{Era, Server, ToolCall, ToolDef, ToolError};
+use mcp_toolkit_runtime::transport::StdioConfig;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -51,7 +51,7 @@ fn server(cancelled: Arc<AtomicBool>) -> Server {
             Ok(CallToolResult::text("done"))
         }
     });
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(add)
         .tool(fail)
         .tool(slow)
@@ -293,11 +293,11 @@ async fn limits_past_a_year_run_out_after_a_year_instead_of_panicking() {
 
 #[tokio::test]
 async fn a_list_lifetime_past_a_year_is_a_year() {
-    let options = mcp_runtime::server::ServerOptions {
+    let options = mcp_toolkit_runtime::server::ServerOptions {
         list_ttl_ms: u64::MAX,
         ..Default::default()
     };
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .options(options)
         .build()
         .unwrap();
@@ -305,5 +305,5 @@ async fn a_list_lifetime_past_a_year_is_a_year() {
         .await
         .unwrap();
     let list = client.tool_list().await.unwrap();
-    assert_eq!(list.ttl, Some(mcp_runtime::lifetime::MAX_LIFETIME));
+    assert_eq!(list.ttl, Some(mcp_toolkit_runtime::lifetime::MAX_LIFETIME));
 }

@@ -11,19 +11,21 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_runtime::client::{Caching, Client, ClientCache, ConnectOptions, EraChoice};
-use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Caching, Client, ClientCache, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::jsonrpc::Notification;
+use mcp_toolkit_runtime::protocol::{
     CacheScope, CallToolResult, ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult,
     ResourceContents, Role, SubscriptionFilter,
 };
-use mcp_runtime::server::auth::{AuthConfig, Principal, TokenError, TokenVerifier, VerifyFuture};
-use mcp_runtime::server::middleware::{McpRequest, Next};
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::auth::{
+    AuthConfig, Principal, TokenError, TokenVerifier, VerifyFuture,
+};
+use mcp_toolkit_runtime::server::middleware::{McpRequest, Next};
+use mcp_toolkit_runtime::server::{
     ListChanges, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef, Server,
     ServerOptions, ToolCall, ToolDef,
 };
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 
 /// A request the server received: its method and the subject of its
 /// access token.
@@ -94,7 +96,7 @@ fn server(options: ServerOptions, changes: ListChanges, seen: Seen) -> Server {
         Ok(ReadResourceResult::text(read.uri, None, "a note"))
     })
     .unwrap();
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(noop)
         .prompt(greet)
         .resource(shared)

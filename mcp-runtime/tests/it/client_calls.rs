@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, Completion, ContentBlock, Era, GetPromptResult, LoggingLevel, PromptMessage,
     ReadResourceResult, ResourceContents, Role,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     CompletionRequest, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
     Server, ServerOptions, ToolCall, ToolDef,
 };
@@ -72,7 +72,7 @@ fn server() -> Server {
         }
         Ok(CallToolResult::text("done"))
     });
-    let mut builder = Server::builder(mcp_runtime::server_info!())
+    let mut builder = Server::builder(mcp_toolkit_runtime::server_info!())
         .resource(readme)
         .resource_template(notes)
         .prompt(greet)

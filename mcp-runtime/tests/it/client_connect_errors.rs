@@ -2,7 +2,7 @@
 //! refused connection, a name that does not resolve, an unsupported URL),
 //! never as a protocol-version disagreement.
 
-use mcp_runtime::client::{Client, ClientError, ConnectErrorKind};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectErrorKind};
 
 async fn connect_error(url: &str) -> ConnectErrorKind {
     let outcome = tokio::time::timeout(

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolCall, ToolDef};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 
 /// Set when the server stops the handler before it finishes.
@@ -30,7 +30,7 @@ async fn serve(stopped: Arc<AtomicBool>) -> String {
             Ok(CallToolResult::text("done"))
         }
     });
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(slow)
         .build()
         .unwrap();

@@ -10,13 +10,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandlers};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandlers};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ElicitAction, ElicitRequestParams, ElicitResult, ElicitValue, Root,
     SamplingCapability,
 };
-use mcp_runtime::server::{Server, ToolCall, ToolDef, ToolError};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef, ToolError};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 
 const ERAS: [EraChoice; 2] = [EraChoice::Legacy, EraChoice::Modern];
@@ -107,7 +107,7 @@ fn sample_only() -> ToolDef {
 }
 
 fn server() -> Server {
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(ask_all())
         .tool(ask_name())
         .tool(sign_in())

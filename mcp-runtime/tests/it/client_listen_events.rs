@@ -8,14 +8,14 @@ use crate::client_support;
 use std::time::Duration;
 
 use client_support::next_event;
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice, ListenEvent};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice, ListenEvent};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, GetPromptResult, ReadResourceResult, SubscriptionFilter,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     ListChanges, PromptDef, PromptRequest, ResourceDef, ResourceRead, Server, ToolCall, ToolDef,
 };
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 
 const URI: &str = "test://config";
 
@@ -23,7 +23,7 @@ fn server(changes: ListChanges) -> Server {
     let noop = ToolDef::new("noop", |_call: ToolCall| async move {
         Ok(CallToolResult::text("ok"))
     });
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(noop)
         .prompt(PromptDef::new("greet", |_: PromptRequest| async {
             Ok(GetPromptResult {
@@ -153,7 +153,7 @@ async fn a_subscription_read_too_slowly_is_told_it_missed_some() {
 #[tokio::test]
 async fn a_refused_subscription_ends_its_events() {
     // No `list_changes`: the server does not offer `subscriptions/listen`.
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(ToolDef::new("noop", |_call: ToolCall| async move {
             Ok(CallToolResult::text("ok"))
         }))

@@ -5,15 +5,15 @@
 
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::{CacheScope, CallToolResult, SubscriptionFilter};
-use mcp_runtime::server::{ListChanges, Server, ServerOptions, ToolCall, ToolDef};
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::{CacheScope, CallToolResult, SubscriptionFilter};
+use mcp_toolkit_runtime::server::{ListChanges, Server, ServerOptions, ToolCall, ToolDef};
 
 async fn connect(era: EraChoice, changes: ListChanges) -> Client {
     let noop = ToolDef::new("noop", |_call: ToolCall| async move {
         Ok(CallToolResult::text("ok"))
     });
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(noop)
         .list_changes(changes)
         .options(ServerOptions {
@@ -32,9 +32,9 @@ async fn connect(era: EraChoice, changes: ListChanges) -> Client {
 
 /// The next notification with `method`, within 5 s.
 async fn next(
-    notices: &mut tokio::sync::broadcast::Receiver<mcp_runtime::jsonrpc::Notification>,
+    notices: &mut tokio::sync::broadcast::Receiver<mcp_toolkit_runtime::jsonrpc::Notification>,
     method: &str,
-) -> mcp_runtime::jsonrpc::Notification {
+) -> mcp_toolkit_runtime::jsonrpc::Notification {
     tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             let notice = notices.recv().await.expect("the channel is open");

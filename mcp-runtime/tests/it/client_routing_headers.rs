@@ -8,16 +8,16 @@ use crate::client_support;
 
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ClientCapabilities, ContentBlock, ElicitationCapability, Era, GetPromptResult,
     Method, PromptMessage, ReadResourceResult, Role, TASKS_EXTENSION,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     ListChanges, PromptDef, PromptRequest, ResourceDef, ResourceRead, Server, TaskSupport,
     ToolCall, ToolDef,
 };
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 
 /// -32020: a routing header does not match the body.
@@ -53,7 +53,7 @@ fn server() -> Server {
             meta: None,
         })
     });
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(ask)
         .tool(sleepy)
         .resource(readme)

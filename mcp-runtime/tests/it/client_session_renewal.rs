@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolDef};
-use mcp_runtime::transport::http::HttpConfig;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{Server, ToolDef};
+use mcp_toolkit_runtime::transport::http::HttpConfig;
 
 #[tokio::test]
 async fn an_expired_legacy_session_is_renewed_transparently() {
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(ToolDef::new("ping", |_| async {
             Ok(CallToolResult::text("pong"))
         }))

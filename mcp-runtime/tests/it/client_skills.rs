@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice, SkillError};
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice, SkillError};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

@@ -13,7 +13,7 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response};
 use hyper_util::rt::TokioIo;
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
 use serde_json::{Value, json};
 
 /// How often the client resumes one response stream (its

@@ -11,16 +11,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{
+use mcp_toolkit_runtime::client::{
     Client, ClientError, ConnectOptions, EraChoice, InputHandler, MAX_POLL_INTERVAL,
     MIN_POLL_INTERVAL, TaskHandle, TaskState,
 };
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ClientCapabilities, ElicitationCapability, Era, InputRequests, InputResponse,
     InputResponses, TASKS_EXTENSION, TaskStatus,
 };
-use mcp_runtime::server::{BoxFuture, Server, ServerOptions, TaskSupport, ToolCall, ToolDef};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::server::{
+    BoxFuture, Server, ServerOptions, TaskSupport, ToolCall, ToolDef,
+};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::Notify;
@@ -75,7 +77,7 @@ fn server(cancelled: Arc<Notify>) -> Server {
         task_poll_interval: POLL,
         ..ServerOptions::default()
     };
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .options(options)
         .tool(render)
         .tool(ask)

@@ -1,15 +1,17 @@
-//! What generated clients call beyond tools (`mcp_runtime::codegen`),
+//! What generated clients call beyond tools (`mcp_toolkit_runtime::codegen`),
 //! against the runtime's server over an in-memory pipe, in both eras: a
 //! prompt got with its arguments, a template read with a value its simple
 //! expression must encode, and `verify` telling a missing or changed
 //! prompt and a missing template from an unchanged server.
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::codegen::{get_prompt, prompt_fingerprint, read_template, verify};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::codegen::{get_prompt, prompt_fingerprint, read_template, verify};
+use mcp_toolkit_runtime::protocol::{
     ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult, ResourceContents, Role,
 };
-use mcp_runtime::server::{PromptDef, PromptRequest, ResourceRead, ResourceTemplateDef, Server};
+use mcp_toolkit_runtime::server::{
+    PromptDef, PromptRequest, ResourceRead, ResourceTemplateDef, Server,
+};
 
 fn server() -> Server {
     let notes =
@@ -40,7 +42,7 @@ fn server() -> Server {
     })
     .argument("name", Some("Who to greet"), true)
     .argument("style", None, false);
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .resource_template(notes)
         .prompt(greet)
         .build()

@@ -7,8 +7,8 @@ use axum::Router;
 use axum::routing::get;
 use http_support::*;
 use hyper::{Method, StatusCode};
-use mcp_runtime::transport::HttpConfig;
-use mcp_runtime::transport::http::McpService;
+use mcp_toolkit_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::http::McpService;
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -50,9 +50,9 @@ struct Tenant(&'static str);
 /// stdio sees neither.
 #[tokio::test]
 async fn handlers_see_the_client_headers_and_the_layers_extensions() {
-    use mcp_runtime::client::{Client, ConnectOptions};
-    use mcp_runtime::protocol::CallToolResult;
-    use mcp_runtime::server::{Server, ToolCall, ToolDef};
+    use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+    use mcp_toolkit_runtime::protocol::CallToolResult;
+    use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
 
     fn server() -> Server {
         let context = ToolDef::new("context", |call: ToolCall| async move {
@@ -70,7 +70,7 @@ async fn handlers_see_the_client_headers_and_the_layers_extensions() {
                 &json!({"header": header, "tenant": tenant, "credential": credential}),
             )
         });
-        Server::builder(mcp_runtime::server_info!())
+        Server::builder(mcp_toolkit_runtime::server_info!())
             .tool(context)
             .build()
             .unwrap()

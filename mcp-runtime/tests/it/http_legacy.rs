@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use http_support::*;
 use hyper::{Method, StatusCode};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 
 /// Runs the handshake; returns the session id.

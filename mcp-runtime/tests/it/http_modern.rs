@@ -9,7 +9,7 @@ use std::time::Duration;
 use http_body_util::BodyExt;
 use http_support::*;
 use hyper::{Method, StatusCode};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 
 #[tokio::test]

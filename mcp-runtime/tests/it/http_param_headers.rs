@@ -9,9 +9,9 @@ use std::net::SocketAddr;
 
 use http_support::*;
 use hyper::StatusCode;
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolCall, ToolDef};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 use tokio::net::TcpListener;
 
@@ -29,7 +29,7 @@ async fn start() -> SocketAddr {
         },
         "required": ["region", "days"]
     }));
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(forecast)
         .build()
         .unwrap();

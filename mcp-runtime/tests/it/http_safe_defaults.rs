@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use http_support::*;
 use hyper::{Method, StatusCode};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -6,9 +6,9 @@ use crate::http_support;
 
 use http_support::*;
 use hyper::StatusCode;
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::server::Era;
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::server::Era;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 
 async fn stateless() -> TestServer {

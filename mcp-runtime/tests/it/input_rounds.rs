@@ -5,15 +5,15 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ClientCapabilities, ElicitRequestParams, ElicitValue, InputRequest,
     InputRequests, InputResponse, InputResponses,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     BoxFuture, Era, InputError, Server, ServerOptions, StateKey, ToolCall, ToolDef, ToolError,
 };
-use mcp_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::transport::StdioConfig;
 use serde_json::{Value, json};
 
 fn question(message: &str) -> ElicitRequestParams {
@@ -45,7 +45,7 @@ fn interview() -> ToolDef {
 }
 
 fn server(key: StateKey) -> Server {
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .options(ServerOptions {
             request_state_key: key,
             ..ServerOptions::default()

@@ -14,11 +14,11 @@ use client_support::{
     answering, connect_uncached, empty_prompt, is_unknown_tool, live_server, next_event, text_of,
     tool_names,
 };
-use mcp_runtime::client::{EraChoice, ListenEvent};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{EraChoice, ListenEvent};
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ReadResourceResult, ResourceContents, SubscriptionFilter,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     Batch, LiveRegistry, ResourceDef, ResourceRead, ResourceTemplateDef, Server, ToolCall, ToolDef,
 };
 use serde_json::json;
@@ -121,7 +121,7 @@ async fn a_failed_batch_changes_nothing_and_says_what_build_would() {
         )
         .unwrap_err();
     assert_eq!(duplicate.to_string(), "two tools are named `status`");
-    let built = Server::builder(mcp_runtime::server_info!())
+    let built = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(answering("status", "a"))
         .tool(answering("status", "b"))
         .build()
@@ -317,7 +317,7 @@ async fn a_live_server_says_list_changed_in_both_eras() {
             Some(true)
         );
     }
-    let fixed = Server::builder(mcp_runtime::server_info!())
+    let fixed = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(answering("status", "up"))
         .build()
         .unwrap();
@@ -325,23 +325,23 @@ async fn a_live_server_says_list_changed_in_both_eras() {
 }
 
 /// The signed-in user's inbox.
-#[mcp_runtime::mcp_tool]
+#[mcp_toolkit_runtime::mcp_tool]
 fn inbox() -> String {
     "3 new messages".into()
 }
 
 /// Sign in: the tools that need a user appear.
-#[mcp_runtime::mcp_tool]
+#[mcp_toolkit_runtime::mcp_tool]
 fn login(registry: Option<LiveRegistry>) -> Result<String, String> {
     let registry = registry.ok_or("the registry is not live")?;
     registry
-        .register(mcp_runtime::definitions![inbox])
+        .register(mcp_toolkit_runtime::definitions![inbox])
         .map_err(|e| e.to_string())?;
     Ok("signed in".into())
 }
 
 /// Sign out: they disappear again.
-#[mcp_runtime::mcp_tool]
+#[mcp_toolkit_runtime::mcp_tool]
 fn logout(registry: Option<LiveRegistry>) -> Result<String, String> {
     let registry = registry.ok_or("the registry is not live")?;
     registry.remove_tool("inbox").map_err(|e| e.to_string())?;
@@ -351,8 +351,8 @@ fn logout(registry: Option<LiveRegistry>) -> Result<String, String> {
 #[tokio::test]
 async fn macro_built_tools_come_and_go_from_a_handler() {
     for era in ERAS {
-        let server = Server::builder(mcp_runtime::server_info!())
-            .register(mcp_runtime::definitions![login, logout])
+        let server = Server::builder(mcp_toolkit_runtime::server_info!())
+            .register(mcp_toolkit_runtime::definitions![login, logout])
             .live_registry()
             .build()
             .unwrap();
@@ -376,8 +376,8 @@ async fn macro_built_tools_come_and_go_from_a_handler() {
         assert_eq!(tool_names(&client).await, ["login", "logout"]);
     }
     // On a server whose registry is fixed, the handler is told so.
-    let fixed = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![login])
+    let fixed = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![login])
         .build()
         .unwrap();
     let client = connect_uncached(fixed, EraChoice::Modern).await;

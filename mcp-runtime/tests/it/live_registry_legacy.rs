@@ -14,15 +14,17 @@ use http_body_util::BodyExt;
 use http_support::{bounded, legacy_initialize, open, post, send, sse_data};
 use hyper::body::Incoming;
 use hyper::{Method, StatusCode};
-use mcp_runtime::client::{Caching, Client, ConnectOptions, EraChoice};
-use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
-use mcp_runtime::protocol::{CallToolResult, ReadResourceResult};
-use mcp_runtime::server::auth::{AuthConfig, Principal, TokenError, TokenVerifier, VerifyFuture};
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::client::{Caching, Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::jsonrpc::Notification;
+use mcp_toolkit_runtime::jsonrpc::code::INVALID_PARAMS;
+use mcp_toolkit_runtime::protocol::{CallToolResult, ReadResourceResult};
+use mcp_toolkit_runtime::server::auth::{
+    AuthConfig, Principal, TokenError, TokenVerifier, VerifyFuture,
+};
+use mcp_toolkit_runtime::server::{
     Batch, LiveRegistry, ResourceDef, ResourceRead, Server, ToolCall, ToolDef,
 };
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, oneshot};
@@ -44,7 +46,7 @@ fn resource(uri: &str) -> ResourceDef {
 
 /// A live server with one tool and the resources `test://a` and `test://b`.
 fn live_server() -> (Server, LiveRegistry) {
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(answering("status"))
         .resource(resource("test://a"))
         .resource(resource("test://b"))
@@ -330,7 +332,7 @@ async fn without_sessions_or_announcements_get_is_405() {
     assert_eq!(reply.status, StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(reply.header("allow"), Some("POST, DELETE"));
 
-    let fixed = Server::builder(mcp_runtime::server_info!())
+    let fixed = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(answering("status"))
         .build()
         .unwrap();
@@ -384,9 +386,9 @@ async fn only_the_sessions_owner_opens_its_stream() {
 #[tokio::test]
 async fn a_session_follows_a_bounded_number_of_resources() {
     let server =
-        Server::builder(mcp_runtime::server_info!())
+        Server::builder(mcp_toolkit_runtime::server_info!())
             .resource_template(
-                mcp_runtime::server::ResourceTemplateDef::new(
+                mcp_toolkit_runtime::server::ResourceTemplateDef::new(
                     "test://items/{id}",
                     "item",
                     |read: ResourceRead| async move {
@@ -415,7 +417,7 @@ async fn a_session_follows_a_bounded_number_of_resources() {
         "{text}"
     );
     assert!(
-        matches!(&error, mcp_runtime::client::ClientError::Protocol(e) if e.code == INVALID_PARAMS),
+        matches!(&error, mcp_toolkit_runtime::client::ClientError::Protocol(e) if e.code == INVALID_PARAMS),
         "{error:?}"
     );
 }

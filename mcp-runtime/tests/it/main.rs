@@ -1,4 +1,4 @@
-//! mcp-runtime's integration tests, one module per subject, in one binary
+//! mcp-toolkit-runtime's integration tests, one module per subject, in one binary
 //! (one link instead of one per file). A module that needs an optional
 //! feature is compiled only with it. `otel` and `redaction` are separate
 //! binaries: each installs a process-wide tracing subscriber.

@@ -6,18 +6,18 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::middleware::{
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::middleware::{
     ConcurrencyLimit, LimitKey, McpRequest, Next, RequestLog, Timeout,
 };
-use mcp_runtime::server::{Server, ToolCall, ToolDef};
-use mcp_runtime::transport::http::HttpConfig;
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+use mcp_toolkit_runtime::transport::http::HttpConfig;
 use serde_json::json;
 use tokio::net::TcpListener;
 
 /// Echo the text back.
-#[mcp_runtime::mcp_tool]
+#[mcp_toolkit_runtime::mcp_tool]
 fn echo(text: String) -> String {
     text
 }
@@ -39,8 +39,8 @@ fn server(timings: Timings, deleted: Arc<AtomicBool>) -> Server {
         tokio::time::sleep(Duration::from_secs(5)).await;
         Ok(CallToolResult::text("finally"))
     });
-    Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![echo])
+    Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![echo])
         .tool(delete_all)
         .tool(slow)
         .middleware(move |request: McpRequest, next: Next| {
@@ -194,7 +194,7 @@ fn counted(name: &str, gauges: Vec<Gauge>) -> ToolDef {
 #[tokio::test]
 async fn a_per_tool_limit_queues_calls_of_that_tool_only() {
     let (a, b, both) = (Gauge::default(), Gauge::default(), Gauge::default());
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(counted("a", vec![a.clone(), both.clone()]))
         .tool(counted("b", vec![b.clone(), both.clone()]))
         .middleware(ConcurrencyLimit::new(1, LimitKey::Tool))
@@ -219,7 +219,7 @@ async fn a_per_tool_limit_queues_calls_of_that_tool_only() {
 #[tokio::test]
 async fn a_full_limit_can_refuse_instead_of_queueing() {
     let gauge = Gauge::default();
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(counted("a", vec![gauge.clone()]))
         .middleware(ConcurrencyLimit::new(2, LimitKey::Client).reject_when_full())
         .build()

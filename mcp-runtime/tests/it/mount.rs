@@ -3,19 +3,19 @@
 //! prompts, resources and templates under the prefix, with B's answers and
 //! errors passed through and A's own checks applied.
 
-use mcp_runtime::client::{Client, ConnectOptions, EraChoice};
-use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::jsonrpc::ErrorObject;
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult, Role,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef, Server, ToolCall,
     ToolDef,
 };
 use serde_json::{Value, json};
 
 /// Add two integers.
-#[mcp_runtime::mcp_tool]
+#[mcp_toolkit_runtime::mcp_tool]
 fn add(a: i64, b: i64) -> i64 {
     a + b
 }
@@ -64,8 +64,8 @@ fn server_b() -> Server {
         })
     })
     .argument("name", None, true);
-    Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![add])
+    Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![add])
         .tool(broken)
         .tool(liar)
         .resource(readme)
@@ -84,7 +84,7 @@ async fn server_a(era: EraChoice) -> Server {
         .await
         .unwrap();
     let own = ToolDef::new("own", |_: ToolCall| async { Ok(CallToolResult::text("A")) });
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(own)
         .register(b.mount("b").await.unwrap())
         .build()
@@ -181,7 +181,7 @@ async fn a_mounted_server_is_served_under_its_prefix() {
             .request::<_, Value>("resources/read", &json!({"uri": "notes://b/missing"}))
             .await
             .unwrap_err();
-        let mcp_runtime::client::ClientError::Protocol(error) = missing else {
+        let mcp_toolkit_runtime::client::ClientError::Protocol(error) = missing else {
             panic!("{missing}");
         };
         assert_eq!(error.code, -32602);

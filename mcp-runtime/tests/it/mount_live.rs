@@ -11,13 +11,15 @@ use client_support::{
     answering, connect_uncached, empty_prompt, is_unknown_tool, live_server, text_of, tool_names,
 };
 
-use mcp_runtime::client::{Client, EraChoice, ListenEvent, LiveMount, MountError, Subscription};
-use mcp_runtime::jsonrpc::Notification;
-use mcp_runtime::protocol::SubscriptionFilter;
-use mcp_runtime::protocol::methods::{
+use mcp_toolkit_runtime::client::{
+    Client, EraChoice, ListenEvent, LiveMount, MountError, Subscription,
+};
+use mcp_toolkit_runtime::jsonrpc::Notification;
+use mcp_toolkit_runtime::protocol::SubscriptionFilter;
+use mcp_toolkit_runtime::protocol::methods::{
     NOTIFICATION_PROMPTS_LIST_CHANGED, NOTIFICATION_TOOLS_LIST_CHANGED,
 };
-use mcp_runtime::server::{Batch, LiveRegistry};
+use mcp_toolkit_runtime::server::{Batch, LiveRegistry};
 use tokio::sync::broadcast;
 
 /// A's client's view of announcements: a `subscriptions/listen` stream in

@@ -1,9 +1,9 @@
 //! The README's way to test a server, as written there: a client connected
 //! in memory to a server built from `#[mcp_tool]` functions.
 
-use mcp_runtime::client::{Client, ConnectOptions};
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
+use mcp_toolkit_runtime::client::{Client, ConnectOptions};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
 
 /// Echo the text back unchanged.
 #[mcp_tool]
@@ -13,8 +13,8 @@ fn echo(text: String) -> String {
 
 #[tokio::test]
 async fn echo_echoes() {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![echo])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![echo])
         .build()
         .unwrap();
     let client = Client::connect_in_memory(server, ConnectOptions::default())

@@ -4,16 +4,16 @@
 
 use std::time::Duration;
 
-use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::jsonrpc::ErrorObject;
+use mcp_toolkit_runtime::protocol::{
     CallToolResult, Completion, ContentBlock, GetPromptResult, LoggingLevel, PromptMessage,
     ReadResourceResult, Role,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     CompletionRequest, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
     Server, ServerOptions, ToolCall, ToolDef,
 };
-use mcp_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::transport::StdioConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
 
@@ -156,7 +156,7 @@ fn library() -> Server {
         CallToolResult::structured(&json!({"sum": "not a number"}))
     })
     .output_schema(object_schema(json!({"sum": {"type": "integer"}}), &["sum"]));
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .resource(readme)
         .resource_template(notes)
         .prompt(greet)
@@ -355,7 +355,7 @@ async fn output_that_violates_the_output_schema_is_an_internal_error() {
 
 #[tokio::test]
 async fn tools_list_pages_through_every_tool_in_name_order() {
-    let mut builder = Server::builder(mcp_runtime::server_info!()).options(ServerOptions {
+    let mut builder = Server::builder(mcp_toolkit_runtime::server_info!()).options(ServerOptions {
         page_size: 7,
         ..ServerOptions::default()
     });
@@ -398,9 +398,10 @@ fn builder_rejects_duplicates_bad_names_and_bad_schemas() {
     let build = |tools: Vec<ToolDef>| {
         tools
             .into_iter()
-            .fold(Server::builder(mcp_runtime::server_info!()), |b, t| {
-                b.tool(t)
-            })
+            .fold(
+                Server::builder(mcp_toolkit_runtime::server_info!()),
+                |b, t| b.tool(t),
+            )
             .build()
             .err()
             .map(|e| e.to_string())

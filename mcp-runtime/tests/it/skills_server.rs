@@ -3,11 +3,11 @@
 //! passes the client's verification end to end, and unknown URIs are
 //! -32602.
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, SkillError};
-use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::protocol::{SKILLS_EXTENSION, SkillResources};
-use mcp_runtime::server::{Server, SkillDef};
-use mcp_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, SkillError};
+use mcp_toolkit_runtime::jsonrpc::ErrorObject;
+use mcp_toolkit_runtime::protocol::{SKILLS_EXTENSION, SkillResources};
+use mcp_toolkit_runtime::server::{Server, SkillDef};
+use mcp_toolkit_runtime::transport::StdioConfig;
 use serde_json::{Value, json};
 
 const SKILL_MD: &str = "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: Apache-2.0\nmetadata:\n  version: \"2.1\"\n---\n\n# PDF processing\n\nFill forms as references/FORMS.md says.\n";
@@ -25,7 +25,7 @@ fn server() -> Server {
         "SKILL.md",
         "---\nname: refunds\ndescription: Process refund requests\n---\n\nBe kind.\n",
     );
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .skill(pdf)
         .skill(refunds)
         .build()
@@ -214,7 +214,7 @@ async fn unknown_uris_are_invalid_params() {
 
 #[tokio::test]
 async fn a_server_without_skills_does_not_declare_or_answer_them() {
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .build()
         .unwrap();
     let client = connect(server, EraChoice::Modern).await;
@@ -235,7 +235,7 @@ async fn a_server_without_skills_does_not_declare_or_answer_them() {
 #[test]
 fn an_invalid_skill_fails_the_build_with_the_reason() {
     let wrong_name = SkillDef::new("pdf").file("SKILL.md", SKILL_MD);
-    let error = Server::builder(mcp_runtime::server_info!())
+    let error = Server::builder(mcp_toolkit_runtime::server_info!())
         .skill(wrong_name)
         .build()
         .err()
@@ -246,11 +246,12 @@ fn an_invalid_skill_fails_the_build_with_the_reason() {
          the last segment of the skill's path"
     );
     // A skill file may not take the URI of another resource.
-    let clash =
-        mcp_runtime::server::ResourceDef::new(format!("{ROOT}/SKILL.md"), "clash", |_| async {
-            Err(ErrorObject::internal("never read"))
-        });
-    let error = Server::builder(mcp_runtime::server_info!())
+    let clash = mcp_toolkit_runtime::server::ResourceDef::new(
+        format!("{ROOT}/SKILL.md"),
+        "clash",
+        |_| async { Err(ErrorObject::internal("never read")) },
+    );
+    let error = Server::builder(mcp_toolkit_runtime::server_info!())
         .resource(clash)
         .skill(SkillDef::new("pdf-processing").file("SKILL.md", SKILL_MD))
         .build()

@@ -11,7 +11,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use mcp_runtime::protocol::*;
+use mcp_toolkit_runtime::protocol::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::Server;
-use mcp_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::transport::StdioConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -24,8 +24,8 @@ async fn nap(ms: u64) -> String {
 /// Sends the handshake and one `nap` call, closes the input, and returns
 /// how long `serve_io` took to return after that, and every reply it wrote.
 async fn call_then_close(nap_ms: u64, grace: Duration) -> (Duration, Vec<Value>) {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![nap])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![nap])
         .build()
         .unwrap();
     let (mut input, server_in) = tokio::io::duplex(1 << 16);

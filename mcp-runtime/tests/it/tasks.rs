@@ -10,12 +10,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use mcp_runtime::mcp_tool;
-use mcp_runtime::protocol::{CallToolResult, TASKS_EXTENSION};
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::protocol::{CallToolResult, TASKS_EXTENSION};
+use mcp_toolkit_runtime::server::{
     InputError, Server, ServerOptions, TaskSupport, ToolCall, ToolDef, ToolError,
 };
-use mcp_runtime::transport::{HttpConfig, StdioConfig};
+use mcp_toolkit_runtime::transport::{HttpConfig, StdioConfig};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
 
@@ -230,7 +230,7 @@ fn tools(dropped: Arc<AtomicBool>) -> Vec<ToolDef> {
 }
 
 fn server_with(options: ServerOptions, dropped: Arc<AtomicBool>) -> Server {
-    let mut builder = Server::builder(mcp_runtime::server_info!()).options(options);
+    let mut builder = Server::builder(mcp_toolkit_runtime::server_info!()).options(options);
     for tool in tools(dropped) {
         builder = builder.tool(tool);
     }
@@ -252,7 +252,7 @@ async fn discover_announces_the_extension_only_when_a_tool_supports_tasks() {
     );
     assert!(reply["result"]["capabilities"].get("tasks").is_none());
 
-    let plain = Server::builder(mcp_runtime::server_info!())
+    let plain = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(ToolDef::new("plain", |_call: ToolCall| async {
             Ok(CallToolResult::text("plain"))
         }))
@@ -611,8 +611,8 @@ async fn macro_job() -> String {
 
 #[tokio::test]
 async fn the_macro_attribute_sets_task_support() {
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![macro_job])
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![macro_job])
         .build()
         .unwrap();
     let mut client = Client::start(server);

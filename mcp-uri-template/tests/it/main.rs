@@ -1,4 +1,4 @@
-//! mcp-uri-template's integration tests: the RFC 6570 examples and
+//! mcp-toolkit-uri-template's integration tests: the RFC 6570 examples and
 //! property tests, in one binary.
 
 mod rfc6570;

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_uri_template::{UriTemplate, Value};
+use mcp_toolkit_uri_template::{UriTemplate, Value};
 
 /// The variables of section 3.2 (a superset of section 1.2's).
 fn variables() -> BTreeMap<String, Value> {

@@ -28,7 +28,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_uri_template::{UriTemplate, Value};
+use mcp_toolkit_uri_template::{UriTemplate, Value};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq)]

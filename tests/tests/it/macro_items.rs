@@ -5,16 +5,16 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
+use mcp_toolkit_runtime::protocol::{
     ClientCapabilities, Completion, ElicitRequestParams, ElicitValue, InputRequest, InputRequests,
     InputResponse, InputResponses, PromptMessage,
 };
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::server::{
     BoxFuture, CompletionRequest, Era, Json, RequestContext, Server, ToolError,
 };
-use mcp_runtime::transport::StdioConfig;
-use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
+use mcp_toolkit_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -125,9 +125,11 @@ fn server() -> Server {
     let notes = Arc::new(Notes {
         notes: Mutex::new(BTreeMap::from([("todo".into(), "Write tests".into())])),
     });
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .register(notes.mcp_definitions())
-        .register(mcp_runtime::definitions![stats, logo, countdown, greet])
+        .register(mcp_toolkit_runtime::definitions![
+            stats, logo, countdown, greet
+        ])
         .build()
         .unwrap()
 }

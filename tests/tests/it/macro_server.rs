@@ -2,8 +2,8 @@
 //! 2020-12, arguments the input schema accepts deserialize (property test),
 //! and structured output validates against the output schema.
 
-use mcp_runtime::mcp_tool;
-use mcp_runtime::server::{Definition, RequestContext, SchemaProfile, ToolError};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::server::{Definition, RequestContext, SchemaProfile, ToolError};
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,8 +41,8 @@ fn count(text: String, _ctx: RequestContext) -> Result<usize, ToolError> {
     Ok(text.split_whitespace().count())
 }
 
-fn tools(profile: SchemaProfile) -> Vec<mcp_runtime::protocol::Tool> {
-    mcp_runtime::definitions![distance, count]
+fn tools(profile: SchemaProfile) -> Vec<mcp_toolkit_runtime::protocol::Tool> {
+    mcp_toolkit_runtime::definitions![distance, count]
         .build(profile)
         .into_iter()
         .map(|definition| match definition {
@@ -114,21 +114,23 @@ proptest! {
 }
 
 /// The tools a server built with `profile` (or the default) lists.
-async fn listed(profile: Option<SchemaProfile>) -> Vec<mcp_runtime::protocol::Tool> {
-    let mut builder = mcp_runtime::server::Server::builder(mcp_runtime::server_info!());
+async fn listed(profile: Option<SchemaProfile>) -> Vec<mcp_toolkit_runtime::protocol::Tool> {
+    let mut builder =
+        mcp_toolkit_runtime::server::Server::builder(mcp_toolkit_runtime::server_info!());
     if let Some(profile) = profile {
         builder = builder.schema_profile(profile);
     }
     let server = builder
-        .register(mcp_runtime::definitions![distance])
+        .register(mcp_toolkit_runtime::definitions![distance])
         .build()
         .unwrap();
     let (client_out, server_in) = tokio::io::duplex(1 << 16);
     let (server_out, client_in) = tokio::io::duplex(1 << 16);
     tokio::spawn(server.serve_io(server_in, server_out, Default::default()));
-    let client = mcp_runtime::client::Client::connect_io(client_in, client_out, Default::default())
-        .await
-        .unwrap();
+    let client =
+        mcp_toolkit_runtime::client::Client::connect_io(client_in, client_out, Default::default())
+            .await
+            .unwrap();
     client.list_tools().await.unwrap()
 }
 

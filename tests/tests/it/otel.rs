@@ -1,4 +1,4 @@
-//! Runs mcp-runtime's OpenTelemetry test (`mcp-runtime/tests/otel.rs`: spans
+//! Runs mcp-toolkit-runtime's OpenTelemetry test (`mcp-runtime/tests/otel.rs`: spans
 //! exported over OTLP/HTTP to a collector inside the test) as part of
 //! `cargo test --workspace`, which does not enable the crate's optional
 //! `opentelemetry` feature. A nested cargo enables it for that one test:
@@ -6,7 +6,7 @@
 //! feature into every crate's test build in the workspace.
 //!
 //! The nested build shares the workspace's target directory; its artifacts
-//! (mcp-runtime with the feature, the OpenTelemetry crates) sit next to the
+//! (mcp-toolkit-runtime with the feature, the OpenTelemetry crates) sit next to the
 //! others under their own hashes, so they are built once and then reused
 //! (the first time, building the OpenTelemetry crates takes a minute or
 //! two).
@@ -20,7 +20,7 @@ fn mcp_runtime_exports_traces_over_otlp() {
             "test",
             "--quiet",
             "-p",
-            "mcp-runtime",
+            "mcp-toolkit-runtime",
             "--features",
             "opentelemetry",
             "--test",
@@ -30,7 +30,7 @@ fn mcp_runtime_exports_traces_over_otlp() {
         .expect("run cargo test");
     assert!(
         output.status.success(),
-        "mcp-runtime's otel test failed:\n{}\n{}",
+        "mcp-toolkit-runtime's otel test failed:\n{}\n{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );

@@ -6,7 +6,7 @@
 //!
 //! `--no-verify`, and one `cargo check` instead. Cargo's own verification
 //! builds every package from its packaged sources against its packaged
-//! workspace dependencies, which compiles `mcp-runtime` four or five times
+//! workspace dependencies, which compiles `mcp-toolkit-runtime` four or five times
 //! (its package, and once per set of features the packages after it ask
 //! for): 3.3 to 4.5 minutes of CPU, 3.5 to 13.5 minutes here (two cores
 //! shared with other builds), with every dependency already built.
@@ -16,7 +16,7 @@
 //! into `$CARGO_HOME/registry/src` once and reuses the directory, and the
 //! unit built from it looks fresh forever (packaged files carry a fixed
 //! timestamp). With unchanged versions, a later run here built
-//! `mcp-examples` against the `mcp-runtime` of an earlier one (a method added
+//! `mcp-examples` against the `mcp-toolkit-runtime` of an earlier one (a method added
 //! since was missing; reproduced with two crates in a scratch workspace).
 //!
 //! So this test unpacks the packages itself, with current timestamps, and

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use mcp_runtime::mcp_resource;
-use mcp_runtime::server::Server;
-use mcp_runtime::transport::StdioConfig;
+use mcp_toolkit_runtime::mcp_resource;
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::transport::StdioConfig;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
 
@@ -36,8 +36,8 @@ struct Client {
 impl Client {
     /// Starts the server and completes the (legacy) handshake.
     async fn start() -> Self {
-        let server = Server::builder(mcp_runtime::server_info!())
-            .register(mcp_runtime::definitions![note, file])
+        let server = Server::builder(mcp_toolkit_runtime::server_info!())
+            .register(mcp_toolkit_runtime::definitions![note, file])
             .build()
             .expect("server builds");
         let (input, server_in) = tokio::io::duplex(1 << 16);

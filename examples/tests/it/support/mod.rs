@@ -174,7 +174,7 @@ pub fn wait_until_ready(child: &mut Child, ready: impl Fn() -> bool) -> bool {
 }
 
 /// The names of the tools `client`'s server lists, sorted.
-pub async fn sorted_tool_names(client: &mcp_runtime::client::Client) -> Vec<String> {
+pub async fn sorted_tool_names(client: &mcp_toolkit_runtime::client::Client) -> Vec<String> {
     let mut names: Vec<String> = client
         .list_tools()
         .await

@@ -3,12 +3,12 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_runtime::client::{ClientError, ConnectOptions, EraChoice, InputHandler};
-use mcp_runtime::protocol::{
+use mcp_toolkit_runtime::client::{ClientError, ConnectOptions, EraChoice, InputHandler};
+use mcp_toolkit_runtime::protocol::{
     ClientCapabilities, ElicitRequestParams, InputRequest, InputRequests, InputResponse,
     InputResponses,
 };
-use mcp_runtime::server::BoxFuture;
+use mcp_toolkit_runtime::server::BoxFuture;
 use serde_json::json;
 
 /// The answer `survey` gives for [`SurveyAnswers`].

@@ -2,478 +2,478 @@
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct DeepObjectsArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutput {
     pub x: DeepObjectsOutputX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputX {
     pub x: DeepObjectsOutputXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXx {
     pub x: DeepObjectsOutputXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxX {
     pub x: DeepObjectsOutputXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXx {
     pub x: DeepObjectsOutputXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxX {
     pub x: DeepObjectsOutputXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXx {
     pub x: DeepObjectsOutputXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepObjectsOutputXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXx {
     /// Untyped (`serde_json::Value`): the nesting depth exceeds the limit of 48 (`Limits::max_depth`).
-    pub x: ::mcp_runtime::reexports::serde_json::Value,
+    pub x: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct DeepRefsArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DeepRefsOutput {
     #[serde(default)]
     pub next: ::std::option::Option<Level0>,
@@ -482,9 +482,9 @@ pub struct DeepRefsOutput {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level0 {
     #[serde(default)]
     pub next: ::std::option::Option<Level1>,
@@ -493,9 +493,9 @@ pub struct Level0 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level1 {
     #[serde(default)]
     pub next: ::std::option::Option<Level2>,
@@ -504,9 +504,9 @@ pub struct Level1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level2 {
     #[serde(default)]
     pub next: ::std::option::Option<Level3>,
@@ -515,9 +515,9 @@ pub struct Level2 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level3 {
     #[serde(default)]
     pub next: ::std::option::Option<Level4>,
@@ -526,9 +526,9 @@ pub struct Level3 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level4 {
     #[serde(default)]
     pub next: ::std::option::Option<Level5>,
@@ -537,9 +537,9 @@ pub struct Level4 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level5 {
     #[serde(default)]
     pub next: ::std::option::Option<Level6>,
@@ -548,9 +548,9 @@ pub struct Level5 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level6 {
     #[serde(default)]
     pub next: ::std::option::Option<Level7>,
@@ -559,9 +559,9 @@ pub struct Level6 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level7 {
     #[serde(default)]
     pub next: ::std::option::Option<Level8>,
@@ -570,9 +570,9 @@ pub struct Level7 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level8 {
     #[serde(default)]
     pub next: ::std::option::Option<Level9>,
@@ -581,9 +581,9 @@ pub struct Level8 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level9 {
     #[serde(default)]
     pub next: ::std::option::Option<Level10>,
@@ -592,9 +592,9 @@ pub struct Level9 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level10 {
     #[serde(default)]
     pub next: ::std::option::Option<Level11>,
@@ -603,9 +603,9 @@ pub struct Level10 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level11 {
     #[serde(default)]
     pub next: ::std::option::Option<Level12>,
@@ -614,9 +614,9 @@ pub struct Level11 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level12 {
     #[serde(default)]
     pub next: ::std::option::Option<Level13>,
@@ -625,9 +625,9 @@ pub struct Level12 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level13 {
     #[serde(default)]
     pub next: ::std::option::Option<Level14>,
@@ -636,9 +636,9 @@ pub struct Level13 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level14 {
     #[serde(default)]
     pub next: ::std::option::Option<Level15>,
@@ -647,9 +647,9 @@ pub struct Level14 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level15 {
     #[serde(default)]
     pub next: ::std::option::Option<Level16>,
@@ -658,9 +658,9 @@ pub struct Level15 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level16 {
     #[serde(default)]
     pub next: ::std::option::Option<Level17>,
@@ -669,9 +669,9 @@ pub struct Level16 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level17 {
     #[serde(default)]
     pub next: ::std::option::Option<Level18>,
@@ -680,9 +680,9 @@ pub struct Level17 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level18 {
     #[serde(default)]
     pub next: ::std::option::Option<Level19>,
@@ -691,9 +691,9 @@ pub struct Level18 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level19 {
     #[serde(default)]
     pub next: ::std::option::Option<Level20>,
@@ -702,9 +702,9 @@ pub struct Level19 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level20 {
     #[serde(default)]
     pub next: ::std::option::Option<Level21>,
@@ -713,9 +713,9 @@ pub struct Level20 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level21 {
     #[serde(default)]
     pub next: ::std::option::Option<Level22>,
@@ -724,9 +724,9 @@ pub struct Level21 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level22 {
     #[serde(default)]
     pub next: ::std::option::Option<Level23>,
@@ -735,28 +735,28 @@ pub struct Level22 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Level23 {
     /// Untyped (`serde_json::Value`): the nesting depth exceeds the limit of 48 (`Limits::max_depth`).
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub next: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub next: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,
 ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
 where
-    D: ::mcp_runtime::reexports::serde::Deserializer<'de>,
-    T: ::mcp_runtime::reexports::serde::Deserialize<'de>,
+    D: ::mcp_toolkit_runtime::reexports::serde::Deserializer<'de>,
+    T: ::mcp_toolkit_runtime::reexports::serde::Deserialize<'de>,
 {
-    <T as ::mcp_runtime::reexports::serde::Deserialize<'de>>::deserialize(deserializer)
+    <T as ::mcp_toolkit_runtime::reexports::serde::Deserialize<'de>>::deserialize(deserializer)
         .map(::std::option::Option::Some)
 }
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -767,31 +767,31 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"deep_objects\",\"outputSchema\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"properties\":{\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"deep_refs\",\"outputSchema\":{\"$defs\":{\"Level0\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level1\"}},\"type\":\"object\"},\"Level1\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level2\"}},\"type\":\"object\"},\"Level10\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level11\"}},\"type\":\"object\"},\"Level11\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level12\"}},\"type\":\"object\"},\"Level12\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level13\"}},\"type\":\"object\"},\"Level13\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level14\"}},\"type\":\"object\"},\"Level14\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level15\"}},\"type\":\"object\"},\"Level15\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level16\"}},\"type\":\"object\"},\"Level16\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level17\"}},\"type\":\"object\"},\"Level17\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level18\"}},\"type\":\"object\"},\"Level18\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level19\"}},\"type\":\"object\"},\"Level19\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level20\"}},\"type\":\"object\"},\"Level2\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level3\"}},\"type\":\"object\"},\"Level20\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level21\"}},\"type\":\"object\"},\"Level21\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level22\"}},\"type\":\"object\"},\"Level22\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level23\"}},\"type\":\"object\"},\"Level23\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level24\"}},\"type\":\"object\"},\"Level24\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level25\"}},\"type\":\"object\"},\"Level25\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level26\"}},\"type\":\"object\"},\"Level26\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level27\"}},\"type\":\"object\"},\"Level27\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level28\"}},\"type\":\"object\"},\"Level28\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level29\"}},\"type\":\"object\"},\"Level29\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level30\"}},\"type\":\"object\"},\"Level3\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level4\"}},\"type\":\"object\"},\"Level30\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level31\"}},\"type\":\"object\"},\"Level31\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level32\"}},\"type\":\"object\"},\"Level32\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level33\"}},\"type\":\"object\"},\"Level33\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level34\"}},\"type\":\"object\"},\"Level34\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level35\"}},\"type\":\"object\"},\"Level35\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level36\"}},\"type\":\"object\"},\"Level36\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level37\"}},\"type\":\"object\"},\"Level37\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level38\"}},\"type\":\"object\"},\"Level38\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level39\"}},\"type\":\"object\"},\"Level39\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level40\"}},\"type\":\"object\"},\"Level4\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level5\"}},\"type\":\"object\"},\"Level40\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level41\"}},\"type\":\"object\"},\"Level41\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level42\"}},\"type\":\"object\"},\"Level42\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level43\"}},\"type\":\"object\"},\"Level43\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level44\"}},\"type\":\"object\"},\"Level44\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level45\"}},\"type\":\"object\"},\"Level45\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level46\"}},\"type\":\"object\"},\"Level46\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level47\"}},\"type\":\"object\"},\"Level47\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level48\"}},\"type\":\"object\"},\"Level48\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level49\"}},\"type\":\"object\"},\"Level49\":{\"properties\":{\"next\":{\"type\":\"string\"}},\"type\":\"object\"},\"Level5\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level6\"}},\"type\":\"object\"},\"Level6\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level7\"}},\"type\":\"object\"},\"Level7\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level8\"}},\"type\":\"object\"},\"Level8\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level9\"}},\"type\":\"object\"},\"Level9\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level10\"}},\"type\":\"object\"}},\"properties\":{\"next\":{\"$ref\":\"#/$defs/Level0\"}},\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `deep_objects`.
     pub fn deep_objects(
         &self,
         arguments: &DeepObjectsArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, DeepObjectsOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, DeepObjectsOutput> {
         self.client.call_tool_as("deep_objects", arguments)
     }
     /// Calls the tool `deep_refs`.
     pub fn deep_refs(
         &self,
         arguments: &DeepRefsArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, DeepRefsOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, DeepRefsOutput> {
         self.client.call_tool_as("deep_refs", arguments)
     }
 }

@@ -2,23 +2,23 @@
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz2Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz2Output {
     #[serde(default)]
     pub x: ::std::option::Option<::std::string::String>,
@@ -26,14 +26,14 @@ pub struct Fuzz2Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz3Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -46,9 +46,9 @@ pub struct Fuzz3Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz3Output {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -57,14 +57,14 @@ pub struct Fuzz3Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz4Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -77,9 +77,9 @@ pub struct Fuzz4Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz4Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz4OutputX>,
@@ -93,9 +93,9 @@ pub struct Fuzz4Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz4OutputX {
     /// ````text
@@ -108,7 +108,7 @@ pub struct Fuzz4OutputX {
     pub field_1: Fuzz4OutputXField1,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "a-b")]
-    pub a_b: ::mcp_runtime::reexports::serde_json::Value,
+    pub a_b: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     #[serde(default)]
     pub r#type: ::std::option::Option<Fuzz4OutputXType>,
 }
@@ -121,9 +121,9 @@ pub struct Fuzz4OutputX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz4OutputXField1 {
     /// ````text
     /// ```
@@ -138,7 +138,7 @@ pub struct Fuzz4OutputXField1 {
     pub a_b: Fuzz4OutputXField1Ab,
     #[serde(rename = "fooBar")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub foo_bar: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<
@@ -156,9 +156,9 @@ pub struct Fuzz4OutputXField1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz4OutputXField1Field {
     /// `110`
@@ -186,9 +186,9 @@ impl ::std::convert::From<Fuzz4OutputXField1Field> for i64 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz4OutputXField1Ab {
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
@@ -197,9 +197,9 @@ pub struct Fuzz4OutputXField1Ab {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz4OutputXField1Value {
     #[serde(rename = "_")]
     pub field: bool,
@@ -207,9 +207,9 @@ pub struct Fuzz4OutputXField1Value {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz4OutputXType {
     Number(f64),
@@ -218,14 +218,14 @@ pub enum Fuzz4OutputXType {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz5Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -239,30 +239,30 @@ pub struct Fuzz5Args(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
-pub struct Fuzz5Output(pub ::mcp_runtime::reexports::serde_json::Value);
+pub struct Fuzz5Output(pub ::mcp_toolkit_runtime::reexports::serde_json::Value);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz6Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz6Output {
     /// ````text
@@ -289,9 +289,9 @@ pub struct Fuzz6Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum Fuzz6OutputField {
     #[serde(rename = "")]
     Value,
@@ -300,26 +300,26 @@ pub enum Fuzz6OutputField {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz6OutputSelf {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub foo_bar: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz7Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -332,9 +332,9 @@ pub struct Fuzz7Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz7Output {
     #[serde(default)]
     pub x: ::std::option::Option<i32>,
@@ -342,23 +342,23 @@ pub struct Fuzz7Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz8Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum Fuzz8Output {
     #[serde(rename = "self")]
     Self_,
@@ -366,23 +366,23 @@ pub enum Fuzz8Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz9Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz9Output {
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
@@ -390,14 +390,14 @@ pub struct Fuzz9Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz10Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -410,9 +410,9 @@ pub struct Fuzz10Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz10Output {
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
@@ -420,23 +420,23 @@ pub struct Fuzz10Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz11Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz11Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz11OutputX>,
@@ -445,14 +445,14 @@ pub struct Fuzz11Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz11OutputX {
     pub x: ::std::option::Option<::std::string::String>,
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     #[serde(rename = "名")]
-    pub u540d: ::mcp_runtime::reexports::serde_json::Value,
+    pub u540d: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<::std::string::String, bool>,
@@ -460,36 +460,36 @@ pub struct Fuzz11OutputX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz12Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// Always `false`.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz12Output(pub bool);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz13Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -503,53 +503,53 @@ pub struct Fuzz13Args(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz13Output(pub bool);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz14Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// Always `true`.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz14Output(pub bool);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz16Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz16Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz16OutputX>,
@@ -557,9 +557,9 @@ pub struct Fuzz16Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz16OutputX {
     /// ````text
@@ -574,55 +574,55 @@ pub struct Fuzz16OutputX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct A {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz18Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz18Output {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz19Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz19Output {
     /// ````text
     /// ```
@@ -636,23 +636,23 @@ pub struct Fuzz19Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz20Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz20Output {
     /// ````text
     /// ```
@@ -668,22 +668,22 @@ pub struct Fuzz20Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz23Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz23Output {
     /// ````text
@@ -706,9 +706,9 @@ pub struct Fuzz23Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz23OutputAb {
     /// ````text
     /// ```
@@ -733,9 +733,9 @@ pub struct Fuzz23OutputAb {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz23OutputAbAb {
     /// ````text
@@ -751,9 +751,9 @@ pub struct Fuzz23OutputAbAb {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz23OutputAbRx {
     Fuzz23OutputAbRxVariant1(Fuzz23OutputAbRxVariant1),
@@ -762,9 +762,9 @@ pub enum Fuzz23OutputAbRx {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz23OutputAbRxVariant1 {
     #[serde(rename = "1")]
     pub field_1: bool,
@@ -773,9 +773,9 @@ pub struct Fuzz23OutputAbRxVariant1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum Fuzz23OutputAbRxVariant2 {
     #[serde(rename = "_")]
     Value,
@@ -783,23 +783,23 @@ pub enum Fuzz23OutputAbRxVariant2 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz24Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz24Output {
     /// ````text
     /// ```
@@ -820,9 +820,9 @@ pub struct Fuzz24Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz24OutputX {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -831,23 +831,23 @@ pub struct Fuzz24OutputX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz25Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz25Output {
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
@@ -855,22 +855,22 @@ pub struct Fuzz25Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz26Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz26Output {
     /// ````text
     /// ```
@@ -882,21 +882,21 @@ pub struct Fuzz26Output {
     /// ````
     #[serde(rename = "Self")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub self_: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub self_: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     #[serde(rename = "fooBar")]
     pub foo_bar: u16,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz27Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -908,31 +908,31 @@ pub struct Fuzz27Args(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz27Output(pub ());
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz28Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz28Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz28OutputX>,
@@ -941,31 +941,31 @@ pub struct Fuzz28Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz28OutputX {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz29Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz29Output {
     /// ````text
     /// ```
@@ -979,23 +979,23 @@ pub struct Fuzz29Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz30Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz30Output {
     /// ````text
     /// ```
@@ -1029,50 +1029,50 @@ pub struct Fuzz30Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz30OutputField1 {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz30OutputAb {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz32Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz32Output(pub bool);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz33Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// Untyped (`serde_json::Value`): the nesting depth of `$ref` and `allOf` exceeds the limit of 48 (`Limits::max_depth`).
@@ -1080,9 +1080,9 @@ pub struct Fuzz33Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz33Output {
     /// ````text
     /// ```
@@ -1096,48 +1096,48 @@ pub struct Fuzz33Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz34Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz34Output {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz35Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz35Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz35OutputX>,
@@ -1146,9 +1146,9 @@ pub struct Fuzz35Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum Fuzz35OutputX {
     #[serde(rename = "fooBar")]
     FooBar,
@@ -1156,22 +1156,22 @@ pub enum Fuzz35OutputX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz36Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz36Output {
     /// ````text
@@ -1192,9 +1192,9 @@ pub struct Fuzz36Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz36OutputX {
     /// ````text
     /// ```
@@ -1232,9 +1232,9 @@ pub struct Fuzz36OutputX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz36OutputXSelf {
     /// `154`
@@ -1269,14 +1269,14 @@ impl ::std::convert::From<Fuzz36OutputXSelf> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz36OutputXValue {
     OptionalString(::std::option::Option<::std::string::String>),
     Fuzz36OutputXValueVariant1(Fuzz36OutputXValueVariant1),
-    Value(::mcp_runtime::reexports::serde_json::Value),
+    Value(::mcp_toolkit_runtime::reexports::serde_json::Value),
 }
 /// ````text
 /// ```
@@ -1287,9 +1287,9 @@ pub enum Fuzz36OutputXValue {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz36OutputXValueVariant1 {
     Bool(bool),
@@ -1298,14 +1298,14 @@ pub enum Fuzz36OutputXValueVariant1 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz37Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -1318,9 +1318,9 @@ pub struct Fuzz37Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz37Output {
     #[serde(default)]
     pub x: ::std::option::Option<f64>,
@@ -1328,14 +1328,14 @@ pub struct Fuzz37Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz38Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -1348,9 +1348,9 @@ pub struct Fuzz38Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz38Output {
     #[serde(default)]
     pub x: ::std::option::Option<i16>,
@@ -1358,14 +1358,14 @@ pub struct Fuzz38Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz39Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -1378,29 +1378,29 @@ pub struct Fuzz39Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz39Output {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz41Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz41Output {
     #[serde(rename = "")]
     pub field: Fuzz41OutputField,
@@ -1409,9 +1409,9 @@ pub struct Fuzz41Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz41OutputField {
     #[serde(rename = "")]
     #[serde(default)]
@@ -1423,9 +1423,9 @@ pub struct Fuzz41OutputField {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz41OutputFieldField {
     /// Always `true`.
@@ -1438,9 +1438,9 @@ pub struct Fuzz41OutputFieldField {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz41OutputFieldFieldAb {
     #[serde(rename = "r#x")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
@@ -1449,36 +1449,36 @@ pub struct Fuzz41OutputFieldFieldAb {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz42Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz42Output {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz43Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -1490,46 +1490,46 @@ pub struct Fuzz43Args(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz43Output(pub ());
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz44Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz44Output {
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     #[serde(rename = "self")]
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz45Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -1542,31 +1542,31 @@ pub struct Fuzz45Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz45Output {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz49Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz49Output {
     /// ````text
     /// ```
@@ -1577,28 +1577,28 @@ pub struct Fuzz49Output {
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     /// ````
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz50Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz50Output {
     #[serde(default)]
     pub x: ::std::option::Option<f64>,
@@ -1606,23 +1606,23 @@ pub struct Fuzz50Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz52Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz52Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz52OutputX>,
@@ -1630,9 +1630,9 @@ pub struct Fuzz52Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz52OutputX {
     Array(::std::vec::Vec<Fuzz52OutputXVariant1Item>),
@@ -1641,9 +1641,9 @@ pub enum Fuzz52OutputX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz52OutputXVariant1Item {
     /// ````text
     /// ```
@@ -1665,20 +1665,20 @@ pub struct Fuzz52OutputXVariant1Item {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum X {
     X2(X2),
-    Value(::mcp_runtime::reexports::serde_json::Value),
+    Value(::mcp_toolkit_runtime::reexports::serde_json::Value),
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum X2 {
     Array(::std::vec::Vec<X2Variant1Item>),
@@ -1687,9 +1687,9 @@ pub enum X2 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct X2Variant1Item {
     /// ````text
     /// ```
@@ -1710,9 +1710,9 @@ pub struct X2Variant1Item {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct X2Variant2 {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -1720,7 +1720,7 @@ pub struct X2Variant2 {
         ::std::string::String,
         ::std::collections::BTreeMap<
             ::std::string::String,
-            ::mcp_runtime::reexports::serde_json::Value,
+            ::mcp_toolkit_runtime::reexports::serde_json::Value,
         >,
     >,
 }
@@ -1734,9 +1734,9 @@ pub struct X2Variant2 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz52OutputXVariant2 {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -1744,30 +1744,30 @@ pub struct Fuzz52OutputXVariant2 {
         ::std::string::String,
         ::std::collections::BTreeMap<
             ::std::string::String,
-            ::mcp_runtime::reexports::serde_json::Value,
+            ::mcp_toolkit_runtime::reexports::serde_json::Value,
         >,
     >,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz54Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz54Output {
     #[serde(rename = "a-b")]
     #[serde(default)]
@@ -1783,16 +1783,16 @@ pub struct Fuzz54Output {
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz54OutputAb {
     /// `279`
@@ -1819,9 +1819,9 @@ impl ::std::convert::From<Fuzz54OutputAb> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz54OutputFooBar {
     /// ````text
     /// ```
@@ -1834,9 +1834,9 @@ pub struct Fuzz54OutputFooBar {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz54OutputSelf {
     #[serde(rename = "")]
     pub field: Fuzz54OutputSelfField,
@@ -1851,9 +1851,9 @@ pub struct Fuzz54OutputSelf {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz54OutputSelfField {
     #[serde(rename = "A")]
     #[serde(default)]
@@ -1864,7 +1864,7 @@ pub struct Fuzz54OutputSelfField {
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     #[serde(rename = "foo_bar")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub foo_bar_2: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar_2: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     /// Properties beyond the declared ones.
     #[serde(flatten)]
     pub additional_properties: ::std::collections::BTreeMap<
@@ -1876,38 +1876,38 @@ pub struct Fuzz54OutputSelfField {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz54OutputSelfFieldValue {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz54OutputSelfType {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz55Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz55Output {
     #[serde(rename = "A")]
     pub a: (),
@@ -1923,9 +1923,9 @@ pub struct Fuzz55Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz55OutputX {
     /// ````text
@@ -1937,7 +1937,7 @@ pub struct Fuzz55OutputX {
     #[serde(rename = "A")]
     pub a: Fuzz55OutputXa,
     #[serde(rename = "Self")]
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
 /// ````text
 /// ```
@@ -1949,9 +1949,9 @@ pub struct Fuzz55OutputX {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz55OutputXa {
     #[serde(rename = "1")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
@@ -1959,7 +1959,7 @@ pub struct Fuzz55OutputXa {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "fooBar")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub foo_bar: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     /// ````text
     /// ```
     /// panic!()
@@ -1970,28 +1970,28 @@ pub struct Fuzz55OutputXa {
     /// ````
     #[serde(rename = "名")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub u540d: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub u540d: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz55OutputValue {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz56Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -2005,9 +2005,9 @@ pub struct Fuzz56Args(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz56Output {
     Bool(bool),
@@ -2016,9 +2016,9 @@ pub enum Fuzz56Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz56OutputVariant2 {
     #[serde(rename = "A")]
@@ -2027,7 +2027,7 @@ pub struct Fuzz56OutputVariant2 {
     pub foo_bar: ::std::option::Option<Fuzz56OutputVariant2FooBar>,
     /// Untyped (`serde_json::Value`): `enum` is empty, no value is valid.
     #[serde(rename = "self")]
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     /// ````text
     /// ```
     /// panic!()
@@ -2041,9 +2041,9 @@ pub struct Fuzz56OutputVariant2 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz56OutputVariant2A {
     /// `219`
@@ -2070,9 +2070,9 @@ impl ::std::convert::From<Fuzz56OutputVariant2A> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz56OutputVariant2FooBar {
     #[serde(rename = "1")]
     pub field_1: A2,
@@ -2081,14 +2081,14 @@ pub type A2 = ();
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz57Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -2101,9 +2101,9 @@ pub struct Fuzz57Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz57Output {
     /// ````text
     /// ```
@@ -2117,22 +2117,22 @@ pub struct Fuzz57Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz58Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz58Output {
     /// ````text
@@ -2163,9 +2163,9 @@ pub struct Fuzz58Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz58OutputU540d {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -2178,9 +2178,9 @@ pub struct Fuzz58OutputU540d {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz58OutputU540dValue {
     #[serde(rename = "1")]
     #[serde(default)]
@@ -2201,9 +2201,9 @@ pub struct Fuzz58OutputU540dValue {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz58OutputU540dValueField1 {
     #[serde(rename = "1")]
@@ -2220,9 +2220,9 @@ pub struct Fuzz58OutputU540dValueField1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz58OutputU540dValueType {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -2234,23 +2234,23 @@ pub struct Fuzz58OutputU540dValueType {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz60Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum Fuzz60Output {
     #[serde(rename = "type")]
     Type,
@@ -2258,23 +2258,23 @@ pub enum Fuzz60Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz61Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum Fuzz61Output {
     #[serde(rename = "Self")]
     Self_,
@@ -2284,14 +2284,14 @@ pub enum Fuzz61Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz62Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -2304,9 +2304,9 @@ pub struct Fuzz62Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz62Output {
     /// ````text
     /// ```
@@ -2325,18 +2325,18 @@ pub struct Fuzz62Output {
 ///
 /// Untyped (`serde_json::Value`): a reference cycle that never descends into a value.
 /// ````
-pub type X3 = ::mcp_runtime::reexports::serde_json::Value;
+pub type X3 = ::mcp_toolkit_runtime::reexports::serde_json::Value;
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz65Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -2349,9 +2349,9 @@ pub struct Fuzz65Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz65Output {
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
     pub x: ::std::option::Option<::std::option::Option<::std::string::String>>,
@@ -2359,14 +2359,14 @@ pub struct Fuzz65Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz67Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// ````text
@@ -2378,9 +2378,9 @@ pub struct Fuzz67Args(
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz67Output {
     /// ````text
@@ -2396,7 +2396,7 @@ pub struct Fuzz67Output {
     pub self_: Fuzz67OutputSelf,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
 ///
@@ -2404,21 +2404,21 @@ pub struct Fuzz67Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz67OutputSelf {
     Fuzz67OutputSelfVariant3(Fuzz67OutputSelfVariant3),
-    Value(::mcp_runtime::reexports::serde_json::Value),
+    Value(::mcp_toolkit_runtime::reexports::serde_json::Value),
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz67OutputSelfVariant3 {
     /// `176`
@@ -2445,22 +2445,22 @@ impl ::std::convert::From<Fuzz67OutputSelfVariant3> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz69Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz69Output {
     #[serde(rename = "")]
     pub field: Fuzz69OutputField,
@@ -2470,9 +2470,9 @@ pub struct Fuzz69Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz69OutputField {
     #[serde(rename = "r#x")]
     pub r_x: (),
@@ -2480,22 +2480,22 @@ pub struct Fuzz69OutputField {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz70Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz70Output {
     /// ````text
     /// ```
@@ -2506,7 +2506,7 @@ pub struct Fuzz70Output {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     /// ````
     #[serde(rename = "Self")]
-    pub self_: ::mcp_runtime::reexports::serde_json::Value,
+    pub self_: ::mcp_toolkit_runtime::reexports::serde_json::Value,
     pub r#type: ::std::option::Option<::std::string::String>,
     /// ````text
     /// ```
@@ -2520,14 +2520,14 @@ pub type A3 = ();
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz71Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 /// Untyped (`serde_json::Value`): the nesting depth of `$ref` and `allOf` exceeds the limit of 48 (`Limits::max_depth`).
@@ -2535,9 +2535,9 @@ pub struct Fuzz71Args(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz71Output {
     #[serde(default)]
     pub x: ::std::option::Option<Fuzz71OutputX>,
@@ -2546,51 +2546,51 @@ pub struct Fuzz71Output {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz71OutputX {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz72Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz72Output(pub ());
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz74Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz74Output {
     /// `201`
@@ -2617,22 +2617,22 @@ impl ::std::convert::From<Fuzz74Output> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz75Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz75Output {
     /// ````text
@@ -2647,68 +2647,68 @@ pub struct Fuzz75Output {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz76Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz76Output {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub x: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub x: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz77Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz77Output(pub ::std::option::Option<bool>);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Fuzz78Args(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78Output {
     #[serde(rename = "fooBar")]
     #[serde(default)]
@@ -2718,15 +2718,15 @@ pub struct Fuzz78Output {
     pub r_x: ::std::option::Option<Fuzz78OutputRx>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "名")]
-    pub u540d: ::mcp_runtime::reexports::serde_json::Value,
+    pub u540d: ::mcp_toolkit_runtime::reexports::serde_json::Value,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputFooBar {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -2738,9 +2738,9 @@ pub struct Fuzz78OutputFooBar {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum Fuzz78OutputFooBarValue {
     Integer(i32),
@@ -2750,9 +2750,9 @@ pub enum Fuzz78OutputFooBarValue {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum B {
     Bool(bool),
@@ -2762,9 +2762,9 @@ pub enum B {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct BVariant1 {
     /// Properties beyond the declared ones.
     #[serde(flatten)]
@@ -2776,9 +2776,9 @@ pub struct BVariant1 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum BVariant1Value {
     BVariant1ValueVariant1(BVariant1ValueVariant1),
@@ -2787,9 +2787,9 @@ pub enum BVariant1Value {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct BVariant1ValueVariant1 {
     #[serde(rename = "Self")]
     pub self_: f64,
@@ -2808,9 +2808,9 @@ pub struct BVariant1ValueVariant1 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum BVariant1ValueVariant2 {
     /// `224`
@@ -2837,9 +2837,9 @@ impl ::std::convert::From<BVariant1ValueVariant2> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRx {
     #[serde(rename = "")]
     #[serde(default)]
@@ -2853,18 +2853,18 @@ pub struct Fuzz78OutputRx {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxField {
     pub r#type: Fuzz78OutputRxFieldType,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxFieldType {
     /// ````text
     /// ```
@@ -2900,9 +2900,9 @@ pub struct Fuzz78OutputRxFieldType {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(try_from = "i64", into = "i64")]
 pub enum Fuzz78OutputRxFieldTypeFooBar {
     /// `4`
@@ -2945,9 +2945,9 @@ impl ::std::convert::From<Fuzz78OutputRxFieldTypeFooBar> for i64 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxFieldTypeX {
     #[serde(rename = "A")]
     pub a: ::std::string::String,
@@ -2971,9 +2971,9 @@ pub struct Fuzz78OutputRxFieldTypeX {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxFieldTypeU540d {
     #[serde(rename = "1")]
     pub field_1: f64,
@@ -2987,9 +2987,9 @@ pub struct Fuzz78OutputRxFieldTypeU540d {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxField1 {
     #[serde(rename = "Self")]
     pub self_: Fuzz78OutputRxField1Self,
@@ -2999,9 +2999,9 @@ pub struct Fuzz78OutputRxField1 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxField1Self {
     #[serde(rename = "A")]
     #[serde(default)]
@@ -3012,7 +3012,7 @@ pub struct Fuzz78OutputRxField1Self {
     pub r#type: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
-            ::mcp_runtime::reexports::serde_json::Value,
+            ::mcp_toolkit_runtime::reexports::serde_json::Value,
         >,
     >,
     /// Properties beyond the declared ones.
@@ -3022,9 +3022,9 @@ pub struct Fuzz78OutputRxField1Self {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Fuzz78OutputRxField1SelfA {
     #[serde(rename = "1")]
     pub field_1: ::std::string::String,
@@ -3033,17 +3033,17 @@ pub struct Fuzz78OutputRxField1SelfA {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz78OutputRxField1X {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct Fuzz78OutputRxField2 {
     #[serde(rename = "Self")]
@@ -3051,22 +3051,22 @@ pub struct Fuzz78OutputRxField2 {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     #[serde(rename = "a-b")]
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub a_b: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub a_b: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,
 ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
 where
-    D: ::mcp_runtime::reexports::serde::Deserializer<'de>,
-    T: ::mcp_runtime::reexports::serde::Deserialize<'de>,
+    D: ::mcp_toolkit_runtime::reexports::serde::Deserializer<'de>,
+    T: ::mcp_toolkit_runtime::reexports::serde::Deserialize<'de>,
 {
-    <T as ::mcp_runtime::reexports::serde::Deserialize<'de>>::deserialize(deserializer)
+    <T as ::mcp_toolkit_runtime::reexports::serde::Deserialize<'de>>::deserialize(deserializer)
         .map(::std::option::Option::Some)
 }
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -3135,437 +3135,437 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_2\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"properties\":{\"A\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"},{\"type\":\"string\"}]},{\"additionalProperties\":{\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"fooBar\":{\"type\":\"null\"},\"self\":{\"type\":\"boolean\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"foo_bar\":{\"type\":\"string\"},\"r#x\":{\"type\":\"number\"},\"type\":{\"type\":\"boolean\"}},\"required\":[],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"Self\":{\"oneOf\":[{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"null\"},{\"type\":\"boolean\"}]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"type\":\"integer\"},\"self\":{\"type\":\"null\"},\"type\":{\"type\":\"number\"}},\"required\":[\"A\",\"self\"],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]}]},\"foo_bar\":{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"type\":\"null\"},{\"type\":\"null\"}]},\"properties\":{\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":\"boolean\"},\"type\":\"array\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},\"type\":\"array\"},\"B\":{\"items\":false,\"prefixItems\":[{\"additionalProperties\":{\"type\":\"object\"},\"properties\":{\"_\":{\"const\":\"a-b\"},\"foo_bar\":{\"maximum\":38820,\"minimum\":90,\"type\":\"integer\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"}],\"type\":\"array\"}},\"maximum\":10424,\"minimum\":-102,\"properties\":{\"x\":{\"type\":\"string\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_3\",\"outputSchema\":{\"$defs\":{\"A\":{\"type\":\"string\"},\"B\":{\"type\":\"object\"}},\"additionalProperties\":{\"maximum\":40526,\"minimum\":-163,\"type\":\"integer\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_4\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":{\"$ref\":\"#/$defs/A/properties/x\"},\"properties\":{\"type\":{\"const\":\"fooBar\"}},\"required\":[\"type\"],\"type\":\"object\"},\"B\":{\"type\":[\"string\",\"null\"]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"allOf\":[{\"additionalProperties\":false,\"properties\":{\"a-b\":{\"items\":false,\"prefixItems\":[{\"enum\":[57,null,\"r#x\"]},{\"allOf\":[{\"type\":\"null\"},{\"type\":\"number\"}]}],\"type\":\"array\"},\"type\":{\"allOf\":[{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"string\"}]}]}},\"required\":[\"a-b\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":59625,\"minimum\":-90,\"type\":\"integer\"},{\"properties\":{\"1\":{\"additionalProperties\":{\"properties\":{\"_\":{\"type\":\"boolean\"}},\"required\":[\"_\"],\"type\":\"object\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"const\":110,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"a-b\":{\"additionalProperties\":false,\"properties\":{\"foo_bar\":{\"type\":\"null\"}},\"required\":[],\"type\":\"object\"},\"fooBar\":{\"allOf\":[{\"type\":\"null\"},{\"type\":\"number\"}]}},\"required\":[\"a-b\"],\"type\":\"object\"}},\"required\":[\"1\"],\"type\":\"object\"}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_5\",\"outputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/$defs/A/properties/x\"},\"B\":{\"$ref\":\"#/nope\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[280,208,98,\"1\"],\"properties\":{\"x\":{\"maximum\":33956,\"minimum\":80,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_6\",\"outputSchema\":{\"$defs\":{\"A\":{\"type\":[\"string\",\"null\"]},\"B\":{\"const\":true,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"oneOf\":[{\"allOf\":[{\"additionalProperties\":false,\"properties\":{\"\":{\"const\":\"\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"Self\":{\"additionalProperties\":false,\"properties\":{\"foo_bar\":{\"items\":false,\"prefixItems\":[{\"type\":\"boolean\"}],\"type\":\"array\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"}]}],\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_7\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"B\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"},\"type\":\"array\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"const\":127}],\"type\":\"array\"},\"type\":\"array\"},\"properties\":{\"x\":{\"oneOf\":[{\"maximum\":59310,\"minimum\":-183,\"type\":\"integer\"}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_8\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"additionalProperties\":{\"type\":[\"string\",\"null\"]},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"items\":false,\"prefixItems\":[{\"allOf\":[{\"properties\":{\"Self\":{\"type\":\"string\"}},\"required\":[],\"type\":\"object\"}]},{\"const\":\"r#x\"}],\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":\"boolean\"},{\"type\":\"null\"}],\"type\":\"array\"},\"type\":\"array\"},\"fooBar\":{\"additionalProperties\":false,\"properties\":{\"\":{\"type\":[\"string\",\"null\"]},\"Self\":{\"$ref\":\"#/$defs/A/properties/x\"},\"_\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\",\"_\",\"\"],\"type\":\"object\"},\"名\":{\"const\":true}},\"required\":[\"fooBar\",\"名\"],\"type\":\"object\"}]},\"B\":{\"type\":[\"string\",\"null\"]}},\"const\":\"self\",\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"Self\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_9\",\"outputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"maximum\":23364,\"minimum\":-21,\"type\":\"integer\"}],\"type\":\"array\"},{\"maximum\":67916,\"minimum\":137,\"type\":\"integer\"},{\"maximum\":14208,\"minimum\":-190,\"type\":\"integer\"}]}},\"maximum\":23874,\"minimum\":157,\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_10\",\"outputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"oneOf\":[{\"additionalProperties\":{\"type\":[\"string\",\"null\"]},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"enum\":[true,\"名\"]},{\"properties\":{},\"required\":[],\"type\":\"object\"}]}]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":\"number\"}],\"type\":\"array\"}},\"allOf\":[{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_11\",\"outputSchema\":{\"$defs\":{\"A\":{\"items\":{\"enum\":[false]},\"type\":\"array\"},\"B\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"properties\":{\"x\":{\"additionalProperties\":{\"const\":true},\"properties\":{\"x\":{\"oneOf\":[{\"type\":[\"string\",\"null\"]}]},\"名\":{\"enum\":[null,\"A\",true]}},\"required\":[\"x\",\"名\"],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_12\",\"outputSchema\":{\"$defs\":{\"A\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":51095,\"minimum\":167,\"type\":\"integer\"}},\"oneOf\":[{\"const\":false}],\"properties\":{\"x\":{\"properties\":{\"1\":{\"$ref\":\"#/$defs/A\"},\"fooBar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"foo_bar\":{\"$ref\":\"#/properties/x\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"fooBar\",\"1\"],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_13\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"type\":{\"allOf\":[{\"maximum\":8613,\"minimum\":-117,\"type\":\"integer\"},{\"additionalProperties\":false,\"properties\":{\"A\":{\"enum\":[true,\"名\",null]},\"fooBar\":{\"enum\":[null,true]}},\"required\":[],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"A\",\"type\"],\"type\":\"object\"},\"B\":{\"enum\":[\"名\",null,null,207]}},\"const\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"items\":false,\"prefixItems\":[{\"type\":[\"string\",\"null\"]}],\"type\":\"array\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_14\",\"outputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[null,false]},{\"anyOf\":[{\"additionalProperties\":false,\"properties\":{\"A\":{\"anyOf\":[{\"type\":\"number\"},{\"type\":\"null\"},{\"type\":\"integer\"}]},\"type\":{\"const\":\"x\"}},\"required\":[\"type\"],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]},{\"anyOf\":[{\"maximum\":24887,\"minimum\":-199,\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]}]},\"B\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"const\":true,\"properties\":{\"x\":{\"properties\":{\"_\":{\"const\":\"self\"}},\"required\":[\"_\"],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_16\",\"outputSchema\":{\"$defs\":{\"A\":{\"properties\":{},\"required\":[],\"type\":\"object\"},\"B\":{\"items\":{\"items\":false,\"prefixItems\":[{\"$ref\":\"#\"},{\"additionalProperties\":{\"enum\":[null]},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"allOf\":[{\"type\":\"boolean\"}]},\"type\":{\"type\":\"string\"}},\"required\":[],\"type\":\"object\"}],\"type\":\"array\"},\"type\":\"array\"}},\"maximum\":63528,\"minimum\":89,\"properties\":{\"x\":{\"additionalProperties\":false,\"properties\":{\"type\":{\"$ref\":\"#/$defs/A\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"type\"],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_18\",\"outputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"type\":\"string\"},{\"properties\":{\"Self\":{\"maximum\":34769,\"minimum\":-62,\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"enum\":[\"名\",null]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[true,\"Self\",true]}],\"type\":\"array\"}]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"a-b\":{\"type\":\"boolean\"}},\"required\":[\"a-b\"],\"type\":\"object\"}},\"properties\":{\"x\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":12751,\"minimum\":-63,\"type\":\"integer\"},{\"items\":false,\"prefixItems\":[{\"anyOf\":[{\"enum\":[\"A\",93]}]}],\"type\":\"array\"}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_19\",\"outputSchema\":{\"$defs\":{\"A\":{\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[]},\"type\":\"array\"},\"B\":{\"allOf\":[{\"type\":[\"string\",\"null\"]}]}},\"maximum\":47344,\"minimum\":-163,\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"enum\":[null,true,true,null]}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_20\",\"outputSchema\":{\"$defs\":{\"A\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[null]},{\"const\":242,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[true]}},\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":[\"string\",\"null\"]},\"type\":\"array\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_23\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"type\":\"number\"}},\"additionalProperties\":false,\"properties\":{\"a-b\":{\"additionalProperties\":{\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"},\"a-b\":{\"additionalProperties\":false,\"properties\":{\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":46207,\"minimum\":-49,\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},\"r#x\":{\"anyOf\":[{\"properties\":{\"1\":{\"anyOf\":[{\"type\":\"boolean\"}]}},\"required\":[\"1\"],\"type\":\"object\"},{\"const\":\"_\"}]}},\"required\":[],\"type\":\"object\"},\"x\":{\"type\":\"number\"}},\"required\":[\"x\",\"a-b\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_24\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"$ref\":\"#/$defs/A/properties/x\"},\"_\":{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":[\"string\",\"null\"]},{\"const\":true}],\"type\":\"array\"},\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"1\",\"_\"],\"type\":\"object\"},\"B\":{\"additionalProperties\":{\"$ref\":\"#/nope\"},\"properties\":{\"A\":{\"additionalProperties\":{\"const\":\"\"},\"properties\":{\"self\":{\"$ref\":\"#/$defs/B\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"self\"],\"type\":\"object\"},\"self\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"type\":{\"allOf\":[{\"enum\":[null,80]}]}},\"required\":[\"self\"],\"type\":\"object\"}},\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},\"type\":\"array\"},\"properties\":{\"x\":{\"additionalProperties\":{\"type\":\"number\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_25\",\"outputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"const\":237},{\"properties\":{\"_\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"self\":{\"items\":false,\"prefixItems\":[{\"$ref\":\"#/$defs/A/properties/x\"}],\"type\":\"array\"},\"x\":{\"enum\":[]}},\"required\":[\"self\"],\"type\":\"object\"},{\"anyOf\":[{\"anyOf\":[{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"名\":{\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"_\":{\"type\":\"null\"}},\"required\":[],\"type\":\"object\"},{\"enum\":[null,true,\"1\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"maximum\":49457,\"minimum\":135,\"type\":\"integer\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"B\":{\"items\":{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":\"array\"}},\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_26\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"A\"],\"type\":\"object\"},\"B\":{\"$ref\":\"#/nope\"}},\"properties\":{\"Self\":{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"const\":null}],\"type\":\"array\"},{\"oneOf\":[{\"items\":false,\"prefixItems\":[{\"enum\":[true,true,\"r#x\",null]}],\"type\":\"array\"}]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"fooBar\":{\"maximum\":60720,\"minimum\":139,\"type\":\"integer\"}},\"required\":[\"fooBar\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_27\",\"outputSchema\":{\"$defs\":{\"A\":{\"items\":{\"const\":\"Self\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":\"array\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"}},\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":69172,\"minimum\":53,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_28\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":151},\"B\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"required\":[\"r#x\"],\"type\":\"object\"},\"type\":\"array\"}},\"items\":{\"allOf\":[{\"allOf\":[{\"additionalProperties\":{\"allOf\":[{\"type\":\"boolean\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"properties\":{},\"required\":[],\"type\":\"object\"}]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"properties\":{\"x\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_29\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":[\"string\",\"null\"]},\"type\":\"array\"},\"B\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":54154,\"minimum\":135,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_30\",\"outputSchema\":{\"$defs\":{\"A\":{\"enum\":[]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"properties\":{\"1\":{\"allOf\":[{\"items\":{\"const\":null},\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"a-b\":{\"properties\":{},\"required\":[],\"type\":\"object\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":12027,\"minimum\":81,\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_32\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"properties\":{\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},\"B\":{\"properties\":{\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"required\":[\"名\"],\"type\":\"object\"}},\"oneOf\":[{\"enum\":[false,false]}],\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_33\",\"outputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/$defs/B\"},\"B\":{\"enum\":[false,\"A\"]}},\"$ref\":\"#\",\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_34\",\"outputSchema\":{\"$defs\":{\"A\":{\"maximum\":34009,\"minimum\":12,\"type\":\"integer\"},\"B\":{\"type\":\"object\"}},\"maximum\":9758,\"minimum\":-147,\"properties\":{\"x\":{\"oneOf\":[{\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"items\":{\"type\":\"null\"},\"type\":\"array\"}],\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"type\":\"null\"},\"type\":{\"type\":\"number\"},\"名\":{\"type\":\"boolean\"}},\"required\":[\"1\"],\"type\":\"object\"}],\"type\":\"array\"}],\"type\":\"array\"},{\"const\":null}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_35\",\"outputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/$defs/A/properties/x\"},\"B\":{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"type\":{\"enum\":[]},\"x\":{\"maximum\":51544,\"minimum\":-48,\"type\":\"integer\"},\"名\":{\"enum\":[8]}},\"required\":[\"名\",\"x\"],\"type\":\"object\"}},\"properties\":{\"x\":{\"const\":\"fooBar\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_36\",\"outputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"maximum\":11105,\"minimum\":128,\"type\":\"integer\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},{\"anyOf\":[{\"additionalProperties\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"maximum\":30255,\"minimum\":-12,\"type\":\"integer\"}]}]},\"B\":{\"anyOf\":[{\"enum\":[134,null,\"\",159]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"}]}},\"additionalProperties\":false,\"properties\":{\"x\":{\"additionalProperties\":{\"anyOf\":[{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"type\":\"string\"},{\"type\":\"string\"},{\"type\":\"boolean\"}]}]},{\"enum\":[39,\"名\",\"a-b\"]},{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},\"self\":{\"const\":154,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"x\":{\"oneOf\":[{\"allOf\":[{\"maximum\":17383,\"minimum\":128,\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]}},\"required\":[],\"type\":\"object\"}},\"required\":[\"x\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_37\",\"outputSchema\":{\"$defs\":{\"A\":{\"$ref\":\"#/nope\"},\"B\":{\"type\":[\"string\",\"null\"]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[\"\",\"fooBar\"]},{\"additionalProperties\":{\"type\":\"object\"},\"properties\":{},\"required\":[],\"type\":\"object\"}],\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_38\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"fooBar\":{\"type\":[\"string\",\"null\"]},\"self\":{\"additionalProperties\":{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"properties\":{\"r#x\":{\"allOf\":[{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"},{\"type\":\"number\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":59340,\"minimum\":-105,\"type\":\"integer\"}]},\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"type\":\"object\"}},\"required\":[\"self\",\"fooBar\"],\"type\":\"object\"},\"B\":{\"type\":[\"string\",\"null\"]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"maximum\":24428,\"minimum\":-31,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_39\",\"outputSchema\":{\"$defs\":{\"A\":{\"oneOf\":[{\"maximum\":7051,\"minimum\":-87,\"type\":\"integer\"}]},\"B\":{\"$ref\":\"#/$defs/A\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_41\",\"outputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"A\":{\"additionalProperties\":{\"maximum\":59799,\"minimum\":66,\"type\":\"integer\"},\"properties\":{\"A\":{\"items\":false,\"prefixItems\":[{\"$ref\":\"#/nope\"}],\"type\":\"array\"},\"_\":{\"maximum\":62281,\"minimum\":-185,\"type\":\"integer\"},\"x\":{\"enum\":[60,null]}},\"required\":[\"A\"],\"type\":\"object\"}},\"required\":[\"A\"],\"type\":\"object\"},\"B\":{\"const\":109}},\"properties\":{\"\":{\"properties\":{\"\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"const\":true},\"a-b\":{\"properties\":{\"r#x\":{\"const\":null}},\"required\":[],\"type\":\"object\"}},\"required\":[\"A\",\"a-b\"],\"type\":\"object\"},\"fooBar\":{\"items\":{\"items\":{\"allOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":\"array\"},\"type\":\"array\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_42\",\"outputSchema\":{\"$defs\":{\"A\":{\"anyOf\":[{\"oneOf\":[{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"type\":\"boolean\"}],\"type\":\"array\"},{\"items\":false,\"prefixItems\":[{\"type\":\"null\"},{\"type\":\"number\"}],\"type\":\"array\"}]},{\"$ref\":\"#/$defs/B\"},{\"enum\":[false,true,true,true]}]},{\"const\":264,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"B\":{\"oneOf\":[{\"items\":{\"anyOf\":[{\"type\":\"string\"},{\"allOf\":[{\"type\":\"null\"},{\"type\":\"integer\"},{\"type\":\"number\"}]},{\"$ref\":\"#/nope\"}]},\"type\":\"array\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"oneOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},{\"additionalProperties\":false,\"properties\":{\"1\":{\"type\":\"null\"},\"r#x\":{\"type\":\"string\"},\"名\":{\"type\":\"number\"}},\"required\":[\"r#x\",\"名\"],\"type\":\"object\"}]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"additionalProperties\":{\"type\":\"null\"},\"properties\":{},\"required\":[],\"type\":\"object\"},\"type\":\"array\"}],\"type\":\"array\"},{\"anyOf\":[{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"1\":{\"type\":\"number\"},\"x\":{\"type\":\"integer\"}},\"required\":[\"x\",\"1\"],\"type\":\"object\"}]},{\"$ref\":\"#\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{\"a-b\":{\"type\":\"null\"},\"self\":{\"type\":\"string\"}},\"required\":[\"self\"],\"type\":\"object\"},\"properties\":{\"1\":{\"$ref\":\"#/$defs/B\"},\"a-b\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"1\"],\"type\":\"object\"}]}]}},\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_43\",\"outputSchema\":{\"$defs\":{\"A\":{\"type\":[\"string\",\"null\"]},\"B\":{\"$ref\":\"#\"}},\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"type\":\"boolean\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_44\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":{\"allOf\":[{\"maximum\":59065,\"minimum\":-62,\"type\":\"integer\"},{\"allOf\":[{\"additionalProperties\":{\"type\":\"number\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"self\":{\"type\":\"string\"}},\"required\":[\"self\"],\"type\":\"object\"},{\"$ref\":\"#\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"$ref\":\"#/properties/x\"}]},{\"type\":[\"string\",\"null\"]}]},\"properties\":{},\"required\":[],\"type\":\"object\"},\"B\":{\"items\":{\"type\":[\"string\",\"null\"]},\"type\":\"array\"}},\"properties\":{\"self\":{\"enum\":[\"x\",\"a-b\",true,252]}},\"required\":[\"self\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_45\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"r#x\":{\"type\":\"string\"}},\"required\":[\"r#x\"],\"type\":\"object\"},\"B\":{\"enum\":[24,\"_\",null,\"self\"]}},\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_49\",\"outputSchema\":{\"$defs\":{\"A\":{\"oneOf\":[{\"properties\":{},\"required\":[],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"}]},\"B\":{\"additionalProperties\":{\"items\":false,\"prefixItems\":[{\"maximum\":54291,\"minimum\":152,\"type\":\"integer\"}],\"type\":\"array\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"enum\":[\"r#x\"]},\"a-b\":{\"additionalProperties\":false,\"properties\":{\"_\":{\"allOf\":[{\"type\":\"boolean\"},{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"type\":\"integer\"},\"a-b\":{\"type\":\"null\"},\"self\":{\"type\":\"integer\"}},\"required\":[\"self\",\"a-b\"],\"type\":\"object\"},{\"enum\":[\"\",\"\",null,\"1\"]}]},\"fooBar\":{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"Self\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"}]}},\"required\":[\"Self\"],\"type\":\"object\"}},\"required\":[],\"type\":\"object\"},\"r#x\":{\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}],\"type\":\"array\"}},\"required\":[\"r#x\",\"a-b\"],\"type\":\"object\"}},\"maximum\":3284,\"minimum\":186,\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[\"A\",false]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_50\",\"outputSchema\":{\"$defs\":{\"A\":{\"enum\":[null,\"A\",\"\",120]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"allOf\":[{\"const\":null},{\"$ref\":\"#/$defs/A\"}]}],\"type\":\"array\"}},\"$ref\":\"#/properties/x\",\"properties\":{\"x\":{\"type\":\"number\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_52\",\"outputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"r#x\":{\"enum\":[142]},\"x\":{\"anyOf\":[{\"allOf\":[{\"$ref\":\"#/properties/x\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":[\"string\",\"null\"]},{\"additionalProperties\":{\"type\":\"boolean\"},\"properties\":{\"\":{\"type\":\"integer\"},\"Self\":{\"type\":\"string\"},\"type\":{\"type\":\"boolean\"}},\"required\":[\"Self\"],\"type\":\"object\"}],\"type\":\"array\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":3995,\"minimum\":-157,\"type\":\"integer\"}},\"required\":[\"名\",\"r#x\"],\"type\":\"object\"},\"B\":{\"$ref\":\"#/nope\"}},\"items\":false,\"prefixItems\":[{\"$ref\":\"#/properties/x\"}],\"properties\":{\"x\":{\"anyOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"properties\":{\"fooBar\":{\"$ref\":\"#/$defs/A/properties/x\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},\"type\":\"array\"},{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_54\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"properties\":{\"r#x\":{\"properties\":{\"1\":{\"const\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"a-b\":{\"anyOf\":[{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"boolean\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"type\":{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"type\":\"array\"}]}},\"required\":[\"1\",\"type\"],\"type\":\"object\"}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"anyOf\":[{\"additionalProperties\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"oneOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"oneOf\":[{\"type\":\"null\"}]}]}],\"type\":\"array\"},\"properties\":{\"a-b\":{\"const\":279},\"fooBar\":{\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"}},\"required\":[\"x\"],\"type\":\"object\"},\"self\":{\"additionalProperties\":{\"$ref\":\"#\"},\"properties\":{\"\":{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"properties\":{\"A\":{\"type\":\"string\"},\"fooBar\":{\"const\":true},\"foo_bar\":{\"enum\":[150,\"type\"]}},\"required\":[\"fooBar\"],\"type\":\"object\"},\"type\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"\",\"type\"],\"type\":\"object\"}},\"required\":[\"fooBar\"],\"type\":\"object\"},{\"maximum\":47328,\"minimum\":-53,\"type\":\"integer\"},{\"type\":[\"string\",\"null\"]}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"maximum\":19432,\"minimum\":50,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_55\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"B\":{\"$ref\":\"#/properties/x\"}},\"anyOf\":[{\"maximum\":57089,\"minimum\":24,\"type\":\"integer\"},{\"additionalProperties\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"properties\":{\"A\":{\"const\":null}},\"required\":[\"A\"],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"additionalProperties\":false,\"properties\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"type\":[\"string\",\"null\"]},\"fooBar\":{\"items\":false,\"prefixItems\":[{\"allOf\":[{\"type\":\"integer\"}]},{\"oneOf\":[{\"type\":\"integer\"}]}],\"type\":\"array\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[false,null,\"\"]}},\"required\":[],\"type\":\"object\"},\"Self\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},{\"maximum\":26418,\"minimum\":111,\"type\":\"integer\"}]}},\"required\":[\"A\",\"Self\"],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_56\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"const\":null}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"const\":false},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":35108,\"minimum\":122,\"type\":\"integer\"},{\"additionalProperties\":false,\"properties\":{\"A\":{\"enum\":[219]},\"foo_bar\":{\"properties\":{\"1\":{\"$ref\":\"#/$defs/A\"}},\"required\":[\"1\"],\"type\":\"object\"},\"self\":{\"enum\":[]}},\"required\":[\"self\",\"A\"],\"type\":\"object\"}],\"properties\":{\"x\":{\"$ref\":\"#/$defs/A\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_57\",\"outputSchema\":{\"$defs\":{\"A\":{\"type\":\"string\"},\"B\":{\"allOf\":[{\"properties\":{\"foo_bar\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"type\":\"number\"},\"a-b\":{\"type\":\"number\"}},\"required\":[\"A\"],\"type\":\"object\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},{\"maximum\":25082,\"minimum\":-43,\"type\":\"integer\"}]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":47343,\"minimum\":-7,\"properties\":{\"x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_58\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"object\"},\"B\":{\"const\":null}},\"additionalProperties\":false,\"properties\":{\"self\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"},\"名\":{\"additionalProperties\":{\"additionalProperties\":{\"enum\":[true]},\"properties\":{\"1\":{\"additionalProperties\":false,\"properties\":{\"1\":{\"items\":{\"type\":\"number\"},\"type\":\"array\"}},\"required\":[],\"type\":\"object\"},\"type\":{\"additionalProperties\":{\"items\":{\"type\":\"boolean\"},\"type\":\"array\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[],\"type\":\"object\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"名\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_60\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":212},\"B\":{\"additionalProperties\":{\"allOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"enum\":[\"self\",null]},{\"maximum\":12788,\"minimum\":-174,\"type\":\"integer\"}]},{\"anyOf\":[{\"maximum\":50628,\"minimum\":100,\"type\":\"integer\"},{\"additionalProperties\":{\"type\":\"string\"},\"properties\":{\"type\":{\"type\":\"integer\"}},\"required\":[\"type\"],\"type\":\"object\"}]}]},\"properties\":{},\"required\":[],\"type\":\"object\"}},\"const\":\"type\",\"properties\":{\"x\":{\"maximum\":21570,\"minimum\":143,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_61\",\"outputSchema\":{\"$defs\":{\"A\":{\"properties\":{\"r#x\":{\"anyOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]},{\"allOf\":[{\"allOf\":[{\"type\":\"string\"},{\"type\":\"boolean\"}]}]}]}},\"required\":[],\"type\":\"object\"},\"B\":{\"maximum\":15175,\"minimum\":108,\"type\":\"integer\"}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"oneOf\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"type\":\"number\"}],\"type\":\"array\"},{\"items\":{\"anyOf\":[{\"oneOf\":[{\"enum\":[]}]},{\"properties\":{},\"required\":[],\"type\":\"object\"},{\"const\":null,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"type\":\"array\"},{\"enum\":[null,\"Self\",\"a-b\"]}],\"properties\":{\"x\":{\"maximum\":67345,\"minimum\":-101,\"type\":\"integer\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_62\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"enum\":[]},\"type\":\"array\"},\"B\":{\"enum\":[18,89]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"x\":{\"$ref\":\"#/properties/x\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_65\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[true]},\"B\":{\"enum\":[]}},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":26361,\"minimum\":-121,\"properties\":{\"x\":{\"allOf\":[{\"type\":[\"string\",\"null\"]}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_67\",\"outputSchema\":{\"$defs\":{\"A\":{\"enum\":[null,178,true]},\"B\":{\"maximum\":63220,\"minimum\":-152,\"type\":\"integer\"}},\"allOf\":[{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"allOf\":[{\"type\":\"number\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[],\"type\":\"object\"},{\"additionalProperties\":{\"allOf\":[{\"const\":null},{\"type\":[\"string\",\"null\"]}]},\"properties\":{\"self\":{\"oneOf\":[{\"enum\":[true,\"名\"]},{\"enum\":[220,null,\"1\",72]},{\"const\":176}]}},\"required\":[\"self\"],\"type\":\"object\"}],\"properties\":{\"x\":{\"items\":false,\"prefixItems\":[{\"type\":\"string\"}],\"type\":\"array\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_69\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{\"1\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[91,\"r#x\",\"x\",\"_\"]},\"A\":{\"additionalProperties\":{\"maximum\":20725,\"minimum\":26,\"type\":\"integer\"},\"properties\":{\"A\":{\"additionalProperties\":{\"maximum\":18720,\"minimum\":197,\"type\":\"integer\"},\"properties\":{\"_\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"_\"],\"type\":\"object\"},\"Self\":{\"properties\":{\"1\":{\"maximum\":20288,\"minimum\":-36,\"type\":\"integer\"},\"A\":{\"type\":\"string\"},\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"self\":{\"type\":\"integer\"}},\"required\":[],\"type\":\"object\"}},\"required\":[\"1\"],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"},\"_\":{\"anyOf\":[{\"anyOf\":[{\"const\":81},{\"additionalProperties\":false,\"properties\":{\"x\":{\"type\":\"null\"}},\"required\":[],\"type\":\"object\"}]},{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"oneOf\":[{\"type\":\"number\"},{\"type\":\"integer\"}]}},\"required\":[\"A\"],\"type\":\"object\"}]}},\"required\":[\"1\",\"_\"],\"type\":\"object\"},\"B\":{\"$ref\":\"#/$defs/A\"}},\"properties\":{\"\":{\"properties\":{\"r#x\":{\"allOf\":[{\"const\":null},{\"type\":[\"string\",\"null\"]}]}},\"required\":[\"r#x\"],\"type\":\"object\"},\"r#x\":{\"type\":\"boolean\"}},\"required\":[\"\",\"r#x\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_70\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":null},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":61520,\"minimum\":-132,\"type\":\"integer\"}},\"properties\":{\"Self\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":false,\"prefixItems\":[{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"名\":{\"additionalProperties\":{\"const\":false},\"properties\":{\"A\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\"},\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[]}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"required\":[],\"type\":\"object\"},{\"allOf\":[{\"properties\":{\"x\":{\"type\":\"boolean\"},\"名\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"items\":{\"type\":\"integer\"},\"type\":\"array\"}},\"required\":[\"名\",\"x\"],\"type\":\"object\"},{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"boolean\"}]}],\"type\":\"array\"},\"type\":{\"type\":[\"string\",\"null\"]},\"x\":{\"$ref\":\"#/$defs/A\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}},\"required\":[\"x\",\"type\",\"Self\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_71\",\"outputSchema\":{\"$defs\":{\"A\":{\"maximum\":62953,\"minimum\":-66,\"type\":\"integer\"},\"B\":{\"additionalProperties\":{\"additionalProperties\":{\"properties\":{\"\":{\"properties\":{\"_\":{\"type\":\"string\"}},\"required\":[\"_\"],\"type\":\"object\"},\"1\":{\"type\":[\"string\",\"null\"]},\"r#x\":{\"items\":false,\"prefixItems\":[{\"type\":\"integer\"}],\"type\":\"array\"}},\"required\":[\"\",\"r#x\",\"1\"],\"type\":\"object\"},\"properties\":{\"self\":{\"items\":{\"$ref\":\"#/nope\"},\"type\":\"array\"}},\"required\":[\"self\"],\"type\":\"object\"},\"properties\":{\"Self\":{\"const\":193}},\"required\":[],\"type\":\"object\"}},\"$ref\":\"#\",\"properties\":{\"x\":{\"properties\":{},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_72\",\"outputSchema\":{\"$defs\":{\"A\":{\"const\":\"a-b\",\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"number\"}},\"enum\":[null],\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_74\",\"outputSchema\":{\"$defs\":{\"A\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"},\"B\":{\"additionalProperties\":false,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"\":{\"maximum\":35489,\"minimum\":150,\"type\":\"integer\"},\"foo_bar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":26566,\"minimum\":138,\"type\":\"integer\"},\"名\":{\"additionalProperties\":{\"type\":[\"string\",\"null\"]},\"properties\":{\"r#x\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"number\"}]},{\"allOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"},{\"type\":\"boolean\"}],\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"},{\"additionalProperties\":{\"type\":\"boolean\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"Self\":{\"type\":\"number\"},\"r#x\":{\"type\":\"number\"},\"type\":{\"type\":\"integer\"}},\"required\":[\"r#x\",\"Self\"],\"type\":\"object\"}]}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"required\":[\"\",\"foo_bar\"],\"type\":\"object\"}},\"const\":201,\"properties\":{\"x\":{\"oneOf\":[{\"enum\":[120,null,null,\"_\"]},{\"maximum\":4581,\"minimum\":-80,\"type\":\"integer\"}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_75\",\"outputSchema\":{\"$defs\":{\"A\":{\"maximum\":10770,\"minimum\":-176,\"type\":\"integer\"},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"r#x\":{\"$ref\":\"#\"}},\"required\":[\"r#x\"],\"type\":\"object\"}},\"additionalProperties\":false,\"properties\":{\"r#x\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"required\":[\"r#x\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_76\",\"outputSchema\":{\"$defs\":{\"A\":{\"enum\":[\"a-b\",true,true]},\"B\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":[\"string\",\"null\"]}},\"allOf\":[{\"type\":\"object\"}],\"properties\":{\"x\":{\"items\":false,\"prefixItems\":[{\"additionalProperties\":false,\"properties\":{\"Self\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"type\":\"string\"},\"foo_bar\":{\"properties\":{\"\":{\"items\":{\"type\":\"null\"},\"type\":\"array\"}},\"required\":[\"\"],\"type\":\"object\"},\"x\":{\"additionalProperties\":{\"additionalProperties\":{\"type\":\"number\"},\"properties\":{\"_\":{\"type\":\"null\"}},\"required\":[\"_\"],\"type\":\"object\"},\"properties\":{\"名\":{\"additionalProperties\":{\"type\":\"integer\"},\"properties\":{\"1\":{\"type\":\"number\"},\"foo_bar\":{\"type\":\"integer\"},\"r#x\":{\"type\":\"integer\"}},\"required\":[\"1\"],\"type\":\"object\"}},\"required\":[\"名\"],\"type\":\"object\"}},\"required\":[\"foo_bar\"],\"type\":\"object\"},{\"type\":[\"string\",\"null\"]}],\"type\":\"array\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_77\",\"outputSchema\":{\"$defs\":{\"A\":{\"type\":\"number\"},\"B\":{\"anyOf\":[{\"properties\":{},\"required\":[],\"type\":\"object\"}]}},\"enum\":[null,false],\"properties\":{\"x\":{\"oneOf\":[{\"anyOf\":[{\"items\":{\"const\":true},\"type\":\"array\"}]},{\"items\":false,\"prefixItems\":[{\"maximum\":63374,\"minimum\":-194,\"type\":\"integer\"}],\"type\":\"array\"}]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"fuzz_78\",\"outputSchema\":{\"$defs\":{\"A\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"maximum\":49049,\"minimum\":42,\"type\":\"integer\"},\"B\":{\"anyOf\":[{\"additionalProperties\":{\"oneOf\":[{\"properties\":{\"Self\":{\"type\":\"number\"},\"_\":{\"type\":\"null\"},\"self\":{\"type\":\"null\"}},\"required\":[\"_\",\"Self\",\"self\"],\"type\":\"object\"},{\"enum\":[null]},{\"const\":224,\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\"}]},\"properties\":{},\"required\":[],\"type\":\"object\"},{\"const\":true}]}},\"properties\":{\"fooBar\":{\"additionalProperties\":{\"anyOf\":[{\"maximum\":62819,\"minimum\":-108,\"type\":\"integer\"},{\"$ref\":\"#/$defs/B\"}]},\"properties\":{},\"required\":[],\"type\":\"object\"},\"r#x\":{\"properties\":{\"\":{\"properties\":{\"type\":{\"properties\":{\"fooBar\":{\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"enum\":[4,35,247]},\"x\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"A\":{\"type\":\"string\"},\"foo_bar\":{\"type\":\"number\"},\"x\":{\"type\":\"number\"}},\"required\":[\"A\"],\"type\":\"object\"},\"名\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"```\\npanic!()\\n```\\n*/ \\\"quoted\\\"\",\"properties\":{\"1\":{\"type\":\"number\"}},\"required\":[\"1\"],\"type\":\"object\"}},\"required\":[\"名\",\"fooBar\",\"x\"],\"type\":\"object\"}},\"required\":[\"type\"],\"type\":\"object\"},\"1\":{\"properties\":{\"Self\":{\"additionalProperties\":{\"type\":\"number\"},\"properties\":{\"A\":{\"properties\":{\"1\":{\"type\":\"string\"}},\"required\":[\"1\"],\"type\":\"object\"},\"Self\":{\"items\":{\"type\":\"number\"},\"type\":\"array\"},\"type\":{\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"},\"x\":{\"additionalProperties\":false,\"properties\":{},\"required\":[],\"type\":\"object\"}},\"required\":[\"Self\"],\"type\":\"object\"},\"_\":{\"additionalProperties\":false,\"properties\":{\"Self\":{\"type\":[\"string\",\"null\"]},\"a-b\":{\"items\":false,\"prefixItems\":[{\"type\":\"object\"}],\"type\":\"array\"}},\"required\":[\"Self\"],\"type\":\"object\"}},\"required\":[\"1\"],\"type\":\"object\"},\"名\":{\"allOf\":[{\"items\":false,\"prefixItems\":[{\"type\":\"object\"}],\"type\":\"array\"}]}},\"required\":[\"名\"],\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `fuzz_2`.
     pub fn fuzz_2(
         &self,
         arguments: &Fuzz2Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz2Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz2Output> {
         self.client.call_tool_as("fuzz_2", arguments)
     }
     /// Calls the tool `fuzz_3`.
     pub fn fuzz_3(
         &self,
         arguments: &Fuzz3Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz3Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz3Output> {
         self.client.call_tool_as("fuzz_3", arguments)
     }
     /// Calls the tool `fuzz_4`.
     pub fn fuzz_4(
         &self,
         arguments: &Fuzz4Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz4Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz4Output> {
         self.client.call_tool_as("fuzz_4", arguments)
     }
     /// Calls the tool `fuzz_5`.
     pub fn fuzz_5(
         &self,
         arguments: &Fuzz5Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz5Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz5Output> {
         self.client.call_tool_as("fuzz_5", arguments)
     }
     /// Calls the tool `fuzz_6`.
     pub fn fuzz_6(
         &self,
         arguments: &Fuzz6Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz6Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz6Output> {
         self.client.call_tool_as("fuzz_6", arguments)
     }
     /// Calls the tool `fuzz_7`.
     pub fn fuzz_7(
         &self,
         arguments: &Fuzz7Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz7Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz7Output> {
         self.client.call_tool_as("fuzz_7", arguments)
     }
     /// Calls the tool `fuzz_8`.
     pub fn fuzz_8(
         &self,
         arguments: &Fuzz8Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz8Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz8Output> {
         self.client.call_tool_as("fuzz_8", arguments)
     }
     /// Calls the tool `fuzz_9`.
     pub fn fuzz_9(
         &self,
         arguments: &Fuzz9Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz9Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz9Output> {
         self.client.call_tool_as("fuzz_9", arguments)
     }
     /// Calls the tool `fuzz_10`.
     pub fn fuzz_10(
         &self,
         arguments: &Fuzz10Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz10Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz10Output> {
         self.client.call_tool_as("fuzz_10", arguments)
     }
     /// Calls the tool `fuzz_11`.
     pub fn fuzz_11(
         &self,
         arguments: &Fuzz11Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz11Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz11Output> {
         self.client.call_tool_as("fuzz_11", arguments)
     }
     /// Calls the tool `fuzz_12`.
     pub fn fuzz_12(
         &self,
         arguments: &Fuzz12Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz12Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz12Output> {
         self.client.call_tool_as("fuzz_12", arguments)
     }
     /// Calls the tool `fuzz_13`.
     pub fn fuzz_13(
         &self,
         arguments: &Fuzz13Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz13Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz13Output> {
         self.client.call_tool_as("fuzz_13", arguments)
     }
     /// Calls the tool `fuzz_14`.
     pub fn fuzz_14(
         &self,
         arguments: &Fuzz14Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz14Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz14Output> {
         self.client.call_tool_as("fuzz_14", arguments)
     }
     /// Calls the tool `fuzz_16`.
     pub fn fuzz_16(
         &self,
         arguments: &Fuzz16Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz16Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz16Output> {
         self.client.call_tool_as("fuzz_16", arguments)
     }
     /// Calls the tool `fuzz_18`.
     pub fn fuzz_18(
         &self,
         arguments: &Fuzz18Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz18Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz18Output> {
         self.client.call_tool_as("fuzz_18", arguments)
     }
     /// Calls the tool `fuzz_19`.
     pub fn fuzz_19(
         &self,
         arguments: &Fuzz19Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz19Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz19Output> {
         self.client.call_tool_as("fuzz_19", arguments)
     }
     /// Calls the tool `fuzz_20`.
     pub fn fuzz_20(
         &self,
         arguments: &Fuzz20Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz20Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz20Output> {
         self.client.call_tool_as("fuzz_20", arguments)
     }
     /// Calls the tool `fuzz_23`.
     pub fn fuzz_23(
         &self,
         arguments: &Fuzz23Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz23Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz23Output> {
         self.client.call_tool_as("fuzz_23", arguments)
     }
     /// Calls the tool `fuzz_24`.
     pub fn fuzz_24(
         &self,
         arguments: &Fuzz24Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz24Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz24Output> {
         self.client.call_tool_as("fuzz_24", arguments)
     }
     /// Calls the tool `fuzz_25`.
     pub fn fuzz_25(
         &self,
         arguments: &Fuzz25Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz25Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz25Output> {
         self.client.call_tool_as("fuzz_25", arguments)
     }
     /// Calls the tool `fuzz_26`.
     pub fn fuzz_26(
         &self,
         arguments: &Fuzz26Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz26Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz26Output> {
         self.client.call_tool_as("fuzz_26", arguments)
     }
     /// Calls the tool `fuzz_27`.
     pub fn fuzz_27(
         &self,
         arguments: &Fuzz27Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz27Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz27Output> {
         self.client.call_tool_as("fuzz_27", arguments)
     }
     /// Calls the tool `fuzz_28`.
     pub fn fuzz_28(
         &self,
         arguments: &Fuzz28Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz28Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz28Output> {
         self.client.call_tool_as("fuzz_28", arguments)
     }
     /// Calls the tool `fuzz_29`.
     pub fn fuzz_29(
         &self,
         arguments: &Fuzz29Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz29Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz29Output> {
         self.client.call_tool_as("fuzz_29", arguments)
     }
     /// Calls the tool `fuzz_30`.
     pub fn fuzz_30(
         &self,
         arguments: &Fuzz30Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz30Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz30Output> {
         self.client.call_tool_as("fuzz_30", arguments)
     }
     /// Calls the tool `fuzz_32`.
     pub fn fuzz_32(
         &self,
         arguments: &Fuzz32Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz32Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz32Output> {
         self.client.call_tool_as("fuzz_32", arguments)
     }
     /// Calls the tool `fuzz_33`.
     pub fn fuzz_33(
         &self,
         arguments: &Fuzz33Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz33Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz33Output> {
         self.client.call_tool_as("fuzz_33", arguments)
     }
     /// Calls the tool `fuzz_34`.
     pub fn fuzz_34(
         &self,
         arguments: &Fuzz34Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz34Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz34Output> {
         self.client.call_tool_as("fuzz_34", arguments)
     }
     /// Calls the tool `fuzz_35`.
     pub fn fuzz_35(
         &self,
         arguments: &Fuzz35Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz35Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz35Output> {
         self.client.call_tool_as("fuzz_35", arguments)
     }
     /// Calls the tool `fuzz_36`.
     pub fn fuzz_36(
         &self,
         arguments: &Fuzz36Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz36Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz36Output> {
         self.client.call_tool_as("fuzz_36", arguments)
     }
     /// Calls the tool `fuzz_37`.
     pub fn fuzz_37(
         &self,
         arguments: &Fuzz37Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz37Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz37Output> {
         self.client.call_tool_as("fuzz_37", arguments)
     }
     /// Calls the tool `fuzz_38`.
     pub fn fuzz_38(
         &self,
         arguments: &Fuzz38Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz38Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz38Output> {
         self.client.call_tool_as("fuzz_38", arguments)
     }
     /// Calls the tool `fuzz_39`.
     pub fn fuzz_39(
         &self,
         arguments: &Fuzz39Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz39Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz39Output> {
         self.client.call_tool_as("fuzz_39", arguments)
     }
     /// Calls the tool `fuzz_41`.
     pub fn fuzz_41(
         &self,
         arguments: &Fuzz41Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz41Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz41Output> {
         self.client.call_tool_as("fuzz_41", arguments)
     }
     /// Calls the tool `fuzz_42`.
     pub fn fuzz_42(
         &self,
         arguments: &Fuzz42Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz42Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz42Output> {
         self.client.call_tool_as("fuzz_42", arguments)
     }
     /// Calls the tool `fuzz_43`.
     pub fn fuzz_43(
         &self,
         arguments: &Fuzz43Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz43Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz43Output> {
         self.client.call_tool_as("fuzz_43", arguments)
     }
     /// Calls the tool `fuzz_44`.
     pub fn fuzz_44(
         &self,
         arguments: &Fuzz44Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz44Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz44Output> {
         self.client.call_tool_as("fuzz_44", arguments)
     }
     /// Calls the tool `fuzz_45`.
     pub fn fuzz_45(
         &self,
         arguments: &Fuzz45Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz45Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz45Output> {
         self.client.call_tool_as("fuzz_45", arguments)
     }
     /// Calls the tool `fuzz_49`.
     pub fn fuzz_49(
         &self,
         arguments: &Fuzz49Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz49Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz49Output> {
         self.client.call_tool_as("fuzz_49", arguments)
     }
     /// Calls the tool `fuzz_50`.
     pub fn fuzz_50(
         &self,
         arguments: &Fuzz50Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz50Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz50Output> {
         self.client.call_tool_as("fuzz_50", arguments)
     }
     /// Calls the tool `fuzz_52`.
     pub fn fuzz_52(
         &self,
         arguments: &Fuzz52Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz52Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz52Output> {
         self.client.call_tool_as("fuzz_52", arguments)
     }
     /// Calls the tool `fuzz_54`.
     pub fn fuzz_54(
         &self,
         arguments: &Fuzz54Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz54Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz54Output> {
         self.client.call_tool_as("fuzz_54", arguments)
     }
     /// Calls the tool `fuzz_55`.
     pub fn fuzz_55(
         &self,
         arguments: &Fuzz55Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz55Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz55Output> {
         self.client.call_tool_as("fuzz_55", arguments)
     }
     /// Calls the tool `fuzz_56`.
     pub fn fuzz_56(
         &self,
         arguments: &Fuzz56Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz56Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz56Output> {
         self.client.call_tool_as("fuzz_56", arguments)
     }
     /// Calls the tool `fuzz_57`.
     pub fn fuzz_57(
         &self,
         arguments: &Fuzz57Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz57Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz57Output> {
         self.client.call_tool_as("fuzz_57", arguments)
     }
     /// Calls the tool `fuzz_58`.
     pub fn fuzz_58(
         &self,
         arguments: &Fuzz58Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz58Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz58Output> {
         self.client.call_tool_as("fuzz_58", arguments)
     }
     /// Calls the tool `fuzz_60`.
     pub fn fuzz_60(
         &self,
         arguments: &Fuzz60Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz60Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz60Output> {
         self.client.call_tool_as("fuzz_60", arguments)
     }
     /// Calls the tool `fuzz_61`.
     pub fn fuzz_61(
         &self,
         arguments: &Fuzz61Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz61Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz61Output> {
         self.client.call_tool_as("fuzz_61", arguments)
     }
     /// Calls the tool `fuzz_62`.
     pub fn fuzz_62(
         &self,
         arguments: &Fuzz62Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz62Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz62Output> {
         self.client.call_tool_as("fuzz_62", arguments)
     }
     /// Calls the tool `fuzz_65`.
     pub fn fuzz_65(
         &self,
         arguments: &Fuzz65Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz65Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz65Output> {
         self.client.call_tool_as("fuzz_65", arguments)
     }
     /// Calls the tool `fuzz_67`.
     pub fn fuzz_67(
         &self,
         arguments: &Fuzz67Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz67Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz67Output> {
         self.client.call_tool_as("fuzz_67", arguments)
     }
     /// Calls the tool `fuzz_69`.
     pub fn fuzz_69(
         &self,
         arguments: &Fuzz69Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz69Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz69Output> {
         self.client.call_tool_as("fuzz_69", arguments)
     }
     /// Calls the tool `fuzz_70`.
     pub fn fuzz_70(
         &self,
         arguments: &Fuzz70Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz70Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz70Output> {
         self.client.call_tool_as("fuzz_70", arguments)
     }
     /// Calls the tool `fuzz_71`.
     pub fn fuzz_71(
         &self,
         arguments: &Fuzz71Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz71Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz71Output> {
         self.client.call_tool_as("fuzz_71", arguments)
     }
     /// Calls the tool `fuzz_72`.
     pub fn fuzz_72(
         &self,
         arguments: &Fuzz72Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz72Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz72Output> {
         self.client.call_tool_as("fuzz_72", arguments)
     }
     /// Calls the tool `fuzz_74`.
     pub fn fuzz_74(
         &self,
         arguments: &Fuzz74Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz74Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz74Output> {
         self.client.call_tool_as("fuzz_74", arguments)
     }
     /// Calls the tool `fuzz_75`.
     pub fn fuzz_75(
         &self,
         arguments: &Fuzz75Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz75Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz75Output> {
         self.client.call_tool_as("fuzz_75", arguments)
     }
     /// Calls the tool `fuzz_76`.
     pub fn fuzz_76(
         &self,
         arguments: &Fuzz76Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz76Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz76Output> {
         self.client.call_tool_as("fuzz_76", arguments)
     }
     /// Calls the tool `fuzz_77`.
     pub fn fuzz_77(
         &self,
         arguments: &Fuzz77Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz77Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz77Output> {
         self.client.call_tool_as("fuzz_77", arguments)
     }
     /// Calls the tool `fuzz_78`.
     pub fn fuzz_78(
         &self,
         arguments: &Fuzz78Args,
-    ) -> ::mcp_runtime::client::ToolCall<'_, Fuzz78Output> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, Fuzz78Output> {
         self.client.call_tool_as("fuzz_78", arguments)
     }
 }

@@ -2,22 +2,22 @@
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct CreateUserArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct CreateUserOutput {
     #[serde(default)]
     pub active: ::std::option::Option<bool>,
@@ -35,9 +35,9 @@ pub struct CreateUserOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct CreateUserOutputAddress {
     pub street: ::std::string::String,
     #[serde(default)]
@@ -46,9 +46,9 @@ pub struct CreateUserOutputAddress {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct CreateUserOutputScoresItem {
     pub subject: ::std::string::String,
@@ -57,43 +57,43 @@ pub struct CreateUserOutputScoresItem {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct CreateUserArgs2(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct CreateUserOutput2 {}
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct WeirdNamesArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct WeirdNamesOutput {
     #[serde(rename = "")]
@@ -131,49 +131,49 @@ pub struct WeirdNamesOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct NewArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct NewOutput(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct McpClientArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct McpClientOutput {
     #[serde(default)]
     pub option: ::std::option::Option<McpClientOutputOption>,
@@ -182,9 +182,9 @@ pub struct McpClientOutput {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct McpClientOutputOption {
     #[serde(default)]
     pub some: ::std::option::Option<::std::string::String>,
@@ -192,7 +192,7 @@ pub struct McpClientOutputOption {
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -206,17 +206,17 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"create-user\",\"outputSchema\":{\"properties\":{\"active\":{\"type\":\"boolean\"},\"address\":{\"properties\":{\"street\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"street\"],\"type\":\"object\"},\"age\":{\"maximum\":150,\"minimum\":0,\"type\":\"integer\"},\"name\":{\"description\":\"Full name.\",\"type\":\"string\"},\"scores\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"subject\":{\"type\":\"string\"},\"value\":{\"type\":\"number\"}},\"required\":[\"subject\",\"value\"],\"type\":\"object\"},\"type\":\"array\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"create_user\",\"outputSchema\":{\"properties\":{},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"weird names\",\"outputSchema\":{\"additionalProperties\":false,\"properties\":{\"\":{\"type\":\"string\"},\"1st\":{\"type\":\"integer\"},\"Self\":{\"type\":\"string\"},\"_\":{\"type\":\"string\"},\"a-b\":{\"type\":\"boolean\"},\"async\":{\"type\":\"string\"},\"fooBar\":{\"type\":\"string\"},\"foo_bar\":{\"type\":\"string\"},\"match\":{\"type\":\"string\"},\"self\":{\"type\":\"string\"},\"type\":{\"type\":\"string\"},\"名前\":{\"type\":\"string\"}},\"required\":[\"type\",\"fooBar\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"new\",\"outputSchema\":{\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"McpClient\",\"outputSchema\":{\"properties\":{\"option\":{\"properties\":{\"some\":{\"type\":\"string\"}},\"type\":\"object\"}},\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Create user
@@ -227,35 +227,35 @@ impl McpClient {
     pub fn create_user(
         &self,
         arguments: &CreateUserArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, CreateUserOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, CreateUserOutput> {
         self.client.call_tool_as("create-user", arguments)
     }
     /// Calls the tool `create_user`.
     pub fn create_user_2(
         &self,
         arguments: &CreateUserArgs2,
-    ) -> ::mcp_runtime::client::ToolCall<'_, CreateUserOutput2> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, CreateUserOutput2> {
         self.client.call_tool_as("create_user", arguments)
     }
     /// Calls the tool `weird names`.
     pub fn weird_names(
         &self,
         arguments: &WeirdNamesArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, WeirdNamesOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, WeirdNamesOutput> {
         self.client.call_tool_as("weird names", arguments)
     }
     /// Calls the tool `new`.
     pub fn new_2(
         &self,
         arguments: &NewArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, NewOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, NewOutput> {
         self.client.call_tool_as("new", arguments)
     }
     /// Calls the tool `McpClient`.
     pub fn mcp_client(
         &self,
         arguments: &McpClientArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, McpClientOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, McpClientOutput> {
         self.client.call_tool_as("McpClient", arguments)
     }
 }

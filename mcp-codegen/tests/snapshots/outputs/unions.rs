@@ -2,22 +2,22 @@
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct DrawArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DrawOutput {
     #[serde(default)]
     pub amount: ::std::option::Option<DrawOutputAmount>,
@@ -34,9 +34,9 @@ pub struct DrawOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawOutputAmount {
     Integer(i64),
@@ -45,9 +45,9 @@ pub enum DrawOutputAmount {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(tag = "type")]
 pub enum DrawOutputEvent {
     /// A mouse click.
@@ -59,9 +59,9 @@ pub enum DrawOutputEvent {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Click {
     pub x: i64,
     pub y: i64,
@@ -69,18 +69,18 @@ pub struct Click {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct Key {
     pub code: ::std::string::String,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawOutputId {
     Integer(i64),
@@ -90,18 +90,18 @@ pub enum DrawOutputId {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DrawOutputIdVariant3 {
     pub uuid: ::std::string::String,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawOutputLabel {
     Bool(bool),
@@ -111,9 +111,9 @@ pub enum DrawOutputLabel {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(tag = "kind")]
 pub enum DrawOutputShape {
     /// Circle
@@ -127,9 +127,9 @@ pub enum DrawOutputShape {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct DrawOutputShapeCircle {
     pub radius: f64,
@@ -137,9 +137,9 @@ pub struct DrawOutputShapeCircle {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct DrawOutputShapeRect {
     pub height: f64,
     pub width: f64,
@@ -147,9 +147,9 @@ pub struct DrawOutputShapeRect {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(untagged)]
 pub enum DrawOutputUntagged {
     DrawOutputUntaggedVariant1(DrawOutputUntaggedVariant1),
@@ -158,9 +158,9 @@ pub enum DrawOutputUntagged {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct DrawOutputUntaggedVariant1 {
     pub a: ::std::string::String,
@@ -168,9 +168,9 @@ pub struct DrawOutputUntaggedVariant1 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(deny_unknown_fields)]
 pub struct DrawOutputUntaggedVariant2 {
     pub b: i64,
@@ -178,22 +178,22 @@ pub struct DrawOutputUntaggedVariant2 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct ShadowPreludeArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct ShadowPreludeOutput {
     #[serde(default)]
     pub none: ::std::option::Option<None>,
@@ -204,17 +204,17 @@ pub struct ShadowPreludeOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct None(pub ::std::vec::Vec<None>);
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(tag = "kind")]
 pub enum ShadowPreludeOutputShape {
     #[serde(rename = "a")]
@@ -225,24 +225,24 @@ pub enum ShadowPreludeOutputShape {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct ShadowPreludeOutputShapeA {
     pub x: i64,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct Some(pub ::std::vec::Vec<Some>);
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -253,24 +253,24 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"draw\",\"outputSchema\":{\"$defs\":{\"Click\":{\"description\":\"A mouse click.\",\"properties\":{\"type\":{\"const\":\"click\"},\"x\":{\"type\":\"integer\"},\"y\":{\"type\":\"integer\"}},\"required\":[\"type\",\"x\",\"y\"],\"type\":\"object\"},\"Key\":{\"properties\":{\"code\":{\"type\":\"string\"},\"type\":{\"const\":\"key\"}},\"required\":[\"type\",\"code\"],\"type\":\"object\"}},\"properties\":{\"amount\":{\"oneOf\":[{\"type\":\"number\"},{\"type\":\"integer\"}]},\"event\":{\"anyOf\":[{\"$ref\":\"#/$defs/Click\"},{\"$ref\":\"#/$defs/Key\"}]},\"id\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"},{\"properties\":{\"uuid\":{\"type\":\"string\"}},\"required\":[\"uuid\"],\"type\":\"object\"}]},\"label\":{\"type\":[\"string\",\"integer\",\"boolean\"]},\"shape\":{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\"}},\"required\":[\"kind\",\"radius\"],\"title\":\"Circle\",\"type\":\"object\"},{\"properties\":{\"height\":{\"type\":\"number\"},\"kind\":{\"const\":\"rect\"},\"width\":{\"type\":\"number\"}},\"required\":[\"kind\",\"width\",\"height\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"enum\":[\"point\"]}},\"required\":[\"kind\"],\"type\":\"object\"}]},\"untagged\":{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"b\":{\"type\":\"integer\"}},\"required\":[\"b\"],\"type\":\"object\"}]}},\"required\":[\"shape\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"shadow_prelude\",\"outputSchema\":{\"$defs\":{\"None\":{\"items\":{\"$ref\":\"#/$defs/None\"},\"type\":\"array\"},\"Some\":{\"items\":{\"$ref\":\"#/$defs/Some\"},\"type\":\"array\"}},\"properties\":{\"none\":{\"$ref\":\"#/$defs/None\"},\"shape\":{\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"a\"},\"x\":{\"type\":\"integer\"}},\"required\":[\"kind\",\"x\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"b\"}},\"required\":[\"kind\"],\"type\":\"object\"}]},\"some\":{\"$ref\":\"#/$defs/Some\"}},\"required\":[\"shape\"],\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `draw`.
     pub fn draw(
         &self,
         arguments: &DrawArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, DrawOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, DrawOutput> {
         self.client.call_tool_as("draw", arguments)
     }
     /// Types named Some and None beside a tagged union, whose generated code must still mean Option's.
@@ -279,7 +279,7 @@ impl McpClient {
     pub fn shadow_prelude(
         &self,
         arguments: &ShadowPreludeArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, ShadowPreludeOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, ShadowPreludeOutput> {
         self.client.call_tool_as("shadow_prelude", arguments)
     }
 }

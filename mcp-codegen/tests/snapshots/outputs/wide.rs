@@ -2,31 +2,31 @@
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct WideUnionArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutput {
     pub event: WideUnionOutputEvent,
 }
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(tag = "kind")]
 pub enum WideUnionOutputEvent {
     #[serde(rename = "event_0")]
@@ -2034,9 +2034,9 @@ pub enum WideUnionOutputEvent {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent0 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2045,9 +2045,9 @@ pub struct WideUnionOutputEventEvent0 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent10 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2056,9 +2056,9 @@ pub struct WideUnionOutputEventEvent10 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent20 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2067,9 +2067,9 @@ pub struct WideUnionOutputEventEvent20 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent30 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2078,9 +2078,9 @@ pub struct WideUnionOutputEventEvent30 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent40 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2089,9 +2089,9 @@ pub struct WideUnionOutputEventEvent40 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent50 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2100,9 +2100,9 @@ pub struct WideUnionOutputEventEvent50 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent60 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2111,9 +2111,9 @@ pub struct WideUnionOutputEventEvent60 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent70 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2122,9 +2122,9 @@ pub struct WideUnionOutputEventEvent70 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent80 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2133,9 +2133,9 @@ pub struct WideUnionOutputEventEvent80 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent90 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2144,9 +2144,9 @@ pub struct WideUnionOutputEventEvent90 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent100 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2155,9 +2155,9 @@ pub struct WideUnionOutputEventEvent100 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent110 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2166,9 +2166,9 @@ pub struct WideUnionOutputEventEvent110 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent120 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2177,9 +2177,9 @@ pub struct WideUnionOutputEventEvent120 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent130 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2188,9 +2188,9 @@ pub struct WideUnionOutputEventEvent130 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent140 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2199,9 +2199,9 @@ pub struct WideUnionOutputEventEvent140 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent150 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2210,9 +2210,9 @@ pub struct WideUnionOutputEventEvent150 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent160 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2221,9 +2221,9 @@ pub struct WideUnionOutputEventEvent160 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent170 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2232,9 +2232,9 @@ pub struct WideUnionOutputEventEvent170 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent180 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2243,9 +2243,9 @@ pub struct WideUnionOutputEventEvent180 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent190 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2254,9 +2254,9 @@ pub struct WideUnionOutputEventEvent190 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent200 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2265,9 +2265,9 @@ pub struct WideUnionOutputEventEvent200 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent210 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2276,9 +2276,9 @@ pub struct WideUnionOutputEventEvent210 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent220 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2287,9 +2287,9 @@ pub struct WideUnionOutputEventEvent220 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent230 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2298,9 +2298,9 @@ pub struct WideUnionOutputEventEvent230 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent240 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2309,9 +2309,9 @@ pub struct WideUnionOutputEventEvent240 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent250 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2320,9 +2320,9 @@ pub struct WideUnionOutputEventEvent250 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent260 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2331,9 +2331,9 @@ pub struct WideUnionOutputEventEvent260 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent270 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2342,9 +2342,9 @@ pub struct WideUnionOutputEventEvent270 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent280 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2353,9 +2353,9 @@ pub struct WideUnionOutputEventEvent280 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent290 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2364,9 +2364,9 @@ pub struct WideUnionOutputEventEvent290 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent300 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2375,9 +2375,9 @@ pub struct WideUnionOutputEventEvent300 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent310 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2386,9 +2386,9 @@ pub struct WideUnionOutputEventEvent310 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent320 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2397,9 +2397,9 @@ pub struct WideUnionOutputEventEvent320 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent330 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2408,9 +2408,9 @@ pub struct WideUnionOutputEventEvent330 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent340 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2419,9 +2419,9 @@ pub struct WideUnionOutputEventEvent340 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent350 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2430,9 +2430,9 @@ pub struct WideUnionOutputEventEvent350 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent360 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2441,9 +2441,9 @@ pub struct WideUnionOutputEventEvent360 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent370 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2452,9 +2452,9 @@ pub struct WideUnionOutputEventEvent370 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent380 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2463,9 +2463,9 @@ pub struct WideUnionOutputEventEvent380 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent390 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2474,9 +2474,9 @@ pub struct WideUnionOutputEventEvent390 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent400 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2485,9 +2485,9 @@ pub struct WideUnionOutputEventEvent400 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent410 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2496,9 +2496,9 @@ pub struct WideUnionOutputEventEvent410 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent420 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2507,9 +2507,9 @@ pub struct WideUnionOutputEventEvent420 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent430 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2518,9 +2518,9 @@ pub struct WideUnionOutputEventEvent430 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent440 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2529,9 +2529,9 @@ pub struct WideUnionOutputEventEvent440 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent450 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2540,9 +2540,9 @@ pub struct WideUnionOutputEventEvent450 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent460 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2551,9 +2551,9 @@ pub struct WideUnionOutputEventEvent460 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent470 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2562,9 +2562,9 @@ pub struct WideUnionOutputEventEvent470 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent480 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2573,9 +2573,9 @@ pub struct WideUnionOutputEventEvent480 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent490 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2584,9 +2584,9 @@ pub struct WideUnionOutputEventEvent490 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent500 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2595,9 +2595,9 @@ pub struct WideUnionOutputEventEvent500 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent510 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2606,9 +2606,9 @@ pub struct WideUnionOutputEventEvent510 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent520 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2617,9 +2617,9 @@ pub struct WideUnionOutputEventEvent520 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent530 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2628,9 +2628,9 @@ pub struct WideUnionOutputEventEvent530 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent540 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2639,9 +2639,9 @@ pub struct WideUnionOutputEventEvent540 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent550 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2650,9 +2650,9 @@ pub struct WideUnionOutputEventEvent550 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent560 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2661,9 +2661,9 @@ pub struct WideUnionOutputEventEvent560 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent570 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2672,9 +2672,9 @@ pub struct WideUnionOutputEventEvent570 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent580 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2683,9 +2683,9 @@ pub struct WideUnionOutputEventEvent580 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent590 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2694,9 +2694,9 @@ pub struct WideUnionOutputEventEvent590 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent600 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2705,9 +2705,9 @@ pub struct WideUnionOutputEventEvent600 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent610 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2716,9 +2716,9 @@ pub struct WideUnionOutputEventEvent610 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent620 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2727,9 +2727,9 @@ pub struct WideUnionOutputEventEvent620 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent630 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2738,9 +2738,9 @@ pub struct WideUnionOutputEventEvent630 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent640 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2749,9 +2749,9 @@ pub struct WideUnionOutputEventEvent640 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent650 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2760,9 +2760,9 @@ pub struct WideUnionOutputEventEvent650 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent660 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2771,9 +2771,9 @@ pub struct WideUnionOutputEventEvent660 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent670 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2782,9 +2782,9 @@ pub struct WideUnionOutputEventEvent670 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent680 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2793,9 +2793,9 @@ pub struct WideUnionOutputEventEvent680 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent690 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2804,9 +2804,9 @@ pub struct WideUnionOutputEventEvent690 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent700 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2815,9 +2815,9 @@ pub struct WideUnionOutputEventEvent700 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent710 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2826,9 +2826,9 @@ pub struct WideUnionOutputEventEvent710 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent720 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2837,9 +2837,9 @@ pub struct WideUnionOutputEventEvent720 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent730 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2848,9 +2848,9 @@ pub struct WideUnionOutputEventEvent730 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent740 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2859,9 +2859,9 @@ pub struct WideUnionOutputEventEvent740 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent750 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2870,9 +2870,9 @@ pub struct WideUnionOutputEventEvent750 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent760 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2881,9 +2881,9 @@ pub struct WideUnionOutputEventEvent760 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent770 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2892,9 +2892,9 @@ pub struct WideUnionOutputEventEvent770 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent780 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2903,9 +2903,9 @@ pub struct WideUnionOutputEventEvent780 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent790 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2914,9 +2914,9 @@ pub struct WideUnionOutputEventEvent790 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent800 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2925,9 +2925,9 @@ pub struct WideUnionOutputEventEvent800 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent810 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2936,9 +2936,9 @@ pub struct WideUnionOutputEventEvent810 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent820 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2947,9 +2947,9 @@ pub struct WideUnionOutputEventEvent820 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent830 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2958,9 +2958,9 @@ pub struct WideUnionOutputEventEvent830 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent840 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2969,9 +2969,9 @@ pub struct WideUnionOutputEventEvent840 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent850 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2980,9 +2980,9 @@ pub struct WideUnionOutputEventEvent850 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent860 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -2991,9 +2991,9 @@ pub struct WideUnionOutputEventEvent860 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent870 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3002,9 +3002,9 @@ pub struct WideUnionOutputEventEvent870 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent880 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3013,9 +3013,9 @@ pub struct WideUnionOutputEventEvent880 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent890 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3024,9 +3024,9 @@ pub struct WideUnionOutputEventEvent890 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent900 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3035,9 +3035,9 @@ pub struct WideUnionOutputEventEvent900 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent910 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3046,9 +3046,9 @@ pub struct WideUnionOutputEventEvent910 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent920 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3057,9 +3057,9 @@ pub struct WideUnionOutputEventEvent920 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent930 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3068,9 +3068,9 @@ pub struct WideUnionOutputEventEvent930 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent940 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3079,9 +3079,9 @@ pub struct WideUnionOutputEventEvent940 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent950 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3090,9 +3090,9 @@ pub struct WideUnionOutputEventEvent950 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent960 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3101,9 +3101,9 @@ pub struct WideUnionOutputEventEvent960 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent970 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3112,9 +3112,9 @@ pub struct WideUnionOutputEventEvent970 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent980 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3123,9 +3123,9 @@ pub struct WideUnionOutputEventEvent980 {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideUnionOutputEventEvent990 {
     #[serde(default)]
     pub at: ::std::option::Option<i64>,
@@ -3133,23 +3133,23 @@ pub struct WideUnionOutputEventEvent990 {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct WideObjectArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideObjectOutput {
     #[serde(default)]
     pub field_0: ::std::option::Option<::std::string::String>,
@@ -5155,23 +5155,23 @@ pub struct WideObjectOutput {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct WideEnumArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct WideEnumOutput {
     #[serde(default)]
     pub value: ::std::option::Option<WideEnumOutputValue>,
@@ -5180,9 +5180,9 @@ pub struct WideEnumOutput {
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::marker::Copy,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub enum WideEnumOutputValue {
     #[serde(rename = "value_0")]
     Value0,
@@ -7188,42 +7188,42 @@ pub enum WideEnumOutputValue {
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
-    ::mcp_runtime::reexports::serde::Serialize
+    ::mcp_toolkit_runtime::reexports::serde::Serialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 #[serde(transparent)]
 pub struct TooWideArgs(
     pub ::std::collections::BTreeMap<
         ::std::string::String,
-        ::mcp_runtime::reexports::serde_json::Value,
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
     >,
 );
 #[derive(
     ::std::fmt::Debug,
     ::std::clone::Clone,
     ::std::default::Default,
-    ::mcp_runtime::reexports::serde::Deserialize
+    ::mcp_toolkit_runtime::reexports::serde::Deserialize
 )]
-#[serde(crate = "::mcp_runtime::reexports::serde")]
+#[serde(crate = "::mcp_toolkit_runtime::reexports::serde")]
 pub struct TooWideOutput {
     /// Untyped (`serde_json::Value`): the number of union members exceeds the limit of 2000 (`Limits::max_width`).
     #[serde(default, deserialize_with = "__mcp_codegen_deserialize_some")]
-    pub value: ::std::option::Option<::mcp_runtime::reexports::serde_json::Value>,
+    pub value: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
 }
 fn __mcp_codegen_deserialize_some<'de, D, T>(
     deserializer: D,
 ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
 where
-    D: ::mcp_runtime::reexports::serde::Deserializer<'de>,
-    T: ::mcp_runtime::reexports::serde::Deserialize<'de>,
+    D: ::mcp_toolkit_runtime::reexports::serde::Deserializer<'de>,
+    T: ::mcp_toolkit_runtime::reexports::serde::Deserialize<'de>,
 {
-    <T as ::mcp_runtime::reexports::serde::Deserialize<'de>>::deserialize(deserializer)
+    <T as ::mcp_toolkit_runtime::reexports::serde::Deserialize<'de>>::deserialize(deserializer)
         .map(::std::option::Option::Some)
 }
 /// Typed client for the server's tools, generated by mcp-codegen.
 #[derive(::std::clone::Clone)]
 pub struct McpClient {
-    client: ::mcp_runtime::client::Client,
+    client: ::mcp_toolkit_runtime::client::Client,
 }
 impl McpClient {
     /// Each tool's name and schema fingerprint when this client was generated.
@@ -7236,45 +7236,45 @@ impl McpClient {
     /// The tools' canonical schemas when this client was generated (read by `mcp-codegen check`).
     pub const TOOLS_JSON: &'static str = "{\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"wide_union\",\"outputSchema\":{\"properties\":{\"event\":{\"oneOf\":[{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_0\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_1\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_2\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_3\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_4\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_5\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_6\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_7\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_8\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_9\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_10\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_11\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_12\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_13\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_14\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_15\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_16\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_17\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_18\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_19\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_20\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_21\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_22\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_23\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_24\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_25\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_26\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_27\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_28\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_29\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_30\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_31\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_32\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_33\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_34\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_35\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_36\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_37\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_38\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_39\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_40\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_41\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_42\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_43\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_44\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_45\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_46\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_47\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_48\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_49\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_50\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_51\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_52\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_53\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_54\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_55\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_56\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_57\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_58\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_59\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_60\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_61\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_62\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_63\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_64\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_65\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_66\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_67\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_68\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_69\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_70\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_71\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_72\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_73\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_74\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_75\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_76\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_77\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_78\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_79\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_80\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_81\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_82\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_83\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_84\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_85\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_86\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_87\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_88\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_89\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_90\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_91\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_92\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_93\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_94\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_95\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_96\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_97\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_98\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_99\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_100\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_101\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_102\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_103\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_104\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_105\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_106\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_107\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_108\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_109\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_110\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_111\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_112\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_113\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_114\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_115\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_116\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_117\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_118\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_119\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_120\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_121\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_122\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_123\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_124\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_125\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_126\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_127\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_128\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_129\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_130\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_131\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_132\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_133\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_134\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_135\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_136\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_137\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_138\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_139\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_140\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_141\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_142\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_143\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_144\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_145\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_146\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_147\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_148\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_149\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_150\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_151\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_152\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_153\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_154\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_155\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_156\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_157\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_158\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_159\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_160\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_161\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_162\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_163\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_164\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_165\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_166\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_167\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_168\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_169\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_170\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_171\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_172\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_173\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_174\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_175\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_176\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_177\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_178\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_179\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_180\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_181\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_182\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_183\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_184\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_185\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_186\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_187\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_188\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_189\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_190\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_191\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_192\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_193\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_194\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_195\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_196\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_197\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_198\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_199\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_200\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_201\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_202\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_203\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_204\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_205\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_206\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_207\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_208\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_209\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_210\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_211\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_212\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_213\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_214\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_215\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_216\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_217\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_218\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_219\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_220\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_221\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_222\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_223\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_224\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_225\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_226\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_227\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_228\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_229\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_230\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_231\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_232\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_233\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_234\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_235\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_236\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_237\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_238\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_239\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_240\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_241\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_242\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_243\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_244\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_245\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_246\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_247\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_248\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_249\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_250\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_251\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_252\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_253\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_254\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_255\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_256\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_257\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_258\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_259\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_260\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_261\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_262\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_263\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_264\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_265\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_266\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_267\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_268\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_269\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_270\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_271\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_272\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_273\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_274\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_275\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_276\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_277\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_278\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_279\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_280\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_281\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_282\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_283\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_284\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_285\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_286\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_287\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_288\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_289\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_290\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_291\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_292\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_293\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_294\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_295\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_296\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_297\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_298\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_299\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_300\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_301\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_302\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_303\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_304\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_305\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_306\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_307\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_308\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_309\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_310\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_311\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_312\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_313\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_314\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_315\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_316\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_317\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_318\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_319\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_320\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_321\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_322\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_323\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_324\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_325\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_326\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_327\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_328\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_329\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_330\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_331\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_332\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_333\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_334\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_335\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_336\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_337\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_338\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_339\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_340\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_341\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_342\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_343\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_344\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_345\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_346\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_347\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_348\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_349\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_350\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_351\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_352\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_353\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_354\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_355\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_356\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_357\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_358\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_359\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_360\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_361\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_362\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_363\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_364\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_365\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_366\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_367\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_368\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_369\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_370\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_371\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_372\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_373\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_374\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_375\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_376\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_377\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_378\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_379\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_380\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_381\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_382\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_383\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_384\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_385\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_386\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_387\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_388\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_389\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_390\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_391\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_392\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_393\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_394\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_395\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_396\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_397\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_398\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_399\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_400\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_401\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_402\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_403\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_404\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_405\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_406\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_407\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_408\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_409\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_410\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_411\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_412\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_413\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_414\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_415\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_416\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_417\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_418\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_419\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_420\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_421\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_422\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_423\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_424\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_425\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_426\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_427\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_428\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_429\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_430\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_431\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_432\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_433\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_434\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_435\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_436\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_437\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_438\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_439\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_440\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_441\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_442\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_443\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_444\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_445\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_446\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_447\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_448\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_449\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_450\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_451\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_452\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_453\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_454\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_455\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_456\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_457\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_458\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_459\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_460\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_461\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_462\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_463\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_464\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_465\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_466\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_467\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_468\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_469\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_470\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_471\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_472\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_473\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_474\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_475\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_476\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_477\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_478\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_479\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_480\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_481\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_482\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_483\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_484\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_485\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_486\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_487\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_488\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_489\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_490\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_491\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_492\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_493\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_494\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_495\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_496\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_497\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_498\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_499\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_500\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_501\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_502\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_503\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_504\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_505\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_506\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_507\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_508\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_509\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_510\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_511\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_512\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_513\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_514\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_515\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_516\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_517\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_518\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_519\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_520\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_521\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_522\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_523\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_524\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_525\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_526\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_527\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_528\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_529\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_530\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_531\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_532\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_533\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_534\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_535\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_536\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_537\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_538\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_539\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_540\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_541\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_542\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_543\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_544\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_545\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_546\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_547\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_548\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_549\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_550\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_551\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_552\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_553\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_554\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_555\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_556\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_557\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_558\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_559\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_560\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_561\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_562\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_563\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_564\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_565\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_566\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_567\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_568\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_569\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_570\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_571\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_572\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_573\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_574\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_575\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_576\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_577\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_578\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_579\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_580\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_581\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_582\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_583\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_584\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_585\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_586\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_587\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_588\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_589\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_590\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_591\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_592\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_593\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_594\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_595\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_596\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_597\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_598\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_599\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_600\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_601\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_602\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_603\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_604\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_605\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_606\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_607\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_608\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_609\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_610\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_611\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_612\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_613\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_614\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_615\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_616\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_617\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_618\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_619\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_620\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_621\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_622\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_623\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_624\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_625\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_626\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_627\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_628\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_629\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_630\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_631\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_632\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_633\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_634\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_635\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_636\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_637\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_638\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_639\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_640\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_641\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_642\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_643\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_644\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_645\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_646\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_647\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_648\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_649\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_650\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_651\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_652\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_653\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_654\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_655\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_656\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_657\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_658\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_659\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_660\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_661\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_662\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_663\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_664\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_665\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_666\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_667\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_668\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_669\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_670\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_671\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_672\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_673\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_674\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_675\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_676\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_677\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_678\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_679\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_680\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_681\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_682\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_683\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_684\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_685\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_686\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_687\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_688\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_689\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_690\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_691\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_692\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_693\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_694\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_695\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_696\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_697\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_698\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_699\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_700\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_701\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_702\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_703\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_704\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_705\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_706\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_707\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_708\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_709\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_710\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_711\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_712\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_713\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_714\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_715\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_716\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_717\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_718\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_719\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_720\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_721\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_722\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_723\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_724\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_725\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_726\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_727\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_728\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_729\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_730\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_731\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_732\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_733\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_734\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_735\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_736\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_737\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_738\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_739\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_740\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_741\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_742\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_743\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_744\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_745\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_746\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_747\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_748\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_749\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_750\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_751\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_752\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_753\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_754\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_755\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_756\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_757\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_758\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_759\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_760\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_761\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_762\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_763\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_764\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_765\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_766\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_767\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_768\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_769\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_770\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_771\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_772\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_773\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_774\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_775\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_776\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_777\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_778\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_779\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_780\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_781\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_782\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_783\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_784\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_785\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_786\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_787\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_788\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_789\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_790\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_791\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_792\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_793\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_794\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_795\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_796\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_797\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_798\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_799\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_800\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_801\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_802\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_803\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_804\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_805\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_806\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_807\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_808\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_809\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_810\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_811\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_812\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_813\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_814\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_815\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_816\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_817\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_818\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_819\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_820\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_821\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_822\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_823\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_824\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_825\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_826\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_827\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_828\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_829\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_830\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_831\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_832\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_833\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_834\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_835\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_836\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_837\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_838\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_839\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_840\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_841\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_842\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_843\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_844\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_845\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_846\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_847\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_848\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_849\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_850\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_851\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_852\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_853\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_854\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_855\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_856\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_857\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_858\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_859\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_860\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_861\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_862\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_863\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_864\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_865\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_866\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_867\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_868\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_869\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_870\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_871\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_872\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_873\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_874\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_875\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_876\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_877\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_878\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_879\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_880\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_881\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_882\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_883\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_884\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_885\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_886\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_887\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_888\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_889\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_890\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_891\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_892\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_893\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_894\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_895\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_896\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_897\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_898\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_899\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_900\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_901\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_902\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_903\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_904\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_905\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_906\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_907\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_908\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_909\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_910\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_911\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_912\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_913\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_914\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_915\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_916\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_917\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_918\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_919\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_920\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_921\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_922\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_923\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_924\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_925\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_926\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_927\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_928\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_929\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_930\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_931\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_932\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_933\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_934\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_935\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_936\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_937\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_938\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_939\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_940\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_941\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_942\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_943\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_944\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_945\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_946\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_947\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_948\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_949\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_950\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_951\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_952\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_953\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_954\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_955\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_956\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_957\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_958\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_959\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_960\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_961\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_962\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_963\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_964\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_965\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_966\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_967\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_968\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_969\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_970\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_971\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_972\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_973\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_974\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_975\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_976\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_977\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_978\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_979\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_980\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_981\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_982\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_983\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_984\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_985\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_986\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_987\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_988\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_989\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"at\":{\"type\":\"integer\"},\"kind\":{\"const\":\"event_990\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_991\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_992\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_993\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_994\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_995\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_996\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_997\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_998\"}},\"required\":[\"kind\"],\"type\":\"object\"},{\"properties\":{\"kind\":{\"const\":\"event_999\"}},\"required\":[\"kind\"],\"type\":\"object\"}]}},\"required\":[\"event\"],\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"wide_object\",\"outputSchema\":{\"properties\":{\"field_0\":{\"type\":\"string\"},\"field_1\":{\"type\":\"integer\"},\"field_10\":{\"type\":\"integer\"},\"field_100\":{\"type\":\"integer\"},\"field_101\":{\"type\":\"boolean\"},\"field_102\":{\"type\":\"string\"},\"field_103\":{\"type\":\"integer\"},\"field_104\":{\"type\":\"boolean\"},\"field_105\":{\"type\":\"string\"},\"field_106\":{\"type\":\"integer\"},\"field_107\":{\"type\":\"boolean\"},\"field_108\":{\"type\":\"string\"},\"field_109\":{\"type\":\"integer\"},\"field_11\":{\"type\":\"boolean\"},\"field_110\":{\"type\":\"boolean\"},\"field_111\":{\"type\":\"string\"},\"field_112\":{\"type\":\"integer\"},\"field_113\":{\"type\":\"boolean\"},\"field_114\":{\"type\":\"string\"},\"field_115\":{\"type\":\"integer\"},\"field_116\":{\"type\":\"boolean\"},\"field_117\":{\"type\":\"string\"},\"field_118\":{\"type\":\"integer\"},\"field_119\":{\"type\":\"boolean\"},\"field_12\":{\"type\":\"string\"},\"field_120\":{\"type\":\"string\"},\"field_121\":{\"type\":\"integer\"},\"field_122\":{\"type\":\"boolean\"},\"field_123\":{\"type\":\"string\"},\"field_124\":{\"type\":\"integer\"},\"field_125\":{\"type\":\"boolean\"},\"field_126\":{\"type\":\"string\"},\"field_127\":{\"type\":\"integer\"},\"field_128\":{\"type\":\"boolean\"},\"field_129\":{\"type\":\"string\"},\"field_13\":{\"type\":\"integer\"},\"field_130\":{\"type\":\"integer\"},\"field_131\":{\"type\":\"boolean\"},\"field_132\":{\"type\":\"string\"},\"field_133\":{\"type\":\"integer\"},\"field_134\":{\"type\":\"boolean\"},\"field_135\":{\"type\":\"string\"},\"field_136\":{\"type\":\"integer\"},\"field_137\":{\"type\":\"boolean\"},\"field_138\":{\"type\":\"string\"},\"field_139\":{\"type\":\"integer\"},\"field_14\":{\"type\":\"boolean\"},\"field_140\":{\"type\":\"boolean\"},\"field_141\":{\"type\":\"string\"},\"field_142\":{\"type\":\"integer\"},\"field_143\":{\"type\":\"boolean\"},\"field_144\":{\"type\":\"string\"},\"field_145\":{\"type\":\"integer\"},\"field_146\":{\"type\":\"boolean\"},\"field_147\":{\"type\":\"string\"},\"field_148\":{\"type\":\"integer\"},\"field_149\":{\"type\":\"boolean\"},\"field_15\":{\"type\":\"string\"},\"field_150\":{\"type\":\"string\"},\"field_151\":{\"type\":\"integer\"},\"field_152\":{\"type\":\"boolean\"},\"field_153\":{\"type\":\"string\"},\"field_154\":{\"type\":\"integer\"},\"field_155\":{\"type\":\"boolean\"},\"field_156\":{\"type\":\"string\"},\"field_157\":{\"type\":\"integer\"},\"field_158\":{\"type\":\"boolean\"},\"field_159\":{\"type\":\"string\"},\"field_16\":{\"type\":\"integer\"},\"field_160\":{\"type\":\"integer\"},\"field_161\":{\"type\":\"boolean\"},\"field_162\":{\"type\":\"string\"},\"field_163\":{\"type\":\"integer\"},\"field_164\":{\"type\":\"boolean\"},\"field_165\":{\"type\":\"string\"},\"field_166\":{\"type\":\"integer\"},\"field_167\":{\"type\":\"boolean\"},\"field_168\":{\"type\":\"string\"},\"field_169\":{\"type\":\"integer\"},\"field_17\":{\"type\":\"boolean\"},\"field_170\":{\"type\":\"boolean\"},\"field_171\":{\"type\":\"string\"},\"field_172\":{\"type\":\"integer\"},\"field_173\":{\"type\":\"boolean\"},\"field_174\":{\"type\":\"string\"},\"field_175\":{\"type\":\"integer\"},\"field_176\":{\"type\":\"boolean\"},\"field_177\":{\"type\":\"string\"},\"field_178\":{\"type\":\"integer\"},\"field_179\":{\"type\":\"boolean\"},\"field_18\":{\"type\":\"string\"},\"field_180\":{\"type\":\"string\"},\"field_181\":{\"type\":\"integer\"},\"field_182\":{\"type\":\"boolean\"},\"field_183\":{\"type\":\"string\"},\"field_184\":{\"type\":\"integer\"},\"field_185\":{\"type\":\"boolean\"},\"field_186\":{\"type\":\"string\"},\"field_187\":{\"type\":\"integer\"},\"field_188\":{\"type\":\"boolean\"},\"field_189\":{\"type\":\"string\"},\"field_19\":{\"type\":\"integer\"},\"field_190\":{\"type\":\"integer\"},\"field_191\":{\"type\":\"boolean\"},\"field_192\":{\"type\":\"string\"},\"field_193\":{\"type\":\"integer\"},\"field_194\":{\"type\":\"boolean\"},\"field_195\":{\"type\":\"string\"},\"field_196\":{\"type\":\"integer\"},\"field_197\":{\"type\":\"boolean\"},\"field_198\":{\"type\":\"string\"},\"field_199\":{\"type\":\"integer\"},\"field_2\":{\"type\":\"boolean\"},\"field_20\":{\"type\":\"boolean\"},\"field_200\":{\"type\":\"boolean\"},\"field_201\":{\"type\":\"string\"},\"field_202\":{\"type\":\"integer\"},\"field_203\":{\"type\":\"boolean\"},\"field_204\":{\"type\":\"string\"},\"field_205\":{\"type\":\"integer\"},\"field_206\":{\"type\":\"boolean\"},\"field_207\":{\"type\":\"string\"},\"field_208\":{\"type\":\"integer\"},\"field_209\":{\"type\":\"boolean\"},\"field_21\":{\"type\":\"string\"},\"field_210\":{\"type\":\"string\"},\"field_211\":{\"type\":\"integer\"},\"field_212\":{\"type\":\"boolean\"},\"field_213\":{\"type\":\"string\"},\"field_214\":{\"type\":\"integer\"},\"field_215\":{\"type\":\"boolean\"},\"field_216\":{\"type\":\"string\"},\"field_217\":{\"type\":\"integer\"},\"field_218\":{\"type\":\"boolean\"},\"field_219\":{\"type\":\"string\"},\"field_22\":{\"type\":\"integer\"},\"field_220\":{\"type\":\"integer\"},\"field_221\":{\"type\":\"boolean\"},\"field_222\":{\"type\":\"string\"},\"field_223\":{\"type\":\"integer\"},\"field_224\":{\"type\":\"boolean\"},\"field_225\":{\"type\":\"string\"},\"field_226\":{\"type\":\"integer\"},\"field_227\":{\"type\":\"boolean\"},\"field_228\":{\"type\":\"string\"},\"field_229\":{\"type\":\"integer\"},\"field_23\":{\"type\":\"boolean\"},\"field_230\":{\"type\":\"boolean\"},\"field_231\":{\"type\":\"string\"},\"field_232\":{\"type\":\"integer\"},\"field_233\":{\"type\":\"boolean\"},\"field_234\":{\"type\":\"string\"},\"field_235\":{\"type\":\"integer\"},\"field_236\":{\"type\":\"boolean\"},\"field_237\":{\"type\":\"string\"},\"field_238\":{\"type\":\"integer\"},\"field_239\":{\"type\":\"boolean\"},\"field_24\":{\"type\":\"string\"},\"field_240\":{\"type\":\"string\"},\"field_241\":{\"type\":\"integer\"},\"field_242\":{\"type\":\"boolean\"},\"field_243\":{\"type\":\"string\"},\"field_244\":{\"type\":\"integer\"},\"field_245\":{\"type\":\"boolean\"},\"field_246\":{\"type\":\"string\"},\"field_247\":{\"type\":\"integer\"},\"field_248\":{\"type\":\"boolean\"},\"field_249\":{\"type\":\"string\"},\"field_25\":{\"type\":\"integer\"},\"field_250\":{\"type\":\"integer\"},\"field_251\":{\"type\":\"boolean\"},\"field_252\":{\"type\":\"string\"},\"field_253\":{\"type\":\"integer\"},\"field_254\":{\"type\":\"boolean\"},\"field_255\":{\"type\":\"string\"},\"field_256\":{\"type\":\"integer\"},\"field_257\":{\"type\":\"boolean\"},\"field_258\":{\"type\":\"string\"},\"field_259\":{\"type\":\"integer\"},\"field_26\":{\"type\":\"boolean\"},\"field_260\":{\"type\":\"boolean\"},\"field_261\":{\"type\":\"string\"},\"field_262\":{\"type\":\"integer\"},\"field_263\":{\"type\":\"boolean\"},\"field_264\":{\"type\":\"string\"},\"field_265\":{\"type\":\"integer\"},\"field_266\":{\"type\":\"boolean\"},\"field_267\":{\"type\":\"string\"},\"field_268\":{\"type\":\"integer\"},\"field_269\":{\"type\":\"boolean\"},\"field_27\":{\"type\":\"string\"},\"field_270\":{\"type\":\"string\"},\"field_271\":{\"type\":\"integer\"},\"field_272\":{\"type\":\"boolean\"},\"field_273\":{\"type\":\"string\"},\"field_274\":{\"type\":\"integer\"},\"field_275\":{\"type\":\"boolean\"},\"field_276\":{\"type\":\"string\"},\"field_277\":{\"type\":\"integer\"},\"field_278\":{\"type\":\"boolean\"},\"field_279\":{\"type\":\"string\"},\"field_28\":{\"type\":\"integer\"},\"field_280\":{\"type\":\"integer\"},\"field_281\":{\"type\":\"boolean\"},\"field_282\":{\"type\":\"string\"},\"field_283\":{\"type\":\"integer\"},\"field_284\":{\"type\":\"boolean\"},\"field_285\":{\"type\":\"string\"},\"field_286\":{\"type\":\"integer\"},\"field_287\":{\"type\":\"boolean\"},\"field_288\":{\"type\":\"string\"},\"field_289\":{\"type\":\"integer\"},\"field_29\":{\"type\":\"boolean\"},\"field_290\":{\"type\":\"boolean\"},\"field_291\":{\"type\":\"string\"},\"field_292\":{\"type\":\"integer\"},\"field_293\":{\"type\":\"boolean\"},\"field_294\":{\"type\":\"string\"},\"field_295\":{\"type\":\"integer\"},\"field_296\":{\"type\":\"boolean\"},\"field_297\":{\"type\":\"string\"},\"field_298\":{\"type\":\"integer\"},\"field_299\":{\"type\":\"boolean\"},\"field_3\":{\"type\":\"string\"},\"field_30\":{\"type\":\"string\"},\"field_300\":{\"type\":\"string\"},\"field_301\":{\"type\":\"integer\"},\"field_302\":{\"type\":\"boolean\"},\"field_303\":{\"type\":\"string\"},\"field_304\":{\"type\":\"integer\"},\"field_305\":{\"type\":\"boolean\"},\"field_306\":{\"type\":\"string\"},\"field_307\":{\"type\":\"integer\"},\"field_308\":{\"type\":\"boolean\"},\"field_309\":{\"type\":\"string\"},\"field_31\":{\"type\":\"integer\"},\"field_310\":{\"type\":\"integer\"},\"field_311\":{\"type\":\"boolean\"},\"field_312\":{\"type\":\"string\"},\"field_313\":{\"type\":\"integer\"},\"field_314\":{\"type\":\"boolean\"},\"field_315\":{\"type\":\"string\"},\"field_316\":{\"type\":\"integer\"},\"field_317\":{\"type\":\"boolean\"},\"field_318\":{\"type\":\"string\"},\"field_319\":{\"type\":\"integer\"},\"field_32\":{\"type\":\"boolean\"},\"field_320\":{\"type\":\"boolean\"},\"field_321\":{\"type\":\"string\"},\"field_322\":{\"type\":\"integer\"},\"field_323\":{\"type\":\"boolean\"},\"field_324\":{\"type\":\"string\"},\"field_325\":{\"type\":\"integer\"},\"field_326\":{\"type\":\"boolean\"},\"field_327\":{\"type\":\"string\"},\"field_328\":{\"type\":\"integer\"},\"field_329\":{\"type\":\"boolean\"},\"field_33\":{\"type\":\"string\"},\"field_330\":{\"type\":\"string\"},\"field_331\":{\"type\":\"integer\"},\"field_332\":{\"type\":\"boolean\"},\"field_333\":{\"type\":\"string\"},\"field_334\":{\"type\":\"integer\"},\"field_335\":{\"type\":\"boolean\"},\"field_336\":{\"type\":\"string\"},\"field_337\":{\"type\":\"integer\"},\"field_338\":{\"type\":\"boolean\"},\"field_339\":{\"type\":\"string\"},\"field_34\":{\"type\":\"integer\"},\"field_340\":{\"type\":\"integer\"},\"field_341\":{\"type\":\"boolean\"},\"field_342\":{\"type\":\"string\"},\"field_343\":{\"type\":\"integer\"},\"field_344\":{\"type\":\"boolean\"},\"field_345\":{\"type\":\"string\"},\"field_346\":{\"type\":\"integer\"},\"field_347\":{\"type\":\"boolean\"},\"field_348\":{\"type\":\"string\"},\"field_349\":{\"type\":\"integer\"},\"field_35\":{\"type\":\"boolean\"},\"field_350\":{\"type\":\"boolean\"},\"field_351\":{\"type\":\"string\"},\"field_352\":{\"type\":\"integer\"},\"field_353\":{\"type\":\"boolean\"},\"field_354\":{\"type\":\"string\"},\"field_355\":{\"type\":\"integer\"},\"field_356\":{\"type\":\"boolean\"},\"field_357\":{\"type\":\"string\"},\"field_358\":{\"type\":\"integer\"},\"field_359\":{\"type\":\"boolean\"},\"field_36\":{\"type\":\"string\"},\"field_360\":{\"type\":\"string\"},\"field_361\":{\"type\":\"integer\"},\"field_362\":{\"type\":\"boolean\"},\"field_363\":{\"type\":\"string\"},\"field_364\":{\"type\":\"integer\"},\"field_365\":{\"type\":\"boolean\"},\"field_366\":{\"type\":\"string\"},\"field_367\":{\"type\":\"integer\"},\"field_368\":{\"type\":\"boolean\"},\"field_369\":{\"type\":\"string\"},\"field_37\":{\"type\":\"integer\"},\"field_370\":{\"type\":\"integer\"},\"field_371\":{\"type\":\"boolean\"},\"field_372\":{\"type\":\"string\"},\"field_373\":{\"type\":\"integer\"},\"field_374\":{\"type\":\"boolean\"},\"field_375\":{\"type\":\"string\"},\"field_376\":{\"type\":\"integer\"},\"field_377\":{\"type\":\"boolean\"},\"field_378\":{\"type\":\"string\"},\"field_379\":{\"type\":\"integer\"},\"field_38\":{\"type\":\"boolean\"},\"field_380\":{\"type\":\"boolean\"},\"field_381\":{\"type\":\"string\"},\"field_382\":{\"type\":\"integer\"},\"field_383\":{\"type\":\"boolean\"},\"field_384\":{\"type\":\"string\"},\"field_385\":{\"type\":\"integer\"},\"field_386\":{\"type\":\"boolean\"},\"field_387\":{\"type\":\"string\"},\"field_388\":{\"type\":\"integer\"},\"field_389\":{\"type\":\"boolean\"},\"field_39\":{\"type\":\"string\"},\"field_390\":{\"type\":\"string\"},\"field_391\":{\"type\":\"integer\"},\"field_392\":{\"type\":\"boolean\"},\"field_393\":{\"type\":\"string\"},\"field_394\":{\"type\":\"integer\"},\"field_395\":{\"type\":\"boolean\"},\"field_396\":{\"type\":\"string\"},\"field_397\":{\"type\":\"integer\"},\"field_398\":{\"type\":\"boolean\"},\"field_399\":{\"type\":\"string\"},\"field_4\":{\"type\":\"integer\"},\"field_40\":{\"type\":\"integer\"},\"field_400\":{\"type\":\"integer\"},\"field_401\":{\"type\":\"boolean\"},\"field_402\":{\"type\":\"string\"},\"field_403\":{\"type\":\"integer\"},\"field_404\":{\"type\":\"boolean\"},\"field_405\":{\"type\":\"string\"},\"field_406\":{\"type\":\"integer\"},\"field_407\":{\"type\":\"boolean\"},\"field_408\":{\"type\":\"string\"},\"field_409\":{\"type\":\"integer\"},\"field_41\":{\"type\":\"boolean\"},\"field_410\":{\"type\":\"boolean\"},\"field_411\":{\"type\":\"string\"},\"field_412\":{\"type\":\"integer\"},\"field_413\":{\"type\":\"boolean\"},\"field_414\":{\"type\":\"string\"},\"field_415\":{\"type\":\"integer\"},\"field_416\":{\"type\":\"boolean\"},\"field_417\":{\"type\":\"string\"},\"field_418\":{\"type\":\"integer\"},\"field_419\":{\"type\":\"boolean\"},\"field_42\":{\"type\":\"string\"},\"field_420\":{\"type\":\"string\"},\"field_421\":{\"type\":\"integer\"},\"field_422\":{\"type\":\"boolean\"},\"field_423\":{\"type\":\"string\"},\"field_424\":{\"type\":\"integer\"},\"field_425\":{\"type\":\"boolean\"},\"field_426\":{\"type\":\"string\"},\"field_427\":{\"type\":\"integer\"},\"field_428\":{\"type\":\"boolean\"},\"field_429\":{\"type\":\"string\"},\"field_43\":{\"type\":\"integer\"},\"field_430\":{\"type\":\"integer\"},\"field_431\":{\"type\":\"boolean\"},\"field_432\":{\"type\":\"string\"},\"field_433\":{\"type\":\"integer\"},\"field_434\":{\"type\":\"boolean\"},\"field_435\":{\"type\":\"string\"},\"field_436\":{\"type\":\"integer\"},\"field_437\":{\"type\":\"boolean\"},\"field_438\":{\"type\":\"string\"},\"field_439\":{\"type\":\"integer\"},\"field_44\":{\"type\":\"boolean\"},\"field_440\":{\"type\":\"boolean\"},\"field_441\":{\"type\":\"string\"},\"field_442\":{\"type\":\"integer\"},\"field_443\":{\"type\":\"boolean\"},\"field_444\":{\"type\":\"string\"},\"field_445\":{\"type\":\"integer\"},\"field_446\":{\"type\":\"boolean\"},\"field_447\":{\"type\":\"string\"},\"field_448\":{\"type\":\"integer\"},\"field_449\":{\"type\":\"boolean\"},\"field_45\":{\"type\":\"string\"},\"field_450\":{\"type\":\"string\"},\"field_451\":{\"type\":\"integer\"},\"field_452\":{\"type\":\"boolean\"},\"field_453\":{\"type\":\"string\"},\"field_454\":{\"type\":\"integer\"},\"field_455\":{\"type\":\"boolean\"},\"field_456\":{\"type\":\"string\"},\"field_457\":{\"type\":\"integer\"},\"field_458\":{\"type\":\"boolean\"},\"field_459\":{\"type\":\"string\"},\"field_46\":{\"type\":\"integer\"},\"field_460\":{\"type\":\"integer\"},\"field_461\":{\"type\":\"boolean\"},\"field_462\":{\"type\":\"string\"},\"field_463\":{\"type\":\"integer\"},\"field_464\":{\"type\":\"boolean\"},\"field_465\":{\"type\":\"string\"},\"field_466\":{\"type\":\"integer\"},\"field_467\":{\"type\":\"boolean\"},\"field_468\":{\"type\":\"string\"},\"field_469\":{\"type\":\"integer\"},\"field_47\":{\"type\":\"boolean\"},\"field_470\":{\"type\":\"boolean\"},\"field_471\":{\"type\":\"string\"},\"field_472\":{\"type\":\"integer\"},\"field_473\":{\"type\":\"boolean\"},\"field_474\":{\"type\":\"string\"},\"field_475\":{\"type\":\"integer\"},\"field_476\":{\"type\":\"boolean\"},\"field_477\":{\"type\":\"string\"},\"field_478\":{\"type\":\"integer\"},\"field_479\":{\"type\":\"boolean\"},\"field_48\":{\"type\":\"string\"},\"field_480\":{\"type\":\"string\"},\"field_481\":{\"type\":\"integer\"},\"field_482\":{\"type\":\"boolean\"},\"field_483\":{\"type\":\"string\"},\"field_484\":{\"type\":\"integer\"},\"field_485\":{\"type\":\"boolean\"},\"field_486\":{\"type\":\"string\"},\"field_487\":{\"type\":\"integer\"},\"field_488\":{\"type\":\"boolean\"},\"field_489\":{\"type\":\"string\"},\"field_49\":{\"type\":\"integer\"},\"field_490\":{\"type\":\"integer\"},\"field_491\":{\"type\":\"boolean\"},\"field_492\":{\"type\":\"string\"},\"field_493\":{\"type\":\"integer\"},\"field_494\":{\"type\":\"boolean\"},\"field_495\":{\"type\":\"string\"},\"field_496\":{\"type\":\"integer\"},\"field_497\":{\"type\":\"boolean\"},\"field_498\":{\"type\":\"string\"},\"field_499\":{\"type\":\"integer\"},\"field_5\":{\"type\":\"boolean\"},\"field_50\":{\"type\":\"boolean\"},\"field_500\":{\"type\":\"boolean\"},\"field_501\":{\"type\":\"string\"},\"field_502\":{\"type\":\"integer\"},\"field_503\":{\"type\":\"boolean\"},\"field_504\":{\"type\":\"string\"},\"field_505\":{\"type\":\"integer\"},\"field_506\":{\"type\":\"boolean\"},\"field_507\":{\"type\":\"string\"},\"field_508\":{\"type\":\"integer\"},\"field_509\":{\"type\":\"boolean\"},\"field_51\":{\"type\":\"string\"},\"field_510\":{\"type\":\"string\"},\"field_511\":{\"type\":\"integer\"},\"field_512\":{\"type\":\"boolean\"},\"field_513\":{\"type\":\"string\"},\"field_514\":{\"type\":\"integer\"},\"field_515\":{\"type\":\"boolean\"},\"field_516\":{\"type\":\"string\"},\"field_517\":{\"type\":\"integer\"},\"field_518\":{\"type\":\"boolean\"},\"field_519\":{\"type\":\"string\"},\"field_52\":{\"type\":\"integer\"},\"field_520\":{\"type\":\"integer\"},\"field_521\":{\"type\":\"boolean\"},\"field_522\":{\"type\":\"string\"},\"field_523\":{\"type\":\"integer\"},\"field_524\":{\"type\":\"boolean\"},\"field_525\":{\"type\":\"string\"},\"field_526\":{\"type\":\"integer\"},\"field_527\":{\"type\":\"boolean\"},\"field_528\":{\"type\":\"string\"},\"field_529\":{\"type\":\"integer\"},\"field_53\":{\"type\":\"boolean\"},\"field_530\":{\"type\":\"boolean\"},\"field_531\":{\"type\":\"string\"},\"field_532\":{\"type\":\"integer\"},\"field_533\":{\"type\":\"boolean\"},\"field_534\":{\"type\":\"string\"},\"field_535\":{\"type\":\"integer\"},\"field_536\":{\"type\":\"boolean\"},\"field_537\":{\"type\":\"string\"},\"field_538\":{\"type\":\"integer\"},\"field_539\":{\"type\":\"boolean\"},\"field_54\":{\"type\":\"string\"},\"field_540\":{\"type\":\"string\"},\"field_541\":{\"type\":\"integer\"},\"field_542\":{\"type\":\"boolean\"},\"field_543\":{\"type\":\"string\"},\"field_544\":{\"type\":\"integer\"},\"field_545\":{\"type\":\"boolean\"},\"field_546\":{\"type\":\"string\"},\"field_547\":{\"type\":\"integer\"},\"field_548\":{\"type\":\"boolean\"},\"field_549\":{\"type\":\"string\"},\"field_55\":{\"type\":\"integer\"},\"field_550\":{\"type\":\"integer\"},\"field_551\":{\"type\":\"boolean\"},\"field_552\":{\"type\":\"string\"},\"field_553\":{\"type\":\"integer\"},\"field_554\":{\"type\":\"boolean\"},\"field_555\":{\"type\":\"string\"},\"field_556\":{\"type\":\"integer\"},\"field_557\":{\"type\":\"boolean\"},\"field_558\":{\"type\":\"string\"},\"field_559\":{\"type\":\"integer\"},\"field_56\":{\"type\":\"boolean\"},\"field_560\":{\"type\":\"boolean\"},\"field_561\":{\"type\":\"string\"},\"field_562\":{\"type\":\"integer\"},\"field_563\":{\"type\":\"boolean\"},\"field_564\":{\"type\":\"string\"},\"field_565\":{\"type\":\"integer\"},\"field_566\":{\"type\":\"boolean\"},\"field_567\":{\"type\":\"string\"},\"field_568\":{\"type\":\"integer\"},\"field_569\":{\"type\":\"boolean\"},\"field_57\":{\"type\":\"string\"},\"field_570\":{\"type\":\"string\"},\"field_571\":{\"type\":\"integer\"},\"field_572\":{\"type\":\"boolean\"},\"field_573\":{\"type\":\"string\"},\"field_574\":{\"type\":\"integer\"},\"field_575\":{\"type\":\"boolean\"},\"field_576\":{\"type\":\"string\"},\"field_577\":{\"type\":\"integer\"},\"field_578\":{\"type\":\"boolean\"},\"field_579\":{\"type\":\"string\"},\"field_58\":{\"type\":\"integer\"},\"field_580\":{\"type\":\"integer\"},\"field_581\":{\"type\":\"boolean\"},\"field_582\":{\"type\":\"string\"},\"field_583\":{\"type\":\"integer\"},\"field_584\":{\"type\":\"boolean\"},\"field_585\":{\"type\":\"string\"},\"field_586\":{\"type\":\"integer\"},\"field_587\":{\"type\":\"boolean\"},\"field_588\":{\"type\":\"string\"},\"field_589\":{\"type\":\"integer\"},\"field_59\":{\"type\":\"boolean\"},\"field_590\":{\"type\":\"boolean\"},\"field_591\":{\"type\":\"string\"},\"field_592\":{\"type\":\"integer\"},\"field_593\":{\"type\":\"boolean\"},\"field_594\":{\"type\":\"string\"},\"field_595\":{\"type\":\"integer\"},\"field_596\":{\"type\":\"boolean\"},\"field_597\":{\"type\":\"string\"},\"field_598\":{\"type\":\"integer\"},\"field_599\":{\"type\":\"boolean\"},\"field_6\":{\"type\":\"string\"},\"field_60\":{\"type\":\"string\"},\"field_600\":{\"type\":\"string\"},\"field_601\":{\"type\":\"integer\"},\"field_602\":{\"type\":\"boolean\"},\"field_603\":{\"type\":\"string\"},\"field_604\":{\"type\":\"integer\"},\"field_605\":{\"type\":\"boolean\"},\"field_606\":{\"type\":\"string\"},\"field_607\":{\"type\":\"integer\"},\"field_608\":{\"type\":\"boolean\"},\"field_609\":{\"type\":\"string\"},\"field_61\":{\"type\":\"integer\"},\"field_610\":{\"type\":\"integer\"},\"field_611\":{\"type\":\"boolean\"},\"field_612\":{\"type\":\"string\"},\"field_613\":{\"type\":\"integer\"},\"field_614\":{\"type\":\"boolean\"},\"field_615\":{\"type\":\"string\"},\"field_616\":{\"type\":\"integer\"},\"field_617\":{\"type\":\"boolean\"},\"field_618\":{\"type\":\"string\"},\"field_619\":{\"type\":\"integer\"},\"field_62\":{\"type\":\"boolean\"},\"field_620\":{\"type\":\"boolean\"},\"field_621\":{\"type\":\"string\"},\"field_622\":{\"type\":\"integer\"},\"field_623\":{\"type\":\"boolean\"},\"field_624\":{\"type\":\"string\"},\"field_625\":{\"type\":\"integer\"},\"field_626\":{\"type\":\"boolean\"},\"field_627\":{\"type\":\"string\"},\"field_628\":{\"type\":\"integer\"},\"field_629\":{\"type\":\"boolean\"},\"field_63\":{\"type\":\"string\"},\"field_630\":{\"type\":\"string\"},\"field_631\":{\"type\":\"integer\"},\"field_632\":{\"type\":\"boolean\"},\"field_633\":{\"type\":\"string\"},\"field_634\":{\"type\":\"integer\"},\"field_635\":{\"type\":\"boolean\"},\"field_636\":{\"type\":\"string\"},\"field_637\":{\"type\":\"integer\"},\"field_638\":{\"type\":\"boolean\"},\"field_639\":{\"type\":\"string\"},\"field_64\":{\"type\":\"integer\"},\"field_640\":{\"type\":\"integer\"},\"field_641\":{\"type\":\"boolean\"},\"field_642\":{\"type\":\"string\"},\"field_643\":{\"type\":\"integer\"},\"field_644\":{\"type\":\"boolean\"},\"field_645\":{\"type\":\"string\"},\"field_646\":{\"type\":\"integer\"},\"field_647\":{\"type\":\"boolean\"},\"field_648\":{\"type\":\"string\"},\"field_649\":{\"type\":\"integer\"},\"field_65\":{\"type\":\"boolean\"},\"field_650\":{\"type\":\"boolean\"},\"field_651\":{\"type\":\"string\"},\"field_652\":{\"type\":\"integer\"},\"field_653\":{\"type\":\"boolean\"},\"field_654\":{\"type\":\"string\"},\"field_655\":{\"type\":\"integer\"},\"field_656\":{\"type\":\"boolean\"},\"field_657\":{\"type\":\"string\"},\"field_658\":{\"type\":\"integer\"},\"field_659\":{\"type\":\"boolean\"},\"field_66\":{\"type\":\"string\"},\"field_660\":{\"type\":\"string\"},\"field_661\":{\"type\":\"integer\"},\"field_662\":{\"type\":\"boolean\"},\"field_663\":{\"type\":\"string\"},\"field_664\":{\"type\":\"integer\"},\"field_665\":{\"type\":\"boolean\"},\"field_666\":{\"type\":\"string\"},\"field_667\":{\"type\":\"integer\"},\"field_668\":{\"type\":\"boolean\"},\"field_669\":{\"type\":\"string\"},\"field_67\":{\"type\":\"integer\"},\"field_670\":{\"type\":\"integer\"},\"field_671\":{\"type\":\"boolean\"},\"field_672\":{\"type\":\"string\"},\"field_673\":{\"type\":\"integer\"},\"field_674\":{\"type\":\"boolean\"},\"field_675\":{\"type\":\"string\"},\"field_676\":{\"type\":\"integer\"},\"field_677\":{\"type\":\"boolean\"},\"field_678\":{\"type\":\"string\"},\"field_679\":{\"type\":\"integer\"},\"field_68\":{\"type\":\"boolean\"},\"field_680\":{\"type\":\"boolean\"},\"field_681\":{\"type\":\"string\"},\"field_682\":{\"type\":\"integer\"},\"field_683\":{\"type\":\"boolean\"},\"field_684\":{\"type\":\"string\"},\"field_685\":{\"type\":\"integer\"},\"field_686\":{\"type\":\"boolean\"},\"field_687\":{\"type\":\"string\"},\"field_688\":{\"type\":\"integer\"},\"field_689\":{\"type\":\"boolean\"},\"field_69\":{\"type\":\"string\"},\"field_690\":{\"type\":\"string\"},\"field_691\":{\"type\":\"integer\"},\"field_692\":{\"type\":\"boolean\"},\"field_693\":{\"type\":\"string\"},\"field_694\":{\"type\":\"integer\"},\"field_695\":{\"type\":\"boolean\"},\"field_696\":{\"type\":\"string\"},\"field_697\":{\"type\":\"integer\"},\"field_698\":{\"type\":\"boolean\"},\"field_699\":{\"type\":\"string\"},\"field_7\":{\"type\":\"integer\"},\"field_70\":{\"type\":\"integer\"},\"field_700\":{\"type\":\"integer\"},\"field_701\":{\"type\":\"boolean\"},\"field_702\":{\"type\":\"string\"},\"field_703\":{\"type\":\"integer\"},\"field_704\":{\"type\":\"boolean\"},\"field_705\":{\"type\":\"string\"},\"field_706\":{\"type\":\"integer\"},\"field_707\":{\"type\":\"boolean\"},\"field_708\":{\"type\":\"string\"},\"field_709\":{\"type\":\"integer\"},\"field_71\":{\"type\":\"boolean\"},\"field_710\":{\"type\":\"boolean\"},\"field_711\":{\"type\":\"string\"},\"field_712\":{\"type\":\"integer\"},\"field_713\":{\"type\":\"boolean\"},\"field_714\":{\"type\":\"string\"},\"field_715\":{\"type\":\"integer\"},\"field_716\":{\"type\":\"boolean\"},\"field_717\":{\"type\":\"string\"},\"field_718\":{\"type\":\"integer\"},\"field_719\":{\"type\":\"boolean\"},\"field_72\":{\"type\":\"string\"},\"field_720\":{\"type\":\"string\"},\"field_721\":{\"type\":\"integer\"},\"field_722\":{\"type\":\"boolean\"},\"field_723\":{\"type\":\"string\"},\"field_724\":{\"type\":\"integer\"},\"field_725\":{\"type\":\"boolean\"},\"field_726\":{\"type\":\"string\"},\"field_727\":{\"type\":\"integer\"},\"field_728\":{\"type\":\"boolean\"},\"field_729\":{\"type\":\"string\"},\"field_73\":{\"type\":\"integer\"},\"field_730\":{\"type\":\"integer\"},\"field_731\":{\"type\":\"boolean\"},\"field_732\":{\"type\":\"string\"},\"field_733\":{\"type\":\"integer\"},\"field_734\":{\"type\":\"boolean\"},\"field_735\":{\"type\":\"string\"},\"field_736\":{\"type\":\"integer\"},\"field_737\":{\"type\":\"boolean\"},\"field_738\":{\"type\":\"string\"},\"field_739\":{\"type\":\"integer\"},\"field_74\":{\"type\":\"boolean\"},\"field_740\":{\"type\":\"boolean\"},\"field_741\":{\"type\":\"string\"},\"field_742\":{\"type\":\"integer\"},\"field_743\":{\"type\":\"boolean\"},\"field_744\":{\"type\":\"string\"},\"field_745\":{\"type\":\"integer\"},\"field_746\":{\"type\":\"boolean\"},\"field_747\":{\"type\":\"string\"},\"field_748\":{\"type\":\"integer\"},\"field_749\":{\"type\":\"boolean\"},\"field_75\":{\"type\":\"string\"},\"field_750\":{\"type\":\"string\"},\"field_751\":{\"type\":\"integer\"},\"field_752\":{\"type\":\"boolean\"},\"field_753\":{\"type\":\"string\"},\"field_754\":{\"type\":\"integer\"},\"field_755\":{\"type\":\"boolean\"},\"field_756\":{\"type\":\"string\"},\"field_757\":{\"type\":\"integer\"},\"field_758\":{\"type\":\"boolean\"},\"field_759\":{\"type\":\"string\"},\"field_76\":{\"type\":\"integer\"},\"field_760\":{\"type\":\"integer\"},\"field_761\":{\"type\":\"boolean\"},\"field_762\":{\"type\":\"string\"},\"field_763\":{\"type\":\"integer\"},\"field_764\":{\"type\":\"boolean\"},\"field_765\":{\"type\":\"string\"},\"field_766\":{\"type\":\"integer\"},\"field_767\":{\"type\":\"boolean\"},\"field_768\":{\"type\":\"string\"},\"field_769\":{\"type\":\"integer\"},\"field_77\":{\"type\":\"boolean\"},\"field_770\":{\"type\":\"boolean\"},\"field_771\":{\"type\":\"string\"},\"field_772\":{\"type\":\"integer\"},\"field_773\":{\"type\":\"boolean\"},\"field_774\":{\"type\":\"string\"},\"field_775\":{\"type\":\"integer\"},\"field_776\":{\"type\":\"boolean\"},\"field_777\":{\"type\":\"string\"},\"field_778\":{\"type\":\"integer\"},\"field_779\":{\"type\":\"boolean\"},\"field_78\":{\"type\":\"string\"},\"field_780\":{\"type\":\"string\"},\"field_781\":{\"type\":\"integer\"},\"field_782\":{\"type\":\"boolean\"},\"field_783\":{\"type\":\"string\"},\"field_784\":{\"type\":\"integer\"},\"field_785\":{\"type\":\"boolean\"},\"field_786\":{\"type\":\"string\"},\"field_787\":{\"type\":\"integer\"},\"field_788\":{\"type\":\"boolean\"},\"field_789\":{\"type\":\"string\"},\"field_79\":{\"type\":\"integer\"},\"field_790\":{\"type\":\"integer\"},\"field_791\":{\"type\":\"boolean\"},\"field_792\":{\"type\":\"string\"},\"field_793\":{\"type\":\"integer\"},\"field_794\":{\"type\":\"boolean\"},\"field_795\":{\"type\":\"string\"},\"field_796\":{\"type\":\"integer\"},\"field_797\":{\"type\":\"boolean\"},\"field_798\":{\"type\":\"string\"},\"field_799\":{\"type\":\"integer\"},\"field_8\":{\"type\":\"boolean\"},\"field_80\":{\"type\":\"boolean\"},\"field_800\":{\"type\":\"boolean\"},\"field_801\":{\"type\":\"string\"},\"field_802\":{\"type\":\"integer\"},\"field_803\":{\"type\":\"boolean\"},\"field_804\":{\"type\":\"string\"},\"field_805\":{\"type\":\"integer\"},\"field_806\":{\"type\":\"boolean\"},\"field_807\":{\"type\":\"string\"},\"field_808\":{\"type\":\"integer\"},\"field_809\":{\"type\":\"boolean\"},\"field_81\":{\"type\":\"string\"},\"field_810\":{\"type\":\"string\"},\"field_811\":{\"type\":\"integer\"},\"field_812\":{\"type\":\"boolean\"},\"field_813\":{\"type\":\"string\"},\"field_814\":{\"type\":\"integer\"},\"field_815\":{\"type\":\"boolean\"},\"field_816\":{\"type\":\"string\"},\"field_817\":{\"type\":\"integer\"},\"field_818\":{\"type\":\"boolean\"},\"field_819\":{\"type\":\"string\"},\"field_82\":{\"type\":\"integer\"},\"field_820\":{\"type\":\"integer\"},\"field_821\":{\"type\":\"boolean\"},\"field_822\":{\"type\":\"string\"},\"field_823\":{\"type\":\"integer\"},\"field_824\":{\"type\":\"boolean\"},\"field_825\":{\"type\":\"string\"},\"field_826\":{\"type\":\"integer\"},\"field_827\":{\"type\":\"boolean\"},\"field_828\":{\"type\":\"string\"},\"field_829\":{\"type\":\"integer\"},\"field_83\":{\"type\":\"boolean\"},\"field_830\":{\"type\":\"boolean\"},\"field_831\":{\"type\":\"string\"},\"field_832\":{\"type\":\"integer\"},\"field_833\":{\"type\":\"boolean\"},\"field_834\":{\"type\":\"string\"},\"field_835\":{\"type\":\"integer\"},\"field_836\":{\"type\":\"boolean\"},\"field_837\":{\"type\":\"string\"},\"field_838\":{\"type\":\"integer\"},\"field_839\":{\"type\":\"boolean\"},\"field_84\":{\"type\":\"string\"},\"field_840\":{\"type\":\"string\"},\"field_841\":{\"type\":\"integer\"},\"field_842\":{\"type\":\"boolean\"},\"field_843\":{\"type\":\"string\"},\"field_844\":{\"type\":\"integer\"},\"field_845\":{\"type\":\"boolean\"},\"field_846\":{\"type\":\"string\"},\"field_847\":{\"type\":\"integer\"},\"field_848\":{\"type\":\"boolean\"},\"field_849\":{\"type\":\"string\"},\"field_85\":{\"type\":\"integer\"},\"field_850\":{\"type\":\"integer\"},\"field_851\":{\"type\":\"boolean\"},\"field_852\":{\"type\":\"string\"},\"field_853\":{\"type\":\"integer\"},\"field_854\":{\"type\":\"boolean\"},\"field_855\":{\"type\":\"string\"},\"field_856\":{\"type\":\"integer\"},\"field_857\":{\"type\":\"boolean\"},\"field_858\":{\"type\":\"string\"},\"field_859\":{\"type\":\"integer\"},\"field_86\":{\"type\":\"boolean\"},\"field_860\":{\"type\":\"boolean\"},\"field_861\":{\"type\":\"string\"},\"field_862\":{\"type\":\"integer\"},\"field_863\":{\"type\":\"boolean\"},\"field_864\":{\"type\":\"string\"},\"field_865\":{\"type\":\"integer\"},\"field_866\":{\"type\":\"boolean\"},\"field_867\":{\"type\":\"string\"},\"field_868\":{\"type\":\"integer\"},\"field_869\":{\"type\":\"boolean\"},\"field_87\":{\"type\":\"string\"},\"field_870\":{\"type\":\"string\"},\"field_871\":{\"type\":\"integer\"},\"field_872\":{\"type\":\"boolean\"},\"field_873\":{\"type\":\"string\"},\"field_874\":{\"type\":\"integer\"},\"field_875\":{\"type\":\"boolean\"},\"field_876\":{\"type\":\"string\"},\"field_877\":{\"type\":\"integer\"},\"field_878\":{\"type\":\"boolean\"},\"field_879\":{\"type\":\"string\"},\"field_88\":{\"type\":\"integer\"},\"field_880\":{\"type\":\"integer\"},\"field_881\":{\"type\":\"boolean\"},\"field_882\":{\"type\":\"string\"},\"field_883\":{\"type\":\"integer\"},\"field_884\":{\"type\":\"boolean\"},\"field_885\":{\"type\":\"string\"},\"field_886\":{\"type\":\"integer\"},\"field_887\":{\"type\":\"boolean\"},\"field_888\":{\"type\":\"string\"},\"field_889\":{\"type\":\"integer\"},\"field_89\":{\"type\":\"boolean\"},\"field_890\":{\"type\":\"boolean\"},\"field_891\":{\"type\":\"string\"},\"field_892\":{\"type\":\"integer\"},\"field_893\":{\"type\":\"boolean\"},\"field_894\":{\"type\":\"string\"},\"field_895\":{\"type\":\"integer\"},\"field_896\":{\"type\":\"boolean\"},\"field_897\":{\"type\":\"string\"},\"field_898\":{\"type\":\"integer\"},\"field_899\":{\"type\":\"boolean\"},\"field_9\":{\"type\":\"string\"},\"field_90\":{\"type\":\"string\"},\"field_900\":{\"type\":\"string\"},\"field_901\":{\"type\":\"integer\"},\"field_902\":{\"type\":\"boolean\"},\"field_903\":{\"type\":\"string\"},\"field_904\":{\"type\":\"integer\"},\"field_905\":{\"type\":\"boolean\"},\"field_906\":{\"type\":\"string\"},\"field_907\":{\"type\":\"integer\"},\"field_908\":{\"type\":\"boolean\"},\"field_909\":{\"type\":\"string\"},\"field_91\":{\"type\":\"integer\"},\"field_910\":{\"type\":\"integer\"},\"field_911\":{\"type\":\"boolean\"},\"field_912\":{\"type\":\"string\"},\"field_913\":{\"type\":\"integer\"},\"field_914\":{\"type\":\"boolean\"},\"field_915\":{\"type\":\"string\"},\"field_916\":{\"type\":\"integer\"},\"field_917\":{\"type\":\"boolean\"},\"field_918\":{\"type\":\"string\"},\"field_919\":{\"type\":\"integer\"},\"field_92\":{\"type\":\"boolean\"},\"field_920\":{\"type\":\"boolean\"},\"field_921\":{\"type\":\"string\"},\"field_922\":{\"type\":\"integer\"},\"field_923\":{\"type\":\"boolean\"},\"field_924\":{\"type\":\"string\"},\"field_925\":{\"type\":\"integer\"},\"field_926\":{\"type\":\"boolean\"},\"field_927\":{\"type\":\"string\"},\"field_928\":{\"type\":\"integer\"},\"field_929\":{\"type\":\"boolean\"},\"field_93\":{\"type\":\"string\"},\"field_930\":{\"type\":\"string\"},\"field_931\":{\"type\":\"integer\"},\"field_932\":{\"type\":\"boolean\"},\"field_933\":{\"type\":\"string\"},\"field_934\":{\"type\":\"integer\"},\"field_935\":{\"type\":\"boolean\"},\"field_936\":{\"type\":\"string\"},\"field_937\":{\"type\":\"integer\"},\"field_938\":{\"type\":\"boolean\"},\"field_939\":{\"type\":\"string\"},\"field_94\":{\"type\":\"integer\"},\"field_940\":{\"type\":\"integer\"},\"field_941\":{\"type\":\"boolean\"},\"field_942\":{\"type\":\"string\"},\"field_943\":{\"type\":\"integer\"},\"field_944\":{\"type\":\"boolean\"},\"field_945\":{\"type\":\"string\"},\"field_946\":{\"type\":\"integer\"},\"field_947\":{\"type\":\"boolean\"},\"field_948\":{\"type\":\"string\"},\"field_949\":{\"type\":\"integer\"},\"field_95\":{\"type\":\"boolean\"},\"field_950\":{\"type\":\"boolean\"},\"field_951\":{\"type\":\"string\"},\"field_952\":{\"type\":\"integer\"},\"field_953\":{\"type\":\"boolean\"},\"field_954\":{\"type\":\"string\"},\"field_955\":{\"type\":\"integer\"},\"field_956\":{\"type\":\"boolean\"},\"field_957\":{\"type\":\"string\"},\"field_958\":{\"type\":\"integer\"},\"field_959\":{\"type\":\"boolean\"},\"field_96\":{\"type\":\"string\"},\"field_960\":{\"type\":\"string\"},\"field_961\":{\"type\":\"integer\"},\"field_962\":{\"type\":\"boolean\"},\"field_963\":{\"type\":\"string\"},\"field_964\":{\"type\":\"integer\"},\"field_965\":{\"type\":\"boolean\"},\"field_966\":{\"type\":\"string\"},\"field_967\":{\"type\":\"integer\"},\"field_968\":{\"type\":\"boolean\"},\"field_969\":{\"type\":\"string\"},\"field_97\":{\"type\":\"integer\"},\"field_970\":{\"type\":\"integer\"},\"field_971\":{\"type\":\"boolean\"},\"field_972\":{\"type\":\"string\"},\"field_973\":{\"type\":\"integer\"},\"field_974\":{\"type\":\"boolean\"},\"field_975\":{\"type\":\"string\"},\"field_976\":{\"type\":\"integer\"},\"field_977\":{\"type\":\"boolean\"},\"field_978\":{\"type\":\"string\"},\"field_979\":{\"type\":\"integer\"},\"field_98\":{\"type\":\"boolean\"},\"field_980\":{\"type\":\"boolean\"},\"field_981\":{\"type\":\"string\"},\"field_982\":{\"type\":\"integer\"},\"field_983\":{\"type\":\"boolean\"},\"field_984\":{\"type\":\"string\"},\"field_985\":{\"type\":\"integer\"},\"field_986\":{\"type\":\"boolean\"},\"field_987\":{\"type\":\"string\"},\"field_988\":{\"type\":\"integer\"},\"field_989\":{\"type\":\"boolean\"},\"field_99\":{\"type\":\"string\"},\"field_990\":{\"type\":\"string\"},\"field_991\":{\"type\":\"integer\"},\"field_992\":{\"type\":\"boolean\"},\"field_993\":{\"type\":\"string\"},\"field_994\":{\"type\":\"integer\"},\"field_995\":{\"type\":\"boolean\"},\"field_996\":{\"type\":\"string\"},\"field_997\":{\"type\":\"integer\"},\"field_998\":{\"type\":\"boolean\"},\"field_999\":{\"type\":\"string\"}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"wide_enum\",\"outputSchema\":{\"properties\":{\"value\":{\"enum\":[\"value_0\",\"value_1\",\"value_2\",\"value_3\",\"value_4\",\"value_5\",\"value_6\",\"value_7\",\"value_8\",\"value_9\",\"value_10\",\"value_11\",\"value_12\",\"value_13\",\"value_14\",\"value_15\",\"value_16\",\"value_17\",\"value_18\",\"value_19\",\"value_20\",\"value_21\",\"value_22\",\"value_23\",\"value_24\",\"value_25\",\"value_26\",\"value_27\",\"value_28\",\"value_29\",\"value_30\",\"value_31\",\"value_32\",\"value_33\",\"value_34\",\"value_35\",\"value_36\",\"value_37\",\"value_38\",\"value_39\",\"value_40\",\"value_41\",\"value_42\",\"value_43\",\"value_44\",\"value_45\",\"value_46\",\"value_47\",\"value_48\",\"value_49\",\"value_50\",\"value_51\",\"value_52\",\"value_53\",\"value_54\",\"value_55\",\"value_56\",\"value_57\",\"value_58\",\"value_59\",\"value_60\",\"value_61\",\"value_62\",\"value_63\",\"value_64\",\"value_65\",\"value_66\",\"value_67\",\"value_68\",\"value_69\",\"value_70\",\"value_71\",\"value_72\",\"value_73\",\"value_74\",\"value_75\",\"value_76\",\"value_77\",\"value_78\",\"value_79\",\"value_80\",\"value_81\",\"value_82\",\"value_83\",\"value_84\",\"value_85\",\"value_86\",\"value_87\",\"value_88\",\"value_89\",\"value_90\",\"value_91\",\"value_92\",\"value_93\",\"value_94\",\"value_95\",\"value_96\",\"value_97\",\"value_98\",\"value_99\",\"value_100\",\"value_101\",\"value_102\",\"value_103\",\"value_104\",\"value_105\",\"value_106\",\"value_107\",\"value_108\",\"value_109\",\"value_110\",\"value_111\",\"value_112\",\"value_113\",\"value_114\",\"value_115\",\"value_116\",\"value_117\",\"value_118\",\"value_119\",\"value_120\",\"value_121\",\"value_122\",\"value_123\",\"value_124\",\"value_125\",\"value_126\",\"value_127\",\"value_128\",\"value_129\",\"value_130\",\"value_131\",\"value_132\",\"value_133\",\"value_134\",\"value_135\",\"value_136\",\"value_137\",\"value_138\",\"value_139\",\"value_140\",\"value_141\",\"value_142\",\"value_143\",\"value_144\",\"value_145\",\"value_146\",\"value_147\",\"value_148\",\"value_149\",\"value_150\",\"value_151\",\"value_152\",\"value_153\",\"value_154\",\"value_155\",\"value_156\",\"value_157\",\"value_158\",\"value_159\",\"value_160\",\"value_161\",\"value_162\",\"value_163\",\"value_164\",\"value_165\",\"value_166\",\"value_167\",\"value_168\",\"value_169\",\"value_170\",\"value_171\",\"value_172\",\"value_173\",\"value_174\",\"value_175\",\"value_176\",\"value_177\",\"value_178\",\"value_179\",\"value_180\",\"value_181\",\"value_182\",\"value_183\",\"value_184\",\"value_185\",\"value_186\",\"value_187\",\"value_188\",\"value_189\",\"value_190\",\"value_191\",\"value_192\",\"value_193\",\"value_194\",\"value_195\",\"value_196\",\"value_197\",\"value_198\",\"value_199\",\"value_200\",\"value_201\",\"value_202\",\"value_203\",\"value_204\",\"value_205\",\"value_206\",\"value_207\",\"value_208\",\"value_209\",\"value_210\",\"value_211\",\"value_212\",\"value_213\",\"value_214\",\"value_215\",\"value_216\",\"value_217\",\"value_218\",\"value_219\",\"value_220\",\"value_221\",\"value_222\",\"value_223\",\"value_224\",\"value_225\",\"value_226\",\"value_227\",\"value_228\",\"value_229\",\"value_230\",\"value_231\",\"value_232\",\"value_233\",\"value_234\",\"value_235\",\"value_236\",\"value_237\",\"value_238\",\"value_239\",\"value_240\",\"value_241\",\"value_242\",\"value_243\",\"value_244\",\"value_245\",\"value_246\",\"value_247\",\"value_248\",\"value_249\",\"value_250\",\"value_251\",\"value_252\",\"value_253\",\"value_254\",\"value_255\",\"value_256\",\"value_257\",\"value_258\",\"value_259\",\"value_260\",\"value_261\",\"value_262\",\"value_263\",\"value_264\",\"value_265\",\"value_266\",\"value_267\",\"value_268\",\"value_269\",\"value_270\",\"value_271\",\"value_272\",\"value_273\",\"value_274\",\"value_275\",\"value_276\",\"value_277\",\"value_278\",\"value_279\",\"value_280\",\"value_281\",\"value_282\",\"value_283\",\"value_284\",\"value_285\",\"value_286\",\"value_287\",\"value_288\",\"value_289\",\"value_290\",\"value_291\",\"value_292\",\"value_293\",\"value_294\",\"value_295\",\"value_296\",\"value_297\",\"value_298\",\"value_299\",\"value_300\",\"value_301\",\"value_302\",\"value_303\",\"value_304\",\"value_305\",\"value_306\",\"value_307\",\"value_308\",\"value_309\",\"value_310\",\"value_311\",\"value_312\",\"value_313\",\"value_314\",\"value_315\",\"value_316\",\"value_317\",\"value_318\",\"value_319\",\"value_320\",\"value_321\",\"value_322\",\"value_323\",\"value_324\",\"value_325\",\"value_326\",\"value_327\",\"value_328\",\"value_329\",\"value_330\",\"value_331\",\"value_332\",\"value_333\",\"value_334\",\"value_335\",\"value_336\",\"value_337\",\"value_338\",\"value_339\",\"value_340\",\"value_341\",\"value_342\",\"value_343\",\"value_344\",\"value_345\",\"value_346\",\"value_347\",\"value_348\",\"value_349\",\"value_350\",\"value_351\",\"value_352\",\"value_353\",\"value_354\",\"value_355\",\"value_356\",\"value_357\",\"value_358\",\"value_359\",\"value_360\",\"value_361\",\"value_362\",\"value_363\",\"value_364\",\"value_365\",\"value_366\",\"value_367\",\"value_368\",\"value_369\",\"value_370\",\"value_371\",\"value_372\",\"value_373\",\"value_374\",\"value_375\",\"value_376\",\"value_377\",\"value_378\",\"value_379\",\"value_380\",\"value_381\",\"value_382\",\"value_383\",\"value_384\",\"value_385\",\"value_386\",\"value_387\",\"value_388\",\"value_389\",\"value_390\",\"value_391\",\"value_392\",\"value_393\",\"value_394\",\"value_395\",\"value_396\",\"value_397\",\"value_398\",\"value_399\",\"value_400\",\"value_401\",\"value_402\",\"value_403\",\"value_404\",\"value_405\",\"value_406\",\"value_407\",\"value_408\",\"value_409\",\"value_410\",\"value_411\",\"value_412\",\"value_413\",\"value_414\",\"value_415\",\"value_416\",\"value_417\",\"value_418\",\"value_419\",\"value_420\",\"value_421\",\"value_422\",\"value_423\",\"value_424\",\"value_425\",\"value_426\",\"value_427\",\"value_428\",\"value_429\",\"value_430\",\"value_431\",\"value_432\",\"value_433\",\"value_434\",\"value_435\",\"value_436\",\"value_437\",\"value_438\",\"value_439\",\"value_440\",\"value_441\",\"value_442\",\"value_443\",\"value_444\",\"value_445\",\"value_446\",\"value_447\",\"value_448\",\"value_449\",\"value_450\",\"value_451\",\"value_452\",\"value_453\",\"value_454\",\"value_455\",\"value_456\",\"value_457\",\"value_458\",\"value_459\",\"value_460\",\"value_461\",\"value_462\",\"value_463\",\"value_464\",\"value_465\",\"value_466\",\"value_467\",\"value_468\",\"value_469\",\"value_470\",\"value_471\",\"value_472\",\"value_473\",\"value_474\",\"value_475\",\"value_476\",\"value_477\",\"value_478\",\"value_479\",\"value_480\",\"value_481\",\"value_482\",\"value_483\",\"value_484\",\"value_485\",\"value_486\",\"value_487\",\"value_488\",\"value_489\",\"value_490\",\"value_491\",\"value_492\",\"value_493\",\"value_494\",\"value_495\",\"value_496\",\"value_497\",\"value_498\",\"value_499\",\"value_500\",\"value_501\",\"value_502\",\"value_503\",\"value_504\",\"value_505\",\"value_506\",\"value_507\",\"value_508\",\"value_509\",\"value_510\",\"value_511\",\"value_512\",\"value_513\",\"value_514\",\"value_515\",\"value_516\",\"value_517\",\"value_518\",\"value_519\",\"value_520\",\"value_521\",\"value_522\",\"value_523\",\"value_524\",\"value_525\",\"value_526\",\"value_527\",\"value_528\",\"value_529\",\"value_530\",\"value_531\",\"value_532\",\"value_533\",\"value_534\",\"value_535\",\"value_536\",\"value_537\",\"value_538\",\"value_539\",\"value_540\",\"value_541\",\"value_542\",\"value_543\",\"value_544\",\"value_545\",\"value_546\",\"value_547\",\"value_548\",\"value_549\",\"value_550\",\"value_551\",\"value_552\",\"value_553\",\"value_554\",\"value_555\",\"value_556\",\"value_557\",\"value_558\",\"value_559\",\"value_560\",\"value_561\",\"value_562\",\"value_563\",\"value_564\",\"value_565\",\"value_566\",\"value_567\",\"value_568\",\"value_569\",\"value_570\",\"value_571\",\"value_572\",\"value_573\",\"value_574\",\"value_575\",\"value_576\",\"value_577\",\"value_578\",\"value_579\",\"value_580\",\"value_581\",\"value_582\",\"value_583\",\"value_584\",\"value_585\",\"value_586\",\"value_587\",\"value_588\",\"value_589\",\"value_590\",\"value_591\",\"value_592\",\"value_593\",\"value_594\",\"value_595\",\"value_596\",\"value_597\",\"value_598\",\"value_599\",\"value_600\",\"value_601\",\"value_602\",\"value_603\",\"value_604\",\"value_605\",\"value_606\",\"value_607\",\"value_608\",\"value_609\",\"value_610\",\"value_611\",\"value_612\",\"value_613\",\"value_614\",\"value_615\",\"value_616\",\"value_617\",\"value_618\",\"value_619\",\"value_620\",\"value_621\",\"value_622\",\"value_623\",\"value_624\",\"value_625\",\"value_626\",\"value_627\",\"value_628\",\"value_629\",\"value_630\",\"value_631\",\"value_632\",\"value_633\",\"value_634\",\"value_635\",\"value_636\",\"value_637\",\"value_638\",\"value_639\",\"value_640\",\"value_641\",\"value_642\",\"value_643\",\"value_644\",\"value_645\",\"value_646\",\"value_647\",\"value_648\",\"value_649\",\"value_650\",\"value_651\",\"value_652\",\"value_653\",\"value_654\",\"value_655\",\"value_656\",\"value_657\",\"value_658\",\"value_659\",\"value_660\",\"value_661\",\"value_662\",\"value_663\",\"value_664\",\"value_665\",\"value_666\",\"value_667\",\"value_668\",\"value_669\",\"value_670\",\"value_671\",\"value_672\",\"value_673\",\"value_674\",\"value_675\",\"value_676\",\"value_677\",\"value_678\",\"value_679\",\"value_680\",\"value_681\",\"value_682\",\"value_683\",\"value_684\",\"value_685\",\"value_686\",\"value_687\",\"value_688\",\"value_689\",\"value_690\",\"value_691\",\"value_692\",\"value_693\",\"value_694\",\"value_695\",\"value_696\",\"value_697\",\"value_698\",\"value_699\",\"value_700\",\"value_701\",\"value_702\",\"value_703\",\"value_704\",\"value_705\",\"value_706\",\"value_707\",\"value_708\",\"value_709\",\"value_710\",\"value_711\",\"value_712\",\"value_713\",\"value_714\",\"value_715\",\"value_716\",\"value_717\",\"value_718\",\"value_719\",\"value_720\",\"value_721\",\"value_722\",\"value_723\",\"value_724\",\"value_725\",\"value_726\",\"value_727\",\"value_728\",\"value_729\",\"value_730\",\"value_731\",\"value_732\",\"value_733\",\"value_734\",\"value_735\",\"value_736\",\"value_737\",\"value_738\",\"value_739\",\"value_740\",\"value_741\",\"value_742\",\"value_743\",\"value_744\",\"value_745\",\"value_746\",\"value_747\",\"value_748\",\"value_749\",\"value_750\",\"value_751\",\"value_752\",\"value_753\",\"value_754\",\"value_755\",\"value_756\",\"value_757\",\"value_758\",\"value_759\",\"value_760\",\"value_761\",\"value_762\",\"value_763\",\"value_764\",\"value_765\",\"value_766\",\"value_767\",\"value_768\",\"value_769\",\"value_770\",\"value_771\",\"value_772\",\"value_773\",\"value_774\",\"value_775\",\"value_776\",\"value_777\",\"value_778\",\"value_779\",\"value_780\",\"value_781\",\"value_782\",\"value_783\",\"value_784\",\"value_785\",\"value_786\",\"value_787\",\"value_788\",\"value_789\",\"value_790\",\"value_791\",\"value_792\",\"value_793\",\"value_794\",\"value_795\",\"value_796\",\"value_797\",\"value_798\",\"value_799\",\"value_800\",\"value_801\",\"value_802\",\"value_803\",\"value_804\",\"value_805\",\"value_806\",\"value_807\",\"value_808\",\"value_809\",\"value_810\",\"value_811\",\"value_812\",\"value_813\",\"value_814\",\"value_815\",\"value_816\",\"value_817\",\"value_818\",\"value_819\",\"value_820\",\"value_821\",\"value_822\",\"value_823\",\"value_824\",\"value_825\",\"value_826\",\"value_827\",\"value_828\",\"value_829\",\"value_830\",\"value_831\",\"value_832\",\"value_833\",\"value_834\",\"value_835\",\"value_836\",\"value_837\",\"value_838\",\"value_839\",\"value_840\",\"value_841\",\"value_842\",\"value_843\",\"value_844\",\"value_845\",\"value_846\",\"value_847\",\"value_848\",\"value_849\",\"value_850\",\"value_851\",\"value_852\",\"value_853\",\"value_854\",\"value_855\",\"value_856\",\"value_857\",\"value_858\",\"value_859\",\"value_860\",\"value_861\",\"value_862\",\"value_863\",\"value_864\",\"value_865\",\"value_866\",\"value_867\",\"value_868\",\"value_869\",\"value_870\",\"value_871\",\"value_872\",\"value_873\",\"value_874\",\"value_875\",\"value_876\",\"value_877\",\"value_878\",\"value_879\",\"value_880\",\"value_881\",\"value_882\",\"value_883\",\"value_884\",\"value_885\",\"value_886\",\"value_887\",\"value_888\",\"value_889\",\"value_890\",\"value_891\",\"value_892\",\"value_893\",\"value_894\",\"value_895\",\"value_896\",\"value_897\",\"value_898\",\"value_899\",\"value_900\",\"value_901\",\"value_902\",\"value_903\",\"value_904\",\"value_905\",\"value_906\",\"value_907\",\"value_908\",\"value_909\",\"value_910\",\"value_911\",\"value_912\",\"value_913\",\"value_914\",\"value_915\",\"value_916\",\"value_917\",\"value_918\",\"value_919\",\"value_920\",\"value_921\",\"value_922\",\"value_923\",\"value_924\",\"value_925\",\"value_926\",\"value_927\",\"value_928\",\"value_929\",\"value_930\",\"value_931\",\"value_932\",\"value_933\",\"value_934\",\"value_935\",\"value_936\",\"value_937\",\"value_938\",\"value_939\",\"value_940\",\"value_941\",\"value_942\",\"value_943\",\"value_944\",\"value_945\",\"value_946\",\"value_947\",\"value_948\",\"value_949\",\"value_950\",\"value_951\",\"value_952\",\"value_953\",\"value_954\",\"value_955\",\"value_956\",\"value_957\",\"value_958\",\"value_959\",\"value_960\",\"value_961\",\"value_962\",\"value_963\",\"value_964\",\"value_965\",\"value_966\",\"value_967\",\"value_968\",\"value_969\",\"value_970\",\"value_971\",\"value_972\",\"value_973\",\"value_974\",\"value_975\",\"value_976\",\"value_977\",\"value_978\",\"value_979\",\"value_980\",\"value_981\",\"value_982\",\"value_983\",\"value_984\",\"value_985\",\"value_986\",\"value_987\",\"value_988\",\"value_989\",\"value_990\",\"value_991\",\"value_992\",\"value_993\",\"value_994\",\"value_995\",\"value_996\",\"value_997\",\"value_998\",\"value_999\"]}},\"type\":\"object\"}},{\"inputSchema\":{\"type\":\"object\"},\"name\":\"too_wide\",\"outputSchema\":{\"properties\":{\"value\":{\"anyOf\":[{\"const\":0},{\"const\":1},{\"const\":2},{\"const\":3},{\"const\":4},{\"const\":5},{\"const\":6},{\"const\":7},{\"const\":8},{\"const\":9},{\"const\":10},{\"const\":11},{\"const\":12},{\"const\":13},{\"const\":14},{\"const\":15},{\"const\":16},{\"const\":17},{\"const\":18},{\"const\":19},{\"const\":20},{\"const\":21},{\"const\":22},{\"const\":23},{\"const\":24},{\"const\":25},{\"const\":26},{\"const\":27},{\"const\":28},{\"const\":29},{\"const\":30},{\"const\":31},{\"const\":32},{\"const\":33},{\"const\":34},{\"const\":35},{\"const\":36},{\"const\":37},{\"const\":38},{\"const\":39},{\"const\":40},{\"const\":41},{\"const\":42},{\"const\":43},{\"const\":44},{\"const\":45},{\"const\":46},{\"const\":47},{\"const\":48},{\"const\":49},{\"const\":50},{\"const\":51},{\"const\":52},{\"const\":53},{\"const\":54},{\"const\":55},{\"const\":56},{\"const\":57},{\"const\":58},{\"const\":59},{\"const\":60},{\"const\":61},{\"const\":62},{\"const\":63},{\"const\":64},{\"const\":65},{\"const\":66},{\"const\":67},{\"const\":68},{\"const\":69},{\"const\":70},{\"const\":71},{\"const\":72},{\"const\":73},{\"const\":74},{\"const\":75},{\"const\":76},{\"const\":77},{\"const\":78},{\"const\":79},{\"const\":80},{\"const\":81},{\"const\":82},{\"const\":83},{\"const\":84},{\"const\":85},{\"const\":86},{\"const\":87},{\"const\":88},{\"const\":89},{\"const\":90},{\"const\":91},{\"const\":92},{\"const\":93},{\"const\":94},{\"const\":95},{\"const\":96},{\"const\":97},{\"const\":98},{\"const\":99},{\"const\":100},{\"const\":101},{\"const\":102},{\"const\":103},{\"const\":104},{\"const\":105},{\"const\":106},{\"const\":107},{\"const\":108},{\"const\":109},{\"const\":110},{\"const\":111},{\"const\":112},{\"const\":113},{\"const\":114},{\"const\":115},{\"const\":116},{\"const\":117},{\"const\":118},{\"const\":119},{\"const\":120},{\"const\":121},{\"const\":122},{\"const\":123},{\"const\":124},{\"const\":125},{\"const\":126},{\"const\":127},{\"const\":128},{\"const\":129},{\"const\":130},{\"const\":131},{\"const\":132},{\"const\":133},{\"const\":134},{\"const\":135},{\"const\":136},{\"const\":137},{\"const\":138},{\"const\":139},{\"const\":140},{\"const\":141},{\"const\":142},{\"const\":143},{\"const\":144},{\"const\":145},{\"const\":146},{\"const\":147},{\"const\":148},{\"const\":149},{\"const\":150},{\"const\":151},{\"const\":152},{\"const\":153},{\"const\":154},{\"const\":155},{\"const\":156},{\"const\":157},{\"const\":158},{\"const\":159},{\"const\":160},{\"const\":161},{\"const\":162},{\"const\":163},{\"const\":164},{\"const\":165},{\"const\":166},{\"const\":167},{\"const\":168},{\"const\":169},{\"const\":170},{\"const\":171},{\"const\":172},{\"const\":173},{\"const\":174},{\"const\":175},{\"const\":176},{\"const\":177},{\"const\":178},{\"const\":179},{\"const\":180},{\"const\":181},{\"const\":182},{\"const\":183},{\"const\":184},{\"const\":185},{\"const\":186},{\"const\":187},{\"const\":188},{\"const\":189},{\"const\":190},{\"const\":191},{\"const\":192},{\"const\":193},{\"const\":194},{\"const\":195},{\"const\":196},{\"const\":197},{\"const\":198},{\"const\":199},{\"const\":200},{\"const\":201},{\"const\":202},{\"const\":203},{\"const\":204},{\"const\":205},{\"const\":206},{\"const\":207},{\"const\":208},{\"const\":209},{\"const\":210},{\"const\":211},{\"const\":212},{\"const\":213},{\"const\":214},{\"const\":215},{\"const\":216},{\"const\":217},{\"const\":218},{\"const\":219},{\"const\":220},{\"const\":221},{\"const\":222},{\"const\":223},{\"const\":224},{\"const\":225},{\"const\":226},{\"const\":227},{\"const\":228},{\"const\":229},{\"const\":230},{\"const\":231},{\"const\":232},{\"const\":233},{\"const\":234},{\"const\":235},{\"const\":236},{\"const\":237},{\"const\":238},{\"const\":239},{\"const\":240},{\"const\":241},{\"const\":242},{\"const\":243},{\"const\":244},{\"const\":245},{\"const\":246},{\"const\":247},{\"const\":248},{\"const\":249},{\"const\":250},{\"const\":251},{\"const\":252},{\"const\":253},{\"const\":254},{\"const\":255},{\"const\":256},{\"const\":257},{\"const\":258},{\"const\":259},{\"const\":260},{\"const\":261},{\"const\":262},{\"const\":263},{\"const\":264},{\"const\":265},{\"const\":266},{\"const\":267},{\"const\":268},{\"const\":269},{\"const\":270},{\"const\":271},{\"const\":272},{\"const\":273},{\"const\":274},{\"const\":275},{\"const\":276},{\"const\":277},{\"const\":278},{\"const\":279},{\"const\":280},{\"const\":281},{\"const\":282},{\"const\":283},{\"const\":284},{\"const\":285},{\"const\":286},{\"const\":287},{\"const\":288},{\"const\":289},{\"const\":290},{\"const\":291},{\"const\":292},{\"const\":293},{\"const\":294},{\"const\":295},{\"const\":296},{\"const\":297},{\"const\":298},{\"const\":299},{\"const\":300},{\"const\":301},{\"const\":302},{\"const\":303},{\"const\":304},{\"const\":305},{\"const\":306},{\"const\":307},{\"const\":308},{\"const\":309},{\"const\":310},{\"const\":311},{\"const\":312},{\"const\":313},{\"const\":314},{\"const\":315},{\"const\":316},{\"const\":317},{\"const\":318},{\"const\":319},{\"const\":320},{\"const\":321},{\"const\":322},{\"const\":323},{\"const\":324},{\"const\":325},{\"const\":326},{\"const\":327},{\"const\":328},{\"const\":329},{\"const\":330},{\"const\":331},{\"const\":332},{\"const\":333},{\"const\":334},{\"const\":335},{\"const\":336},{\"const\":337},{\"const\":338},{\"const\":339},{\"const\":340},{\"const\":341},{\"const\":342},{\"const\":343},{\"const\":344},{\"const\":345},{\"const\":346},{\"const\":347},{\"const\":348},{\"const\":349},{\"const\":350},{\"const\":351},{\"const\":352},{\"const\":353},{\"const\":354},{\"const\":355},{\"const\":356},{\"const\":357},{\"const\":358},{\"const\":359},{\"const\":360},{\"const\":361},{\"const\":362},{\"const\":363},{\"const\":364},{\"const\":365},{\"const\":366},{\"const\":367},{\"const\":368},{\"const\":369},{\"const\":370},{\"const\":371},{\"const\":372},{\"const\":373},{\"const\":374},{\"const\":375},{\"const\":376},{\"const\":377},{\"const\":378},{\"const\":379},{\"const\":380},{\"const\":381},{\"const\":382},{\"const\":383},{\"const\":384},{\"const\":385},{\"const\":386},{\"const\":387},{\"const\":388},{\"const\":389},{\"const\":390},{\"const\":391},{\"const\":392},{\"const\":393},{\"const\":394},{\"const\":395},{\"const\":396},{\"const\":397},{\"const\":398},{\"const\":399},{\"const\":400},{\"const\":401},{\"const\":402},{\"const\":403},{\"const\":404},{\"const\":405},{\"const\":406},{\"const\":407},{\"const\":408},{\"const\":409},{\"const\":410},{\"const\":411},{\"const\":412},{\"const\":413},{\"const\":414},{\"const\":415},{\"const\":416},{\"const\":417},{\"const\":418},{\"const\":419},{\"const\":420},{\"const\":421},{\"const\":422},{\"const\":423},{\"const\":424},{\"const\":425},{\"const\":426},{\"const\":427},{\"const\":428},{\"const\":429},{\"const\":430},{\"const\":431},{\"const\":432},{\"const\":433},{\"const\":434},{\"const\":435},{\"const\":436},{\"const\":437},{\"const\":438},{\"const\":439},{\"const\":440},{\"const\":441},{\"const\":442},{\"const\":443},{\"const\":444},{\"const\":445},{\"const\":446},{\"const\":447},{\"const\":448},{\"const\":449},{\"const\":450},{\"const\":451},{\"const\":452},{\"const\":453},{\"const\":454},{\"const\":455},{\"const\":456},{\"const\":457},{\"const\":458},{\"const\":459},{\"const\":460},{\"const\":461},{\"const\":462},{\"const\":463},{\"const\":464},{\"const\":465},{\"const\":466},{\"const\":467},{\"const\":468},{\"const\":469},{\"const\":470},{\"const\":471},{\"const\":472},{\"const\":473},{\"const\":474},{\"const\":475},{\"const\":476},{\"const\":477},{\"const\":478},{\"const\":479},{\"const\":480},{\"const\":481},{\"const\":482},{\"const\":483},{\"const\":484},{\"const\":485},{\"const\":486},{\"const\":487},{\"const\":488},{\"const\":489},{\"const\":490},{\"const\":491},{\"const\":492},{\"const\":493},{\"const\":494},{\"const\":495},{\"const\":496},{\"const\":497},{\"const\":498},{\"const\":499},{\"const\":500},{\"const\":501},{\"const\":502},{\"const\":503},{\"const\":504},{\"const\":505},{\"const\":506},{\"const\":507},{\"const\":508},{\"const\":509},{\"const\":510},{\"const\":511},{\"const\":512},{\"const\":513},{\"const\":514},{\"const\":515},{\"const\":516},{\"const\":517},{\"const\":518},{\"const\":519},{\"const\":520},{\"const\":521},{\"const\":522},{\"const\":523},{\"const\":524},{\"const\":525},{\"const\":526},{\"const\":527},{\"const\":528},{\"const\":529},{\"const\":530},{\"const\":531},{\"const\":532},{\"const\":533},{\"const\":534},{\"const\":535},{\"const\":536},{\"const\":537},{\"const\":538},{\"const\":539},{\"const\":540},{\"const\":541},{\"const\":542},{\"const\":543},{\"const\":544},{\"const\":545},{\"const\":546},{\"const\":547},{\"const\":548},{\"const\":549},{\"const\":550},{\"const\":551},{\"const\":552},{\"const\":553},{\"const\":554},{\"const\":555},{\"const\":556},{\"const\":557},{\"const\":558},{\"const\":559},{\"const\":560},{\"const\":561},{\"const\":562},{\"const\":563},{\"const\":564},{\"const\":565},{\"const\":566},{\"const\":567},{\"const\":568},{\"const\":569},{\"const\":570},{\"const\":571},{\"const\":572},{\"const\":573},{\"const\":574},{\"const\":575},{\"const\":576},{\"const\":577},{\"const\":578},{\"const\":579},{\"const\":580},{\"const\":581},{\"const\":582},{\"const\":583},{\"const\":584},{\"const\":585},{\"const\":586},{\"const\":587},{\"const\":588},{\"const\":589},{\"const\":590},{\"const\":591},{\"const\":592},{\"const\":593},{\"const\":594},{\"const\":595},{\"const\":596},{\"const\":597},{\"const\":598},{\"const\":599},{\"const\":600},{\"const\":601},{\"const\":602},{\"const\":603},{\"const\":604},{\"const\":605},{\"const\":606},{\"const\":607},{\"const\":608},{\"const\":609},{\"const\":610},{\"const\":611},{\"const\":612},{\"const\":613},{\"const\":614},{\"const\":615},{\"const\":616},{\"const\":617},{\"const\":618},{\"const\":619},{\"const\":620},{\"const\":621},{\"const\":622},{\"const\":623},{\"const\":624},{\"const\":625},{\"const\":626},{\"const\":627},{\"const\":628},{\"const\":629},{\"const\":630},{\"const\":631},{\"const\":632},{\"const\":633},{\"const\":634},{\"const\":635},{\"const\":636},{\"const\":637},{\"const\":638},{\"const\":639},{\"const\":640},{\"const\":641},{\"const\":642},{\"const\":643},{\"const\":644},{\"const\":645},{\"const\":646},{\"const\":647},{\"const\":648},{\"const\":649},{\"const\":650},{\"const\":651},{\"const\":652},{\"const\":653},{\"const\":654},{\"const\":655},{\"const\":656},{\"const\":657},{\"const\":658},{\"const\":659},{\"const\":660},{\"const\":661},{\"const\":662},{\"const\":663},{\"const\":664},{\"const\":665},{\"const\":666},{\"const\":667},{\"const\":668},{\"const\":669},{\"const\":670},{\"const\":671},{\"const\":672},{\"const\":673},{\"const\":674},{\"const\":675},{\"const\":676},{\"const\":677},{\"const\":678},{\"const\":679},{\"const\":680},{\"const\":681},{\"const\":682},{\"const\":683},{\"const\":684},{\"const\":685},{\"const\":686},{\"const\":687},{\"const\":688},{\"const\":689},{\"const\":690},{\"const\":691},{\"const\":692},{\"const\":693},{\"const\":694},{\"const\":695},{\"const\":696},{\"const\":697},{\"const\":698},{\"const\":699},{\"const\":700},{\"const\":701},{\"const\":702},{\"const\":703},{\"const\":704},{\"const\":705},{\"const\":706},{\"const\":707},{\"const\":708},{\"const\":709},{\"const\":710},{\"const\":711},{\"const\":712},{\"const\":713},{\"const\":714},{\"const\":715},{\"const\":716},{\"const\":717},{\"const\":718},{\"const\":719},{\"const\":720},{\"const\":721},{\"const\":722},{\"const\":723},{\"const\":724},{\"const\":725},{\"const\":726},{\"const\":727},{\"const\":728},{\"const\":729},{\"const\":730},{\"const\":731},{\"const\":732},{\"const\":733},{\"const\":734},{\"const\":735},{\"const\":736},{\"const\":737},{\"const\":738},{\"const\":739},{\"const\":740},{\"const\":741},{\"const\":742},{\"const\":743},{\"const\":744},{\"const\":745},{\"const\":746},{\"const\":747},{\"const\":748},{\"const\":749},{\"const\":750},{\"const\":751},{\"const\":752},{\"const\":753},{\"const\":754},{\"const\":755},{\"const\":756},{\"const\":757},{\"const\":758},{\"const\":759},{\"const\":760},{\"const\":761},{\"const\":762},{\"const\":763},{\"const\":764},{\"const\":765},{\"const\":766},{\"const\":767},{\"const\":768},{\"const\":769},{\"const\":770},{\"const\":771},{\"const\":772},{\"const\":773},{\"const\":774},{\"const\":775},{\"const\":776},{\"const\":777},{\"const\":778},{\"const\":779},{\"const\":780},{\"const\":781},{\"const\":782},{\"const\":783},{\"const\":784},{\"const\":785},{\"const\":786},{\"const\":787},{\"const\":788},{\"const\":789},{\"const\":790},{\"const\":791},{\"const\":792},{\"const\":793},{\"const\":794},{\"const\":795},{\"const\":796},{\"const\":797},{\"const\":798},{\"const\":799},{\"const\":800},{\"const\":801},{\"const\":802},{\"const\":803},{\"const\":804},{\"const\":805},{\"const\":806},{\"const\":807},{\"const\":808},{\"const\":809},{\"const\":810},{\"const\":811},{\"const\":812},{\"const\":813},{\"const\":814},{\"const\":815},{\"const\":816},{\"const\":817},{\"const\":818},{\"const\":819},{\"const\":820},{\"const\":821},{\"const\":822},{\"const\":823},{\"const\":824},{\"const\":825},{\"const\":826},{\"const\":827},{\"const\":828},{\"const\":829},{\"const\":830},{\"const\":831},{\"const\":832},{\"const\":833},{\"const\":834},{\"const\":835},{\"const\":836},{\"const\":837},{\"const\":838},{\"const\":839},{\"const\":840},{\"const\":841},{\"const\":842},{\"const\":843},{\"const\":844},{\"const\":845},{\"const\":846},{\"const\":847},{\"const\":848},{\"const\":849},{\"const\":850},{\"const\":851},{\"const\":852},{\"const\":853},{\"const\":854},{\"const\":855},{\"const\":856},{\"const\":857},{\"const\":858},{\"const\":859},{\"const\":860},{\"const\":861},{\"const\":862},{\"const\":863},{\"const\":864},{\"const\":865},{\"const\":866},{\"const\":867},{\"const\":868},{\"const\":869},{\"const\":870},{\"const\":871},{\"const\":872},{\"const\":873},{\"const\":874},{\"const\":875},{\"const\":876},{\"const\":877},{\"const\":878},{\"const\":879},{\"const\":880},{\"const\":881},{\"const\":882},{\"const\":883},{\"const\":884},{\"const\":885},{\"const\":886},{\"const\":887},{\"const\":888},{\"const\":889},{\"const\":890},{\"const\":891},{\"const\":892},{\"const\":893},{\"const\":894},{\"const\":895},{\"const\":896},{\"const\":897},{\"const\":898},{\"const\":899},{\"const\":900},{\"const\":901},{\"const\":902},{\"const\":903},{\"const\":904},{\"const\":905},{\"const\":906},{\"const\":907},{\"const\":908},{\"const\":909},{\"const\":910},{\"const\":911},{\"const\":912},{\"const\":913},{\"const\":914},{\"const\":915},{\"const\":916},{\"const\":917},{\"const\":918},{\"const\":919},{\"const\":920},{\"const\":921},{\"const\":922},{\"const\":923},{\"const\":924},{\"const\":925},{\"const\":926},{\"const\":927},{\"const\":928},{\"const\":929},{\"const\":930},{\"const\":931},{\"const\":932},{\"const\":933},{\"const\":934},{\"const\":935},{\"const\":936},{\"const\":937},{\"const\":938},{\"const\":939},{\"const\":940},{\"const\":941},{\"const\":942},{\"const\":943},{\"const\":944},{\"const\":945},{\"const\":946},{\"const\":947},{\"const\":948},{\"const\":949},{\"const\":950},{\"const\":951},{\"const\":952},{\"const\":953},{\"const\":954},{\"const\":955},{\"const\":956},{\"const\":957},{\"const\":958},{\"const\":959},{\"const\":960},{\"const\":961},{\"const\":962},{\"const\":963},{\"const\":964},{\"const\":965},{\"const\":966},{\"const\":967},{\"const\":968},{\"const\":969},{\"const\":970},{\"const\":971},{\"const\":972},{\"const\":973},{\"const\":974},{\"const\":975},{\"const\":976},{\"const\":977},{\"const\":978},{\"const\":979},{\"const\":980},{\"const\":981},{\"const\":982},{\"const\":983},{\"const\":984},{\"const\":985},{\"const\":986},{\"const\":987},{\"const\":988},{\"const\":989},{\"const\":990},{\"const\":991},{\"const\":992},{\"const\":993},{\"const\":994},{\"const\":995},{\"const\":996},{\"const\":997},{\"const\":998},{\"const\":999},{\"const\":1000},{\"const\":1001},{\"const\":1002},{\"const\":1003},{\"const\":1004},{\"const\":1005},{\"const\":1006},{\"const\":1007},{\"const\":1008},{\"const\":1009},{\"const\":1010},{\"const\":1011},{\"const\":1012},{\"const\":1013},{\"const\":1014},{\"const\":1015},{\"const\":1016},{\"const\":1017},{\"const\":1018},{\"const\":1019},{\"const\":1020},{\"const\":1021},{\"const\":1022},{\"const\":1023},{\"const\":1024},{\"const\":1025},{\"const\":1026},{\"const\":1027},{\"const\":1028},{\"const\":1029},{\"const\":1030},{\"const\":1031},{\"const\":1032},{\"const\":1033},{\"const\":1034},{\"const\":1035},{\"const\":1036},{\"const\":1037},{\"const\":1038},{\"const\":1039},{\"const\":1040},{\"const\":1041},{\"const\":1042},{\"const\":1043},{\"const\":1044},{\"const\":1045},{\"const\":1046},{\"const\":1047},{\"const\":1048},{\"const\":1049},{\"const\":1050},{\"const\":1051},{\"const\":1052},{\"const\":1053},{\"const\":1054},{\"const\":1055},{\"const\":1056},{\"const\":1057},{\"const\":1058},{\"const\":1059},{\"const\":1060},{\"const\":1061},{\"const\":1062},{\"const\":1063},{\"const\":1064},{\"const\":1065},{\"const\":1066},{\"const\":1067},{\"const\":1068},{\"const\":1069},{\"const\":1070},{\"const\":1071},{\"const\":1072},{\"const\":1073},{\"const\":1074},{\"const\":1075},{\"const\":1076},{\"const\":1077},{\"const\":1078},{\"const\":1079},{\"const\":1080},{\"const\":1081},{\"const\":1082},{\"const\":1083},{\"const\":1084},{\"const\":1085},{\"const\":1086},{\"const\":1087},{\"const\":1088},{\"const\":1089},{\"const\":1090},{\"const\":1091},{\"const\":1092},{\"const\":1093},{\"const\":1094},{\"const\":1095},{\"const\":1096},{\"const\":1097},{\"const\":1098},{\"const\":1099},{\"const\":1100},{\"const\":1101},{\"const\":1102},{\"const\":1103},{\"const\":1104},{\"const\":1105},{\"const\":1106},{\"const\":1107},{\"const\":1108},{\"const\":1109},{\"const\":1110},{\"const\":1111},{\"const\":1112},{\"const\":1113},{\"const\":1114},{\"const\":1115},{\"const\":1116},{\"const\":1117},{\"const\":1118},{\"const\":1119},{\"const\":1120},{\"const\":1121},{\"const\":1122},{\"const\":1123},{\"const\":1124},{\"const\":1125},{\"const\":1126},{\"const\":1127},{\"const\":1128},{\"const\":1129},{\"const\":1130},{\"const\":1131},{\"const\":1132},{\"const\":1133},{\"const\":1134},{\"const\":1135},{\"const\":1136},{\"const\":1137},{\"const\":1138},{\"const\":1139},{\"const\":1140},{\"const\":1141},{\"const\":1142},{\"const\":1143},{\"const\":1144},{\"const\":1145},{\"const\":1146},{\"const\":1147},{\"const\":1148},{\"const\":1149},{\"const\":1150},{\"const\":1151},{\"const\":1152},{\"const\":1153},{\"const\":1154},{\"const\":1155},{\"const\":1156},{\"const\":1157},{\"const\":1158},{\"const\":1159},{\"const\":1160},{\"const\":1161},{\"const\":1162},{\"const\":1163},{\"const\":1164},{\"const\":1165},{\"const\":1166},{\"const\":1167},{\"const\":1168},{\"const\":1169},{\"const\":1170},{\"const\":1171},{\"const\":1172},{\"const\":1173},{\"const\":1174},{\"const\":1175},{\"const\":1176},{\"const\":1177},{\"const\":1178},{\"const\":1179},{\"const\":1180},{\"const\":1181},{\"const\":1182},{\"const\":1183},{\"const\":1184},{\"const\":1185},{\"const\":1186},{\"const\":1187},{\"const\":1188},{\"const\":1189},{\"const\":1190},{\"const\":1191},{\"const\":1192},{\"const\":1193},{\"const\":1194},{\"const\":1195},{\"const\":1196},{\"const\":1197},{\"const\":1198},{\"const\":1199},{\"const\":1200},{\"const\":1201},{\"const\":1202},{\"const\":1203},{\"const\":1204},{\"const\":1205},{\"const\":1206},{\"const\":1207},{\"const\":1208},{\"const\":1209},{\"const\":1210},{\"const\":1211},{\"const\":1212},{\"const\":1213},{\"const\":1214},{\"const\":1215},{\"const\":1216},{\"const\":1217},{\"const\":1218},{\"const\":1219},{\"const\":1220},{\"const\":1221},{\"const\":1222},{\"const\":1223},{\"const\":1224},{\"const\":1225},{\"const\":1226},{\"const\":1227},{\"const\":1228},{\"const\":1229},{\"const\":1230},{\"const\":1231},{\"const\":1232},{\"const\":1233},{\"const\":1234},{\"const\":1235},{\"const\":1236},{\"const\":1237},{\"const\":1238},{\"const\":1239},{\"const\":1240},{\"const\":1241},{\"const\":1242},{\"const\":1243},{\"const\":1244},{\"const\":1245},{\"const\":1246},{\"const\":1247},{\"const\":1248},{\"const\":1249},{\"const\":1250},{\"const\":1251},{\"const\":1252},{\"const\":1253},{\"const\":1254},{\"const\":1255},{\"const\":1256},{\"const\":1257},{\"const\":1258},{\"const\":1259},{\"const\":1260},{\"const\":1261},{\"const\":1262},{\"const\":1263},{\"const\":1264},{\"const\":1265},{\"const\":1266},{\"const\":1267},{\"const\":1268},{\"const\":1269},{\"const\":1270},{\"const\":1271},{\"const\":1272},{\"const\":1273},{\"const\":1274},{\"const\":1275},{\"const\":1276},{\"const\":1277},{\"const\":1278},{\"const\":1279},{\"const\":1280},{\"const\":1281},{\"const\":1282},{\"const\":1283},{\"const\":1284},{\"const\":1285},{\"const\":1286},{\"const\":1287},{\"const\":1288},{\"const\":1289},{\"const\":1290},{\"const\":1291},{\"const\":1292},{\"const\":1293},{\"const\":1294},{\"const\":1295},{\"const\":1296},{\"const\":1297},{\"const\":1298},{\"const\":1299},{\"const\":1300},{\"const\":1301},{\"const\":1302},{\"const\":1303},{\"const\":1304},{\"const\":1305},{\"const\":1306},{\"const\":1307},{\"const\":1308},{\"const\":1309},{\"const\":1310},{\"const\":1311},{\"const\":1312},{\"const\":1313},{\"const\":1314},{\"const\":1315},{\"const\":1316},{\"const\":1317},{\"const\":1318},{\"const\":1319},{\"const\":1320},{\"const\":1321},{\"const\":1322},{\"const\":1323},{\"const\":1324},{\"const\":1325},{\"const\":1326},{\"const\":1327},{\"const\":1328},{\"const\":1329},{\"const\":1330},{\"const\":1331},{\"const\":1332},{\"const\":1333},{\"const\":1334},{\"const\":1335},{\"const\":1336},{\"const\":1337},{\"const\":1338},{\"const\":1339},{\"const\":1340},{\"const\":1341},{\"const\":1342},{\"const\":1343},{\"const\":1344},{\"const\":1345},{\"const\":1346},{\"const\":1347},{\"const\":1348},{\"const\":1349},{\"const\":1350},{\"const\":1351},{\"const\":1352},{\"const\":1353},{\"const\":1354},{\"const\":1355},{\"const\":1356},{\"const\":1357},{\"const\":1358},{\"const\":1359},{\"const\":1360},{\"const\":1361},{\"const\":1362},{\"const\":1363},{\"const\":1364},{\"const\":1365},{\"const\":1366},{\"const\":1367},{\"const\":1368},{\"const\":1369},{\"const\":1370},{\"const\":1371},{\"const\":1372},{\"const\":1373},{\"const\":1374},{\"const\":1375},{\"const\":1376},{\"const\":1377},{\"const\":1378},{\"const\":1379},{\"const\":1380},{\"const\":1381},{\"const\":1382},{\"const\":1383},{\"const\":1384},{\"const\":1385},{\"const\":1386},{\"const\":1387},{\"const\":1388},{\"const\":1389},{\"const\":1390},{\"const\":1391},{\"const\":1392},{\"const\":1393},{\"const\":1394},{\"const\":1395},{\"const\":1396},{\"const\":1397},{\"const\":1398},{\"const\":1399},{\"const\":1400},{\"const\":1401},{\"const\":1402},{\"const\":1403},{\"const\":1404},{\"const\":1405},{\"const\":1406},{\"const\":1407},{\"const\":1408},{\"const\":1409},{\"const\":1410},{\"const\":1411},{\"const\":1412},{\"const\":1413},{\"const\":1414},{\"const\":1415},{\"const\":1416},{\"const\":1417},{\"const\":1418},{\"const\":1419},{\"const\":1420},{\"const\":1421},{\"const\":1422},{\"const\":1423},{\"const\":1424},{\"const\":1425},{\"const\":1426},{\"const\":1427},{\"const\":1428},{\"const\":1429},{\"const\":1430},{\"const\":1431},{\"const\":1432},{\"const\":1433},{\"const\":1434},{\"const\":1435},{\"const\":1436},{\"const\":1437},{\"const\":1438},{\"const\":1439},{\"const\":1440},{\"const\":1441},{\"const\":1442},{\"const\":1443},{\"const\":1444},{\"const\":1445},{\"const\":1446},{\"const\":1447},{\"const\":1448},{\"const\":1449},{\"const\":1450},{\"const\":1451},{\"const\":1452},{\"const\":1453},{\"const\":1454},{\"const\":1455},{\"const\":1456},{\"const\":1457},{\"const\":1458},{\"const\":1459},{\"const\":1460},{\"const\":1461},{\"const\":1462},{\"const\":1463},{\"const\":1464},{\"const\":1465},{\"const\":1466},{\"const\":1467},{\"const\":1468},{\"const\":1469},{\"const\":1470},{\"const\":1471},{\"const\":1472},{\"const\":1473},{\"const\":1474},{\"const\":1475},{\"const\":1476},{\"const\":1477},{\"const\":1478},{\"const\":1479},{\"const\":1480},{\"const\":1481},{\"const\":1482},{\"const\":1483},{\"const\":1484},{\"const\":1485},{\"const\":1486},{\"const\":1487},{\"const\":1488},{\"const\":1489},{\"const\":1490},{\"const\":1491},{\"const\":1492},{\"const\":1493},{\"const\":1494},{\"const\":1495},{\"const\":1496},{\"const\":1497},{\"const\":1498},{\"const\":1499},{\"const\":1500},{\"const\":1501},{\"const\":1502},{\"const\":1503},{\"const\":1504},{\"const\":1505},{\"const\":1506},{\"const\":1507},{\"const\":1508},{\"const\":1509},{\"const\":1510},{\"const\":1511},{\"const\":1512},{\"const\":1513},{\"const\":1514},{\"const\":1515},{\"const\":1516},{\"const\":1517},{\"const\":1518},{\"const\":1519},{\"const\":1520},{\"const\":1521},{\"const\":1522},{\"const\":1523},{\"const\":1524},{\"const\":1525},{\"const\":1526},{\"const\":1527},{\"const\":1528},{\"const\":1529},{\"const\":1530},{\"const\":1531},{\"const\":1532},{\"const\":1533},{\"const\":1534},{\"const\":1535},{\"const\":1536},{\"const\":1537},{\"const\":1538},{\"const\":1539},{\"const\":1540},{\"const\":1541},{\"const\":1542},{\"const\":1543},{\"const\":1544},{\"const\":1545},{\"const\":1546},{\"const\":1547},{\"const\":1548},{\"const\":1549},{\"const\":1550},{\"const\":1551},{\"const\":1552},{\"const\":1553},{\"const\":1554},{\"const\":1555},{\"const\":1556},{\"const\":1557},{\"const\":1558},{\"const\":1559},{\"const\":1560},{\"const\":1561},{\"const\":1562},{\"const\":1563},{\"const\":1564},{\"const\":1565},{\"const\":1566},{\"const\":1567},{\"const\":1568},{\"const\":1569},{\"const\":1570},{\"const\":1571},{\"const\":1572},{\"const\":1573},{\"const\":1574},{\"const\":1575},{\"const\":1576},{\"const\":1577},{\"const\":1578},{\"const\":1579},{\"const\":1580},{\"const\":1581},{\"const\":1582},{\"const\":1583},{\"const\":1584},{\"const\":1585},{\"const\":1586},{\"const\":1587},{\"const\":1588},{\"const\":1589},{\"const\":1590},{\"const\":1591},{\"const\":1592},{\"const\":1593},{\"const\":1594},{\"const\":1595},{\"const\":1596},{\"const\":1597},{\"const\":1598},{\"const\":1599},{\"const\":1600},{\"const\":1601},{\"const\":1602},{\"const\":1603},{\"const\":1604},{\"const\":1605},{\"const\":1606},{\"const\":1607},{\"const\":1608},{\"const\":1609},{\"const\":1610},{\"const\":1611},{\"const\":1612},{\"const\":1613},{\"const\":1614},{\"const\":1615},{\"const\":1616},{\"const\":1617},{\"const\":1618},{\"const\":1619},{\"const\":1620},{\"const\":1621},{\"const\":1622},{\"const\":1623},{\"const\":1624},{\"const\":1625},{\"const\":1626},{\"const\":1627},{\"const\":1628},{\"const\":1629},{\"const\":1630},{\"const\":1631},{\"const\":1632},{\"const\":1633},{\"const\":1634},{\"const\":1635},{\"const\":1636},{\"const\":1637},{\"const\":1638},{\"const\":1639},{\"const\":1640},{\"const\":1641},{\"const\":1642},{\"const\":1643},{\"const\":1644},{\"const\":1645},{\"const\":1646},{\"const\":1647},{\"const\":1648},{\"const\":1649},{\"const\":1650},{\"const\":1651},{\"const\":1652},{\"const\":1653},{\"const\":1654},{\"const\":1655},{\"const\":1656},{\"const\":1657},{\"const\":1658},{\"const\":1659},{\"const\":1660},{\"const\":1661},{\"const\":1662},{\"const\":1663},{\"const\":1664},{\"const\":1665},{\"const\":1666},{\"const\":1667},{\"const\":1668},{\"const\":1669},{\"const\":1670},{\"const\":1671},{\"const\":1672},{\"const\":1673},{\"const\":1674},{\"const\":1675},{\"const\":1676},{\"const\":1677},{\"const\":1678},{\"const\":1679},{\"const\":1680},{\"const\":1681},{\"const\":1682},{\"const\":1683},{\"const\":1684},{\"const\":1685},{\"const\":1686},{\"const\":1687},{\"const\":1688},{\"const\":1689},{\"const\":1690},{\"const\":1691},{\"const\":1692},{\"const\":1693},{\"const\":1694},{\"const\":1695},{\"const\":1696},{\"const\":1697},{\"const\":1698},{\"const\":1699},{\"const\":1700},{\"const\":1701},{\"const\":1702},{\"const\":1703},{\"const\":1704},{\"const\":1705},{\"const\":1706},{\"const\":1707},{\"const\":1708},{\"const\":1709},{\"const\":1710},{\"const\":1711},{\"const\":1712},{\"const\":1713},{\"const\":1714},{\"const\":1715},{\"const\":1716},{\"const\":1717},{\"const\":1718},{\"const\":1719},{\"const\":1720},{\"const\":1721},{\"const\":1722},{\"const\":1723},{\"const\":1724},{\"const\":1725},{\"const\":1726},{\"const\":1727},{\"const\":1728},{\"const\":1729},{\"const\":1730},{\"const\":1731},{\"const\":1732},{\"const\":1733},{\"const\":1734},{\"const\":1735},{\"const\":1736},{\"const\":1737},{\"const\":1738},{\"const\":1739},{\"const\":1740},{\"const\":1741},{\"const\":1742},{\"const\":1743},{\"const\":1744},{\"const\":1745},{\"const\":1746},{\"const\":1747},{\"const\":1748},{\"const\":1749},{\"const\":1750},{\"const\":1751},{\"const\":1752},{\"const\":1753},{\"const\":1754},{\"const\":1755},{\"const\":1756},{\"const\":1757},{\"const\":1758},{\"const\":1759},{\"const\":1760},{\"const\":1761},{\"const\":1762},{\"const\":1763},{\"const\":1764},{\"const\":1765},{\"const\":1766},{\"const\":1767},{\"const\":1768},{\"const\":1769},{\"const\":1770},{\"const\":1771},{\"const\":1772},{\"const\":1773},{\"const\":1774},{\"const\":1775},{\"const\":1776},{\"const\":1777},{\"const\":1778},{\"const\":1779},{\"const\":1780},{\"const\":1781},{\"const\":1782},{\"const\":1783},{\"const\":1784},{\"const\":1785},{\"const\":1786},{\"const\":1787},{\"const\":1788},{\"const\":1789},{\"const\":1790},{\"const\":1791},{\"const\":1792},{\"const\":1793},{\"const\":1794},{\"const\":1795},{\"const\":1796},{\"const\":1797},{\"const\":1798},{\"const\":1799},{\"const\":1800},{\"const\":1801},{\"const\":1802},{\"const\":1803},{\"const\":1804},{\"const\":1805},{\"const\":1806},{\"const\":1807},{\"const\":1808},{\"const\":1809},{\"const\":1810},{\"const\":1811},{\"const\":1812},{\"const\":1813},{\"const\":1814},{\"const\":1815},{\"const\":1816},{\"const\":1817},{\"const\":1818},{\"const\":1819},{\"const\":1820},{\"const\":1821},{\"const\":1822},{\"const\":1823},{\"const\":1824},{\"const\":1825},{\"const\":1826},{\"const\":1827},{\"const\":1828},{\"const\":1829},{\"const\":1830},{\"const\":1831},{\"const\":1832},{\"const\":1833},{\"const\":1834},{\"const\":1835},{\"const\":1836},{\"const\":1837},{\"const\":1838},{\"const\":1839},{\"const\":1840},{\"const\":1841},{\"const\":1842},{\"const\":1843},{\"const\":1844},{\"const\":1845},{\"const\":1846},{\"const\":1847},{\"const\":1848},{\"const\":1849},{\"const\":1850},{\"const\":1851},{\"const\":1852},{\"const\":1853},{\"const\":1854},{\"const\":1855},{\"const\":1856},{\"const\":1857},{\"const\":1858},{\"const\":1859},{\"const\":1860},{\"const\":1861},{\"const\":1862},{\"const\":1863},{\"const\":1864},{\"const\":1865},{\"const\":1866},{\"const\":1867},{\"const\":1868},{\"const\":1869},{\"const\":1870},{\"const\":1871},{\"const\":1872},{\"const\":1873},{\"const\":1874},{\"const\":1875},{\"const\":1876},{\"const\":1877},{\"const\":1878},{\"const\":1879},{\"const\":1880},{\"const\":1881},{\"const\":1882},{\"const\":1883},{\"const\":1884},{\"const\":1885},{\"const\":1886},{\"const\":1887},{\"const\":1888},{\"const\":1889},{\"const\":1890},{\"const\":1891},{\"const\":1892},{\"const\":1893},{\"const\":1894},{\"const\":1895},{\"const\":1896},{\"const\":1897},{\"const\":1898},{\"const\":1899},{\"const\":1900},{\"const\":1901},{\"const\":1902},{\"const\":1903},{\"const\":1904},{\"const\":1905},{\"const\":1906},{\"const\":1907},{\"const\":1908},{\"const\":1909},{\"const\":1910},{\"const\":1911},{\"const\":1912},{\"const\":1913},{\"const\":1914},{\"const\":1915},{\"const\":1916},{\"const\":1917},{\"const\":1918},{\"const\":1919},{\"const\":1920},{\"const\":1921},{\"const\":1922},{\"const\":1923},{\"const\":1924},{\"const\":1925},{\"const\":1926},{\"const\":1927},{\"const\":1928},{\"const\":1929},{\"const\":1930},{\"const\":1931},{\"const\":1932},{\"const\":1933},{\"const\":1934},{\"const\":1935},{\"const\":1936},{\"const\":1937},{\"const\":1938},{\"const\":1939},{\"const\":1940},{\"const\":1941},{\"const\":1942},{\"const\":1943},{\"const\":1944},{\"const\":1945},{\"const\":1946},{\"const\":1947},{\"const\":1948},{\"const\":1949},{\"const\":1950},{\"const\":1951},{\"const\":1952},{\"const\":1953},{\"const\":1954},{\"const\":1955},{\"const\":1956},{\"const\":1957},{\"const\":1958},{\"const\":1959},{\"const\":1960},{\"const\":1961},{\"const\":1962},{\"const\":1963},{\"const\":1964},{\"const\":1965},{\"const\":1966},{\"const\":1967},{\"const\":1968},{\"const\":1969},{\"const\":1970},{\"const\":1971},{\"const\":1972},{\"const\":1973},{\"const\":1974},{\"const\":1975},{\"const\":1976},{\"const\":1977},{\"const\":1978},{\"const\":1979},{\"const\":1980},{\"const\":1981},{\"const\":1982},{\"const\":1983},{\"const\":1984},{\"const\":1985},{\"const\":1986},{\"const\":1987},{\"const\":1988},{\"const\":1989},{\"const\":1990},{\"const\":1991},{\"const\":1992},{\"const\":1993},{\"const\":1994},{\"const\":1995},{\"const\":1996},{\"const\":1997},{\"const\":1998},{\"const\":1999},{\"const\":2000}]}},\"type\":\"object\"}}]}";
     /// Wraps a connected runtime client.
-    pub fn new(client: ::mcp_runtime::client::Client) -> Self {
+    pub fn new(client: ::mcp_toolkit_runtime::client::Client) -> Self {
         Self { client }
     }
     /// The runtime client, for requests beyond the tools.
-    pub fn inner(&self) -> &::mcp_runtime::client::Client {
+    pub fn inner(&self) -> &::mcp_toolkit_runtime::client::Client {
         &self.client
     }
     /// Checks that the server's tools still have the schemas this client was generated from.
     pub async fn verify(
         &self,
-    ) -> ::std::result::Result<(), ::mcp_runtime::client::DriftError> {
+    ) -> ::std::result::Result<(), ::mcp_toolkit_runtime::client::DriftError> {
         self.client.verify_fingerprints(Self::FINGERPRINTS).await
     }
     /// Calls the tool `wide_union`.
     pub fn wide_union(
         &self,
         arguments: &WideUnionArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, WideUnionOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, WideUnionOutput> {
         self.client.call_tool_as("wide_union", arguments)
     }
     /// Calls the tool `wide_object`.
     pub fn wide_object(
         &self,
         arguments: &WideObjectArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, WideObjectOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, WideObjectOutput> {
         self.client.call_tool_as("wide_object", arguments)
     }
     /// Calls the tool `wide_enum`.
     pub fn wide_enum(
         &self,
         arguments: &WideEnumArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, WideEnumOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, WideEnumOutput> {
         self.client.call_tool_as("wide_enum", arguments)
     }
     /// Calls the tool `too_wide`.
     pub fn too_wide(
         &self,
         arguments: &TooWideArgs,
-    ) -> ::mcp_runtime::client::ToolCall<'_, TooWideOutput> {
+    ) -> ::mcp_toolkit_runtime::client::ToolCall<'_, TooWideOutput> {
         self.client.call_tool_as("too_wide", arguments)
     }
 }

@@ -15,11 +15,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use mcp_host::{
+use mcp_toolkit_host::{
     AlwaysAllow, CallOptions, Config, Consent, ConsentRequest, GatewayConsent, GatewayOptions,
     Host, HostError, HostOptions, NeverAllow, OAuthGrant, ServerConfig,
 };
-use mcp_runtime::client::auth::{AuthorizationStep, LoopbackBrowser};
+use mcp_toolkit_runtime::client::auth::{AuthorizationStep, LoopbackBrowser};
 use serde_json::{Map, Value, json};
 
 mod serve;
@@ -282,7 +282,7 @@ async fn run(cli: Cli) -> Result<u8, HostError> {
 
 /// Says on stderr why each server that failed is unavailable; returns how
 /// many failed. The catalogue on stdout leaves their tools out.
-fn report_failures(servers: &[mcp_host::ServerStatus]) -> usize {
+fn report_failures(servers: &[mcp_toolkit_host::ServerStatus]) -> usize {
     let mut failed = 0;
     for server in servers {
         if let Err(why) = &server.state {
@@ -294,7 +294,7 @@ fn report_failures(servers: &[mcp_host::ServerStatus]) -> usize {
 }
 
 /// `tracing` to stderr (stdout may be the gateway's stdio transport),
-/// filtered by `RUST_LOG` (default `warn`; `mcp_host::audit=info` shows
+/// filtered by `RUST_LOG` (default `warn`; `mcp_toolkit_host::audit=info` shows
 /// every call). `RUST_LOG` takes levels and `target=level` pairs
 /// (`Targets`' syntax, which needs no regex engine).
 fn init_logging() {

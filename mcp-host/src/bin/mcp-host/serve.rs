@@ -7,11 +7,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_host::{
+use mcp_toolkit_host::{
     AccessError, GatewayAccess, GatewayListener, GatewayOptions, Host, HostError, Introspection,
     OAuthAccess, StaticBearer,
 };
-use mcp_runtime::redact::RedactedUrl;
+use mcp_toolkit_runtime::redact::RedactedUrl;
 
 /// Where the gateway serves.
 pub enum Transport {

@@ -20,10 +20,10 @@
 //! gets one token request per client, not one per call.
 //!
 //! ```no_run
-//! # async fn run() -> Result<(), mcp_runtime::client::ClientError> {
+//! # async fn run() -> Result<(), mcp_toolkit_runtime::client::ClientError> {
 //! use std::sync::Arc;
-//! use mcp_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
-//! use mcp_runtime::client::{Client, ConnectOptions};
+//! use mcp_toolkit_runtime::client::auth::{LoopbackBrowser, OAuthConfig};
+//! use mcp_toolkit_runtime::client::{Client, ConnectOptions};
 //!
 //! let browser = LoopbackBrowser::bind().await?;
 //! let options = ConnectOptions {

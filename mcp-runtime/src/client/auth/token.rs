@@ -148,7 +148,7 @@ fn assertion(
 #[cfg(not(feature = "jwt"))]
 fn assertion(_: &str, _: &str, _: &str, _: &str) -> Result<String, ClientError> {
     Err(failure(
-        "private_key_jwt needs mcp-runtime's `jwt` feature, which this build left out",
+        "private_key_jwt needs mcp-toolkit-runtime's `jwt` feature, which this build left out",
     ))
 }
 

@@ -15,7 +15,7 @@
 //!   could be verified: they are declined (the extension lets hosts do so).
 //!
 //! ```no_run
-//! # async fn run(client: mcp_runtime::client::Client) -> Result<(), mcp_runtime::client::SkillError> {
+//! # async fn run(client: mcp_toolkit_runtime::client::Client) -> Result<(), mcp_toolkit_runtime::client::SkillError> {
 //! let skills = client.list_skills().await?;
 //! if let Some(entry) = skills.first() {
 //!     let skill = client.load_skill(entry).await?;

@@ -159,7 +159,7 @@ where
     scopes
         .into_iter()
         .map(Into::into)
-        .map(|scope| match mcp_names::is_scope_token(&scope) {
+        .map(|scope| match mcp_toolkit_names::is_scope_token(&scope) {
             true => Ok(scope),
             false => Err(AuthSetupError::new(format!(
                 "{scope:?} is not an OAuth scope token"

@@ -19,14 +19,14 @@ use crate::outbound::{self, HttpClient, fetch};
 /// its `iss` matches exactly.
 ///
 /// ```no_run
-/// use mcp_runtime::server::auth::IntrospectionVerifier;
+/// use mcp_toolkit_runtime::server::auth::IntrospectionVerifier;
 ///
 /// let verifier = IntrospectionVerifier::new(
 ///     "https://auth.example.com/token/introspection",
 ///     "https://mcp.example.com/mcp",
 /// )?
 /// .client_credentials("mcp-server", "secret");
-/// # Ok::<(), mcp_runtime::server::auth::AuthSetupError>(())
+/// # Ok::<(), mcp_toolkit_runtime::server::auth::AuthSetupError>(())
 /// ```
 #[derive(Clone)]
 pub struct IntrospectionVerifier {

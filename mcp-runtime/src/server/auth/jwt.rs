@@ -44,10 +44,10 @@ const DEFAULT_ALGORITHMS: [Algorithm; 9] = [
 /// `none`, never HMAC), and only the one a key declares.
 ///
 /// ```no_run
-/// use mcp_runtime::server::auth::JwtVerifier;
+/// use mcp_toolkit_runtime::server::auth::JwtVerifier;
 ///
 /// let verifier = JwtVerifier::new("https://auth.example.com", "https://mcp.example.com/mcp")?;
-/// # Ok::<(), mcp_runtime::server::auth::AuthSetupError>(())
+/// # Ok::<(), mcp_toolkit_runtime::server::auth::AuthSetupError>(())
 /// ```
 #[derive(Clone)]
 pub struct JwtVerifier {

@@ -7,9 +7,9 @@
 //! [`JwtVerifier`] or [`IntrospectionVerifier`], or your own.
 //!
 //! ```no_run
-//! # async fn run(server: mcp_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
-//! use mcp_runtime::server::auth::AuthConfig;
-//! use mcp_runtime::transport::http::HttpConfig;
+//! # async fn run(server: mcp_toolkit_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
+//! use mcp_toolkit_runtime::server::auth::AuthConfig;
+//! use mcp_toolkit_runtime::transport::http::HttpConfig;
 //!
 //! let auth = AuthConfig::jwt("https://mcp.example.com/mcp", "https://auth.example.com")?;
 //! let config = HttpConfig { auth: Some(auth), ..HttpConfig::default() };

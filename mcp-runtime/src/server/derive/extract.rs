@@ -19,7 +19,7 @@ use crate::server::{ClientMeta, Era, LiveRegistry, RequestContext};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a request context type",
     label = "not taken from the request context",
-    note = "context parameters implement `mcp_runtime::server::FromRequestContext` (e.g. `RequestContext`, `Progress`, `CancellationToken`, `ClientMeta`)"
+    note = "context parameters implement `mcp_toolkit_runtime::server::FromRequestContext` (e.g. `RequestContext`, `Progress`, `CancellationToken`, `ClientMeta`)"
 )]
 pub trait FromRequestContext: Sized {
     /// Extracts the value from the context of the current request.

@@ -28,7 +28,7 @@ use crate::server::ReadOutcome;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP resource",
     label = "not convertible into resource contents",
-    note = "return `String` (text), `Vec<u8>` (binary), `mcp_runtime::server::Json<T>` (JSON), `ResourceContents`, `ReadResourceResult`, or an `Option` / `Result` of one"
+    note = "return `String` (text), `Vec<u8>` (binary), `mcp_toolkit_runtime::server::Json<T>` (JSON), `ResourceContents`, `ReadResourceResult`, or an `Option` / `Result` of one"
 )]
 pub trait IntoReadResult {
     /// The MIME type listed and sent when the attribute names none.

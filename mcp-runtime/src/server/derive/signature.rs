@@ -170,7 +170,7 @@ impl<T: DeserializeOwned + JsonSchema> RequiredParam<T> for &Param<T> {
     message = "`{Self}` cannot be a parameter of an MCP function",
     label = "neither an argument nor request context",
     note = "an argument type must implement `serde::Deserialize` and `schemars::JsonSchema`: add `#[derive(Deserialize, JsonSchema)]` to it (owned types only: `String`, not `&str`)",
-    note = "a context type must implement `mcp_runtime::server::FromRequestContext`"
+    note = "a context type must implement `mcp_toolkit_runtime::server::FromRequestContext`"
 )]
 pub trait ToolParam: Sized {
     /// Never called.
@@ -299,7 +299,7 @@ fn structured<T: Serialize>(value: &T, wrapped: bool) -> ToolOutcome {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from an MCP tool",
     label = "not convertible into a tool result",
-    note = "return a type that implements `serde::Serialize` and `schemars::JsonSchema` (structured output), `String`, content blocks, `CallToolResult`, or any `mcp_runtime::server::IntoToolResult` type",
+    note = "return a type that implements `serde::Serialize` and `schemars::JsonSchema` (structured output), `String`, content blocks, `CallToolResult`, or any `mcp_toolkit_runtime::server::IntoToolResult` type",
     note = "in `Result<T, E>`, `T` must be one of those and `E` must implement `std::fmt::Display`"
 )]
 pub trait ToolReturn: Sized {

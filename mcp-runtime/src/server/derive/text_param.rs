@@ -158,7 +158,7 @@ impl<T: FromStr<Err: Display>> RequiredText<T> for &Text<T> {
     message = "`{Self}` cannot hold a prompt argument or URI template variable",
     label = "not parsed from a string",
     note = "prompt arguments and URI template variables are strings: use `String`, `Option<String>`, or a type that implements `std::str::FromStr` (with a `Display` error)",
-    note = "a context type (taken from the request, not the client's values) must implement `mcp_runtime::server::FromRequestContext`"
+    note = "a context type (taken from the request, not the client's values) must implement `mcp_toolkit_runtime::server::FromRequestContext`"
 )]
 pub trait TextParam: Sized {
     /// Never called.
@@ -217,7 +217,7 @@ impl<T> RequiredQueryText<T> for &Text<T> {
     message = "this `{Self}` parameter is not a variable of the resource's URI template",
     label = "no `{{...}}` in the URI template has this name",
     note = "add the variable to the URI template (`{{name}}` in the path, or `{{?name}}` for an `Option` parameter), or rename the parameter with `#[mcp(rename = \"...\")]` to match one",
-    note = "only request context (types implementing `mcp_runtime::server::FromRequestContext`) may be left out of the template"
+    note = "only request context (types implementing `mcp_toolkit_runtime::server::FromRequestContext`) may be left out of the template"
 )]
 pub trait UnboundParam: Sized {
     /// Never called.

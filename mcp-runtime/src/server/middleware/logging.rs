@@ -6,7 +6,7 @@ use super::{McpRequest, McpResponse, Middleware, Next};
 use crate::server::BoxFuture;
 
 /// Logs every request when it ends, at `INFO` under the target
-/// `mcp_runtime::request`: method, name, id, era, duration in
+/// `mcp_toolkit_runtime::request`: method, name, id, era, duration in
 /// milliseconds, and the error code of a failed one. Over stdio the logs go
 /// wherever the application's subscriber writes (stderr, never stdout).
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,12 +31,12 @@ impl Middleware for RequestLog {
             let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
             match response.error_object() {
                 Some(error) => tracing::info!(
-                    target: "mcp_runtime::request",
+                    target: "mcp_toolkit_runtime::request",
                     %method, name, %id, ?era, elapsed_ms, error = error.code,
                     "request failed"
                 ),
                 None => tracing::info!(
-                    target: "mcp_runtime::request",
+                    target: "mcp_toolkit_runtime::request",
                     %method, name, %id, ?era, elapsed_ms,
                     "request served"
                 ),

@@ -9,11 +9,11 @@
 //! the first added is the outermost. They serve both transports alike.
 //!
 //! ```
-//! use mcp_runtime::server::middleware::{McpRequest, McpResponse, Next};
-//! use mcp_runtime::server::{Server, ToolCall, ToolDef};
-//! use mcp_runtime::protocol::CallToolResult;
+//! use mcp_toolkit_runtime::server::middleware::{McpRequest, McpResponse, Next};
+//! use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef};
+//! use mcp_toolkit_runtime::protocol::CallToolResult;
 //!
-//! let server = Server::builder(mcp_runtime::server_info!())
+//! let server = Server::builder(mcp_toolkit_runtime::server_info!())
 //!     .tool(ToolDef::new("delete_all", |_: ToolCall| async { Ok(CallToolResult::text("gone")) }))
 //!     .middleware(|request: McpRequest, next: Next| async move {
 //!         if request.tool() == Some("delete_all") {

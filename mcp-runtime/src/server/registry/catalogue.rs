@@ -54,7 +54,11 @@ impl ToolEntry {
             .map(CompiledSchema::compile)
             .transpose()
             .map_err(|e| BuildError::new(format!("tool `{name}`: invalid output schema: {e}")))?;
-        if let Some(scope) = def.scopes.iter().find(|s| !mcp_names::is_scope_token(s)) {
+        if let Some(scope) = def
+            .scopes
+            .iter()
+            .find(|s| !mcp_toolkit_names::is_scope_token(s))
+        {
             return Err(BuildError::new(format!(
                 "tool `{name}`: {scope:?} is not an OAuth scope token"
             )));

@@ -35,14 +35,14 @@ use crate::sync::lock;
 /// inside one. Clones share the registry.
 ///
 /// ```
-/// use mcp_runtime::protocol::CallToolResult;
-/// use mcp_runtime::server::{Batch, Server, ToolCall, ToolDef};
+/// use mcp_toolkit_runtime::protocol::CallToolResult;
+/// use mcp_toolkit_runtime::server::{Batch, Server, ToolCall, ToolDef};
 ///
 /// fn tool(name: &str) -> ToolDef {
 ///     ToolDef::new(name, |_call: ToolCall| async { Ok(CallToolResult::text("ok")) })
 /// }
 ///
-/// let server = Server::builder(mcp_runtime::server_info!())
+/// let server = Server::builder(mcp_toolkit_runtime::server_info!())
 ///     .tool(tool("status"))
 ///     .live_registry()
 ///     .build()?;
@@ -53,7 +53,7 @@ use crate::sync::lock;
 /// assert_eq!(registry.tool_names(), ["export", "status"]);
 /// // The same rules as at build:
 /// assert!(registry.add_tool(tool("status")).is_err());
-/// # Ok::<(), mcp_runtime::server::BuildError>(())
+/// # Ok::<(), mcp_toolkit_runtime::server::BuildError>(())
 /// ```
 #[derive(Clone)]
 pub struct LiveRegistry {
@@ -151,8 +151,8 @@ impl LiveRegistry {
     /// [`SchemaProfile`]), as one batch.
     ///
     /// ```
-    /// use mcp_runtime::mcp_tool;
-    /// use mcp_runtime::server::{LiveRegistry, Server};
+    /// use mcp_toolkit_runtime::mcp_tool;
+    /// use mcp_toolkit_runtime::server::{LiveRegistry, Server};
     ///
     /// /// The signed-in user's inbox.
     /// #[mcp_tool]
@@ -165,7 +165,7 @@ impl LiveRegistry {
     /// fn login(registry: Option<LiveRegistry>) -> Result<String, String> {
     ///     let registry = registry.ok_or("the registry is not live")?;
     ///     registry
-    ///         .register(mcp_runtime::definitions![inbox])
+    ///         .register(mcp_toolkit_runtime::definitions![inbox])
     ///         .map_err(|e| e.to_string())?;
     ///     Ok("signed in".into())
     /// }
@@ -178,11 +178,11 @@ impl LiveRegistry {
     ///     Ok("signed out".into())
     /// }
     ///
-    /// let server = Server::builder(mcp_runtime::server_info!())
-    ///     .register(mcp_runtime::definitions![login, logout])
+    /// let server = Server::builder(mcp_toolkit_runtime::server_info!())
+    ///     .register(mcp_toolkit_runtime::definitions![login, logout])
     ///     .live_registry()
     ///     .build()?;
-    /// # Ok::<(), mcp_runtime::server::BuildError>(())
+    /// # Ok::<(), mcp_toolkit_runtime::server::BuildError>(())
     /// ```
     pub fn register(&self, definitions: Definitions) -> Result<(), BuildError> {
         self.apply(Batch::new().register(definitions))

@@ -114,8 +114,8 @@ impl ServerBuilder {
     /// [`build`](Self::build).
     ///
     /// ```no_run
-    /// use mcp_runtime::mcp_tool;
-    /// use mcp_runtime::server::Server;
+    /// use mcp_toolkit_runtime::mcp_tool;
+    /// use mcp_toolkit_runtime::server::Server;
     ///
     /// /// Echo the text back.
     /// #[mcp_tool]
@@ -123,8 +123,8 @@ impl ServerBuilder {
     ///     text
     /// }
     ///
-    /// let server = Server::builder(mcp_runtime::server_info!())
-    ///     .register(mcp_runtime::definitions![echo])
+    /// let server = Server::builder(mcp_toolkit_runtime::server_info!())
+    ///     .register(mcp_toolkit_runtime::definitions![echo])
     ///     .build();
     /// ```
     pub fn register(mut self, definitions: Definitions) -> Self {
@@ -152,8 +152,8 @@ impl ServerBuilder {
     /// simply left out of `required`.
     ///
     /// ```no_run
-    /// use mcp_runtime::mcp_tool;
-    /// use mcp_runtime::server::{SchemaProfile, Server};
+    /// use mcp_toolkit_runtime::mcp_tool;
+    /// use mcp_toolkit_runtime::server::{SchemaProfile, Server};
     ///
     /// /// Echo the text back.
     /// #[mcp_tool]
@@ -161,9 +161,9 @@ impl ServerBuilder {
     ///     text.unwrap_or_default()
     /// }
     ///
-    /// let server = Server::builder(mcp_runtime::server_info!())
+    /// let server = Server::builder(mcp_toolkit_runtime::server_info!())
     ///     .schema_profile(SchemaProfile::Compatible)
-    ///     .register(mcp_runtime::definitions![echo])
+    ///     .register(mcp_toolkit_runtime::definitions![echo])
     ///     .build();
     /// ```
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {

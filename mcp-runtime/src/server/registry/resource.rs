@@ -11,7 +11,7 @@ use crate::protocol::{
     TextResourceContents,
 };
 use crate::server::RequestContext;
-use mcp_uri_template::{UriTemplate, UriTemplateError};
+use mcp_toolkit_uri_template::{UriTemplate, UriTemplateError};
 
 /// What a resource handler returns. Use [`ErrorObject::resource_not_found`]
 /// when a template matched but nothing exists at that URI.

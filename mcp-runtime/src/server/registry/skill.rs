@@ -36,7 +36,7 @@ const SKILL_MD: &str = "SKILL.md";
 /// and fails with a [`BuildError`](crate::server::BuildError) naming what is wrong.
 ///
 /// ```
-/// use mcp_runtime::server::{Server, SkillDef};
+/// use mcp_toolkit_runtime::server::{Server, SkillDef};
 ///
 /// let skill = SkillDef::new("pdf-processing")
 ///     .file(
@@ -44,7 +44,7 @@ const SKILL_MD: &str = "SKILL.md";
 ///         "---\nname: pdf-processing\ndescription: Extract text from PDF files\n---\n\nSee references/FORMS.md.\n",
 ///     )
 ///     .file("references/FORMS.md", "# Forms\n");
-/// let server = Server::builder(mcp_runtime::server_info!()).skill(skill).build();
+/// let server = Server::builder(mcp_toolkit_runtime::server_info!()).skill(skill).build();
 /// assert!(server.is_ok());
 /// ```
 #[derive(Debug, Clone)]

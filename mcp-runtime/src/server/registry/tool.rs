@@ -33,8 +33,8 @@ impl ToolDef {
     /// [`input_schema`](Self::input_schema) says otherwise.
     ///
     /// ```
-    /// use mcp_runtime::protocol::CallToolResult;
-    /// use mcp_runtime::server::{ToolCall, ToolDef};
+    /// use mcp_toolkit_runtime::protocol::CallToolResult;
+    /// use mcp_toolkit_runtime::server::{ToolCall, ToolDef};
     ///
     /// let echo = ToolDef::new("echo", |call: ToolCall| async move {
     ///     let text: String = call.argument("text")?;

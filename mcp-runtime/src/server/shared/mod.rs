@@ -55,9 +55,9 @@ pub(crate) use instance::Instance;
 ///
 /// ```no_run
 /// # fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// use mcp_runtime::server::{Server, SharedState};
+/// use mcp_toolkit_runtime::server::{Server, SharedState};
 ///
-/// let server = Server::builder(mcp_runtime::server_info!())
+/// let server = Server::builder(mcp_toolkit_runtime::server_info!())
 ///     .shared_state(SharedState::redis("redis://127.0.0.1:6379/")?)
 ///     .build()?;
 /// # Ok(())

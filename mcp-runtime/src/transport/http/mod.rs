@@ -27,7 +27,7 @@
 //! only its own request.
 //!
 //! ```no_run
-//! # async fn run(server: mcp_runtime::server::Server) -> std::io::Result<()> {
+//! # async fn run(server: mcp_toolkit_runtime::server::Server) -> std::io::Result<()> {
 //! server.serve_http("127.0.0.1:8080").await
 //! # }
 //! ```

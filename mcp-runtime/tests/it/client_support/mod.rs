@@ -5,15 +5,15 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
-use mcp_runtime::client::{
+use mcp_toolkit_runtime::client::{
     Caching, Client, ClientError, ConnectOptions, EraChoice, ListenEvent, Subscription,
 };
-use mcp_runtime::jsonrpc::code::INVALID_PARAMS;
-use mcp_runtime::protocol::{CallToolResult, GetPromptResult, TaskSupport};
-use mcp_runtime::server::{
+use mcp_toolkit_runtime::jsonrpc::code::INVALID_PARAMS;
+use mcp_toolkit_runtime::protocol::{CallToolResult, GetPromptResult, TaskSupport};
+use mcp_toolkit_runtime::server::{
     LiveRegistry, PromptDef, PromptRequest, Server, ToolCall, ToolDef, ToolError,
 };
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::json;
 use tokio::task::JoinHandle;
 
@@ -92,7 +92,7 @@ pub fn empty_prompt(name: &str) -> PromptDef {
 
 /// A server serving `tool` from a live registry, and the registry.
 pub fn live_server(tool: ToolDef) -> (Server, LiveRegistry) {
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(tool)
         .live_registry()
         .build()

@@ -12,9 +12,9 @@ use hyper::client::conn::http1;
 use hyper::header::HeaderValue;
 use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use mcp_runtime::protocol::CallToolResult;
-use mcp_runtime::server::{Server, ToolCall, ToolDef, ToolError};
-use mcp_runtime::transport::HttpConfig;
+use mcp_toolkit_runtime::protocol::CallToolResult;
+use mcp_toolkit_runtime::server::{Server, ToolCall, ToolDef, ToolError};
+use mcp_toolkit_runtime::transport::HttpConfig;
 use serde_json::{Value, json};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot};
@@ -98,7 +98,7 @@ impl Drop for TestServer {
 /// "cancelled" when cancelled first).
 pub fn test_server(events: mpsc::UnboundedSender<&'static str>) -> Server {
     let object = json!({"type": "object"});
-    Server::builder(mcp_runtime::server_info!())
+    Server::builder(mcp_toolkit_runtime::server_info!())
         .tool(
             ToolDef::new("echo", |call: ToolCall| async move {
                 Ok(CallToolResult::text(call.argument::<String>("text")?))

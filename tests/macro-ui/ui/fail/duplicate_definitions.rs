@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_tool;
+use mcp_toolkit_runtime::mcp_tool;
 
 #[mcp_tool]
 fn add(a: i64, b: i64) -> i64 {
@@ -11,5 +11,5 @@ fn plus(a: i64, b: i64) -> i64 {
 }
 
 fn main() {
-    let _ = mcp_runtime::definitions![add, plus];
+    let _ = mcp_toolkit_runtime::definitions![add, plus];
 }

@@ -1,4 +1,4 @@
-use mcp_runtime::{mcp_resource, mcp_tool};
+use mcp_toolkit_runtime::{mcp_resource, mcp_tool};
 
 // `#[mcp(rename)]` and `#[serde(rename)]` name the same thing.
 #[mcp_tool]

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_prompt;
+use mcp_toolkit_runtime::mcp_prompt;
 
 /// Review code.
 #[mcp_prompt]
@@ -13,5 +13,5 @@ fn strict_review(code: String) -> String {
 }
 
 fn main() {
-    let _ = mcp_runtime::definitions![review, strict_review];
+    let _ = mcp_toolkit_runtime::definitions![review, strict_review];
 }

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_tool;
+use mcp_toolkit_runtime::mcp_tool;
 
 // Each key may be given once; the second occurrence is the error, and the
 // options after it are still read.

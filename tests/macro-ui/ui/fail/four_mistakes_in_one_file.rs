@@ -2,7 +2,7 @@
 //! token with its fix; the items are still emitted, so neither the calls
 //! nor the registration below add errors.
 
-use mcp_runtime::{definitions, mcp_resource, mcp_tool};
+use mcp_toolkit_runtime::{definitions, mcp_resource, mcp_tool};
 
 struct Point {
     x: f64,

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_tool;
+use mcp_toolkit_runtime::mcp_tool;
 
 /// Tools are named by the spec's rules.
 #[mcp_tool(name = "add numbers")]

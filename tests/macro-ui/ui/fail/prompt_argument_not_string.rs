@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_prompt;
+use mcp_toolkit_runtime::mcp_prompt;
 
 /// Review several files; prompt arguments are strings.
 #[mcp_prompt]

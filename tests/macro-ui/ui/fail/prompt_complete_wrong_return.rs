@@ -1,5 +1,5 @@
-use mcp_runtime::mcp_prompt;
-use mcp_runtime::server::CompletionRequest;
+use mcp_toolkit_runtime::mcp_prompt;
+use mcp_toolkit_runtime::server::CompletionRequest;
 
 /// Returns bare strings; a completion function returns `Completion`.
 fn complete_language(request: CompletionRequest) -> Vec<String> {

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_prompt;
+use mcp_toolkit_runtime::mcp_prompt;
 
 /// Takes the typed prefix, but a completion function takes the whole
 /// `CompletionRequest`.

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_prompt;
+use mcp_toolkit_runtime::mcp_prompt;
 
 /// A prompt returning a number.
 #[mcp_prompt]

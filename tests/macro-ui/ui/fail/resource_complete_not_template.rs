@@ -1,6 +1,6 @@
-use mcp_runtime::mcp_resource;
-use mcp_runtime::protocol::Completion;
-use mcp_runtime::server::CompletionRequest;
+use mcp_toolkit_runtime::mcp_resource;
+use mcp_toolkit_runtime::protocol::Completion;
+use mcp_toolkit_runtime::server::CompletionRequest;
 
 fn complete(_request: CompletionRequest) -> Completion {
     Completion::default()

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_resource;
+use mcp_toolkit_runtime::mcp_resource;
 
 /// The README, at a path instead of a URI.
 #[mcp_resource("README.md")]

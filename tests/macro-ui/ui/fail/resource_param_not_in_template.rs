@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_resource;
+use mcp_toolkit_runtime::mcp_resource;
 
 /// A note; `revision` is not in the template.
 #[mcp_resource("notes://{title}")]

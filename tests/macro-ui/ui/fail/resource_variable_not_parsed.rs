@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_resource;
+use mcp_toolkit_runtime::mcp_resource;
 
 /// Tags cannot be parsed from one template variable.
 #[mcp_resource("tags://{tags}")]

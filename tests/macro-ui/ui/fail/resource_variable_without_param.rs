@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_resource;
+use mcp_toolkit_runtime::mcp_resource;
 
 /// A note in a folder; `folder` has no parameter.
 #[mcp_resource("notes://{folder}/{title}")]

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_tool;
+use mcp_toolkit_runtime::mcp_tool;
 
 struct Report {
     lines: usize,

@@ -4,7 +4,7 @@
 //! second tool of the same name). The block is still emitted, so the call
 //! in `main` adds no error.
 
-use mcp_runtime::{mcp_server, mcp_tool};
+use mcp_toolkit_runtime::{mcp_server, mcp_tool};
 
 struct Calc;
 

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_server;
+use mcp_toolkit_runtime::mcp_server;
 
 struct Calc;
 

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_tool;
+use mcp_toolkit_runtime::mcp_tool;
 
 #[mcp_tool(name = "bad name", titel = "x")]
 fn broken(a: i64, #[mcp(rename = "a")] b: i64) -> i64 {

@@ -1,4 +1,4 @@
-use mcp_runtime::mcp_tool;
+use mcp_toolkit_runtime::mcp_tool;
 
 #[mcp_tool(readonly)]
 fn look() -> String {

@@ -2,9 +2,9 @@
 //! same code in both eras. `?` turns `InputError` (including `Pending`,
 //! the 2026-07-28 round trip) into `ToolError`.
 
-use mcp_runtime::mcp_tool;
-use mcp_runtime::protocol::{ElicitRequestParams, ElicitValue};
-use mcp_runtime::server::{RequestContext, ToolError};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::protocol::{ElicitRequestParams, ElicitValue};
+use mcp_toolkit_runtime::server::{RequestContext, ToolError};
 
 /// Greet the user by the name they give.
 #[mcp_tool]
@@ -21,5 +21,5 @@ async fn greet(ctx: RequestContext) -> Result<String, ToolError> {
 }
 
 fn main() {
-    let _ = mcp_runtime::definitions![greet];
+    let _ = mcp_toolkit_runtime::definitions![greet];
 }

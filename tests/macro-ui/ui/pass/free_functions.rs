@@ -1,8 +1,8 @@
 //! Every supported parameter and return shape on free functions.
 
-use mcp_runtime::mcp_tool;
-use mcp_runtime::protocol::{CallToolResult, ContentBlock, ImageContent};
-use mcp_runtime::server::{ClientMeta, Era, Progress, RequestContext, ToolError};
+use mcp_toolkit_runtime::mcp_tool;
+use mcp_toolkit_runtime::protocol::{CallToolResult, ContentBlock, ImageContent};
+use mcp_toolkit_runtime::server::{ClientMeta, Era, Progress, RequestContext, ToolError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +97,7 @@ fn options() -> Result<(), ToolError> {
 fn main() {
     // The functions stay callable as written.
     assert_eq!(plain(1, 2.5, true, "x".into()), "1 2.5 true x");
-    let _ = mcp_runtime::definitions![
+    let _ = mcp_toolkit_runtime::definitions![
         no_params,
         plain,
         optional,

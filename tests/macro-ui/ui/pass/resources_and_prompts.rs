@@ -1,9 +1,9 @@
 //! Every supported resource and prompt shape as free functions.
 
-use mcp_runtime::jsonrpc::ErrorObject;
-use mcp_runtime::protocol::{GetPromptResult, PromptMessage, ReadResourceResult, ResourceContents};
-use mcp_runtime::server::{Json, RequestContext, Server};
-use mcp_runtime::{mcp_prompt, mcp_resource, mcp_tool};
+use mcp_toolkit_runtime::jsonrpc::ErrorObject;
+use mcp_toolkit_runtime::protocol::{GetPromptResult, PromptMessage, ReadResourceResult, ResourceContents};
+use mcp_toolkit_runtime::server::{Json, RequestContext, Server};
+use mcp_toolkit_runtime::{mcp_prompt, mcp_resource, mcp_tool};
 use serde::Serialize;
 
 /// Text.
@@ -88,8 +88,8 @@ fn review_tool(code: String) -> String {
 
 fn main() {
     assert_eq!(readme(), "# Hello");
-    let server = Server::builder(mcp_runtime::server_info!())
-        .register(mcp_runtime::definitions![
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .register(mcp_toolkit_runtime::definitions![
             readme, logo, stats, note, profile, bundle, review, countdown, greet, review_tool,
         ])
         .build();

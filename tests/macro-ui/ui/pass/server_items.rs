@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_runtime::server::Server;
-use mcp_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
+use mcp_toolkit_runtime::server::Server;
+use mcp_toolkit_runtime::{mcp_prompt, mcp_resource, mcp_server, mcp_tool};
 
 struct Notes {
     notes: Mutex<BTreeMap<String, String>>,
@@ -50,7 +50,7 @@ impl Notes {
 fn main() {
     let notes = Arc::new(Notes { notes: Mutex::default() });
     notes.add_note("a".into(), "b".into());
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .register(notes.mcp_definitions())
         .build();
     assert!(server.is_ok());

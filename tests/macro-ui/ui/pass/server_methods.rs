@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use mcp_runtime::server::{RequestContext, Server};
-use mcp_runtime::{mcp_server, mcp_tool};
+use mcp_toolkit_runtime::server::{RequestContext, Server};
+use mcp_toolkit_runtime::{mcp_server, mcp_tool};
 
 struct Counter {
     value: AtomicI64,
@@ -41,7 +41,7 @@ fn main() {
     let counter = Arc::new(Counter { value: AtomicI64::new(0) });
     counter.reset();
     assert_eq!(counter.bump(2), 2);
-    let server = Server::builder(mcp_runtime::server_info!())
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
         .register(counter.mcp_definitions())
         .build();
     assert!(server.is_ok());

@@ -78,7 +78,7 @@ pub fn published(metadata: &Value) -> Vec<&Value> {
     let names: Vec<&str> = published.iter().map(|p| name(p)).collect();
     // A guard against a metadata format this reading does not understand.
     assert!(
-        names.contains(&"mcp-runtime") && !names.contains(&"mcp-tests"),
+        names.contains(&"mcp-toolkit-runtime") && !names.contains(&"mcp-tests"),
         "published crates read from cargo metadata: {names:?}"
     );
     published

@@ -60,8 +60,8 @@ impl ToolDef {
     /// could leak between users.
     ///
     /// ```
-    /// use mcp_runtime::protocol::{CallToolResult, TaskSupport};
-    /// use mcp_runtime::server::{ToolCall, ToolDef};
+    /// use mcp_toolkit_runtime::protocol::{CallToolResult, TaskSupport};
+    /// use mcp_toolkit_runtime::server::{ToolCall, ToolDef};
     ///
     /// let render = ToolDef::new("render", |call: ToolCall| async move {
     ///     let frames: u64 = call.argument("frames")?;
@@ -95,8 +95,8 @@ impl RequestContext {
     /// any other call it only yields to the scheduler.
     ///
     /// ```
-    /// # use mcp_runtime::protocol::{CallToolResult, ElicitRequestParams};
-    /// # use mcp_runtime::server::{ToolCall, ToolError};
+    /// # use mcp_toolkit_runtime::protocol::{CallToolResult, ElicitRequestParams};
+    /// # use mcp_toolkit_runtime::server::{ToolCall, ToolError};
     /// # fn confirmation() -> ElicitRequestParams { unimplemented!() }
     /// async fn delete(call: ToolCall) -> Result<CallToolResult, ToolError> {
     ///     let context = call.context();
