@@ -300,7 +300,7 @@ fn mcp_codegen() -> PathBuf {
             "build",
             "--quiet",
             "-p",
-            "mcp-codegen",
+            "mcp-toolkit-codegen",
             "--bin",
             "mcp-codegen",
         ])

@@ -59,6 +59,21 @@ fn every_fuzz_target_builds_and_runs_from_its_seeds() {
     let target_dir = root.join("target");
     let targets = targets(&fuzz);
     assert!(targets.len() >= 6, "fuzz/Cargo.toml lists {targets:?}");
+    // Every target in one cargo invocation, so that they compile side by
+    // side. A debug build without a sanitizer: this only proves that each
+    // target builds and runs, so it should cost CI as little as possible;
+    // campaigns use cargo-fuzz's optimized ASan build.
+    let output = cargo_fuzz(&target_dir)
+        .current_dir(&fuzz)
+        .args(["+nightly", "fuzz", "build", "--dev", "--sanitizer", "none"])
+        .output()
+        .expect("cargo fuzz runs");
+    assert!(
+        output.status.success(),
+        "cargo fuzz build failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let binaries = fuzz.join("target").join(host_triple()).join("debug");
     for target in &targets {
         let seeds = fuzz.join("seeds").join(target);
         assert!(
@@ -71,30 +86,31 @@ fn every_fuzz_target_builds_and_runs_from_its_seeds() {
         for seed in std::fs::read_dir(&seeds).expect("seeds").flatten() {
             std::fs::copy(seed.path(), corpus.join(seed.file_name())).expect("copy a seed");
         }
-        let output = cargo_fuzz(&target_dir)
-            .current_dir(&fuzz)
-            // A debug build without a sanitizer: this only proves that the
-            // target builds and runs, so it should cost CI as little as
-            // possible; campaigns use cargo-fuzz's optimized ASan build.
-            .args([
-                "+nightly",
-                "fuzz",
-                "run",
-                "--dev",
-                "--sanitizer",
-                "none",
-                target,
-            ])
+        let output = Command::new(binaries.join(target))
             .arg(&corpus)
-            .args(["--", "-runs=2000", "-max_total_time=20", "-timeout=10"])
+            .args(["-runs=2000", "-max_total_time=20", "-timeout=10"])
             .output()
-            .expect("cargo fuzz runs");
+            .unwrap_or_else(|e| panic!("{target} does not start: {e}"));
         assert!(
             output.status.success(),
             "fuzz target {target} failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
     }
+}
+
+/// The nightly toolchain's host triple: cargo-fuzz builds for it, into
+/// `fuzz/target/TRIPLE`.
+fn host_triple() -> String {
+    let output = Command::new("rustc")
+        .args(["+nightly", "-vV"])
+        .output()
+        .expect("rustc +nightly runs (rustup toolchain install nightly)");
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names its host")
+        .to_owned()
 }
 
 fn tempfile_dir(target_dir: &Path, name: &str) -> PathBuf {

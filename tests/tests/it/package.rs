@@ -20,9 +20,11 @@
 //! since was missing; reproduced with two crates in a scratch workspace).
 //!
 //! So this test unpacks the packages itself, with current timestamps, and
-//! checks `mcp-codegen`, which needs every other published crate, with each
-//! of those patched in from its own unpacked package: every published crate
-//! compiled from exactly what would be uploaded, in about a minute of CPU.
+//! checks `mcp-toolkit-codegen`, which needs every other published crate,
+//! with each of those patched in from its own unpacked package: every
+//! published crate compiled from exactly what would be uploaded. Then each
+//! published combination of a crate's features (none, the defaults, each
+//! optional feature, all) is checked from that crate's package the same way.
 
 use crate::support;
 
@@ -33,7 +35,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 /// The published crate whose check compiles every other one.
-const CHECKED: &str = "mcp-codegen";
+const CHECKED: &str = "mcp-toolkit-codegen";
 
 #[test]
 fn cargo_package_passes_and_the_packages_build() {
@@ -112,58 +114,149 @@ fn cargo_package_passes_and_the_packages_build() {
         }
     }
 
-    // Check CHECKED as packaged, with every other published crate patched
-    // in from its package (crates.io has none of them at these versions,
-    // or, for some names, someone else's crate).
+    // CHECKED as packaged, with every other published crate patched in from
+    // its package (crates.io has none of them at these versions): that
+    // compiles each of them, with the features CHECKED asks for.
+    let root_of = |package: &Value| {
+        unpacked.join(format!(
+            "{}-{}",
+            support::name(package),
+            support::version(package)
+        ))
+    };
     let checked = published
         .iter()
         .find(|package| support::name(package) == CHECKED)
         .expect("the checked crate is published");
-    let root = unpacked.join(format!("{CHECKED}-{}", support::version(checked)));
+    let stderr = check_unpacked(
+        &root_of(checked),
+        &published,
+        &root_of,
+        &target_dir,
+        &["--lib", "--bins"],
+    );
+    for package in &published {
+        let from_package = format!(
+            "{} v{} ({})",
+            support::name(package),
+            support::version(package),
+            root_of(package).display()
+        );
+        assert!(
+            stderr.contains(&from_package),
+            "{} was not compiled from its package:\n{stderr}",
+            support::name(package)
+        );
+    }
+
+    // Then every published combination of each crate's features, each
+    // compiled from the crate's own package.
+    let mut combinations = 0;
+    for package in &published {
+        // A library packages no Cargo.lock: the workspace's, so that the
+        // versions are those every other test ran with.
+        let root = root_of(package);
+        if !root.join("Cargo.lock").exists() {
+            std::fs::copy(support::workspace().join("Cargo.lock"), root.join("Cargo.lock"))
+                .expect("copy Cargo.lock");
+        }
+        for flags in feature_combinations(package) {
+            let mut args = vec!["--lib"];
+            args.extend(flags.iter().map(String::as_str));
+            check_unpacked(&root, &published, &root_of, &target_dir, &args);
+            combinations += 1;
+        }
+    }
+    assert!(combinations >= 5, "only {combinations} feature combinations");
+}
+
+/// `cargo check ARGS` of the unpacked package at `root`, every other
+/// published crate patched in from its own unpacked package; its stderr.
+fn check_unpacked(
+    root: &Path,
+    published: &[&Value],
+    root_of: &dyn Fn(&Value) -> PathBuf,
+    target_dir: &Path,
+    args: &[&str],
+) -> String {
     // Its own workspace: it sits inside ours without being a member.
-    let mut manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("its Cargo.toml");
-    manifest.push_str("\n[workspace]\n");
-    std::fs::write(root.join("Cargo.toml"), manifest).expect("write its Cargo.toml");
+    let manifest_path = root.join("Cargo.toml");
+    let mut manifest = std::fs::read_to_string(&manifest_path).expect("its Cargo.toml");
+    if !manifest.contains("\n[workspace]\n") {
+        manifest.push_str("\n[workspace]\n");
+        std::fs::write(&manifest_path, manifest).expect("write its Cargo.toml");
+    }
     let mut check = support::cargo();
     check
-        .args(["check", "--lib", "--bins"])
-        .current_dir(&root)
+        .arg("check")
+        .args(args)
+        .current_dir(root)
         // The workspace's target directory, so that the dependencies built
-        // for the tests are reused.
-        .env("CARGO_TARGET_DIR", &target_dir)
+        // by the other tests are reused.
+        .env("CARGO_TARGET_DIR", target_dir)
         .env("CARGO_TERM_COLOR", "never");
-    for package in &published {
-        let (name, version) = (support::name(package), support::version(package));
-        if name != CHECKED {
-            let path = unpacked.join(format!("{name}-{version}"));
+    for package in published {
+        let path = root_of(package);
+        if path != root {
             check.arg("--config").arg(format!(
-                "patch.crates-io.{name}.path = {:?}",
+                "patch.crates-io.{}.path = {:?}",
+                support::name(package),
                 path.display().to_string()
             ));
         }
     }
     let started = Instant::now();
     let output = check.output().expect("run cargo check");
-    eprintln!(
-        "cargo check of the unpacked {CHECKED} took {:.0?}",
-        started.elapsed()
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let what = format!("{} {}", root.display(), args.join(" "));
+    eprintln!("cargo check of {what} took {:.0?}", started.elapsed());
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
         output.status.success(),
-        "{CHECKED} does not build from its package:\n{stderr}"
+        "{what} does not build from its package:\n{stderr}"
     );
-    for package in &published {
-        let (name, version) = (support::name(package), support::version(package));
-        let from_package = format!(
-            "{name} v{version} ({})",
-            unpacked.join(format!("{name}-{version}")).display()
-        );
-        assert!(
-            stderr.contains(&from_package),
-            "{name} was not compiled from its package:\n{stderr}"
-        );
+    stderr
+}
+
+/// The feature flags each published configuration of `package` is checked
+/// with: none at all, the defaults, each optional feature the defaults do
+/// not turn on (added to them), and all; nothing for a crate without
+/// features.
+fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
+    let features = package["features"].as_object().expect("features");
+    let enables = |feature: &str| -> Vec<String> {
+        features
+            .get(feature)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|item| features.contains_key(*item))
+            .map(str::to_owned)
+            .collect()
+    };
+    // The features the defaults turn on, directly or through others.
+    let mut on = vec!["default".to_owned()];
+    let mut next = 0;
+    while let Some(feature) = on.get(next).cloned() {
+        for implied in enables(&feature) {
+            if !on.contains(&implied) {
+                on.push(implied);
+            }
+        }
+        next += 1;
     }
+    let optional: Vec<&String> = features.keys().filter(|f| !on.contains(f)).collect();
+    if features.keys().all(|f| f == "default") {
+        return Vec::new();
+    }
+    let mut combinations = vec![vec!["--no-default-features".to_owned()], Vec::new()];
+    combinations.extend(
+        optional
+            .into_iter()
+            .map(|feature| vec!["--features".to_owned(), feature.clone()]),
+    );
+    combinations.push(vec!["--all-features".to_owned()]);
+    combinations
 }
 
 #[test]

@@ -12,7 +12,7 @@ pub fn mcp_host() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let status = cargo()
-            .args(["build", "--quiet", "-p", "mcp-host", "--bin", "mcp-host"])
+            .args(["build", "--quiet", "-p", "mcp-toolkit-host", "--bin", "mcp-host"])
             .status()
             .expect("run cargo build");
         assert!(status.success(), "building mcp-host failed");
