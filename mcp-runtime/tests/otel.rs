@@ -5,7 +5,8 @@
 //! client request made inside an OpenTelemetry span continues its trace.
 //!
 //! Runs with `cargo test -p mcp-toolkit-runtime --features opentelemetry --test
-//! otel`; `cargo test --workspace` runs it through `tests/tests/it/otel.rs`.
+//! otel`, and in every `cargo test --workspace`: the `mcp-tests` package
+//! turns the feature on, and the workspace's build unifies it.
 
 use std::collections::HashMap;
 use std::convert::Infallible;

@@ -49,7 +49,8 @@ pub enum GetAnnotatedMessageArgsMessageType {
     Success,
     Debug,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetAnnotatedMessageArgsMessageType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for GetAnnotatedMessageArgsMessageType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -160,7 +161,8 @@ pub enum GetStructuredContentArgsLocation {
     Chicago,
     LosAngeles,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetStructuredContentArgsLocation {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for GetStructuredContentArgsLocation {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -215,7 +217,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GetTinyImageArgs {
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "GetTinyImageArgs", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "GetTinyImageArgs",
+            &[],
+        )
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
@@ -256,7 +262,8 @@ pub enum GzipFileAsResourceArgsOutputType {
     ResourceLink,
     Resource,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for GzipFileAsResourceArgsOutputType {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for GzipFileAsResourceArgsOutputType {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -307,7 +314,8 @@ pub struct TriggerLongRunningOperationArgs {
     /// Default: `5`.
     pub steps: ::std::option::Option<f64>,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TriggerLongRunningOperationArgs {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for TriggerLongRunningOperationArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -609,7 +617,10 @@ impl EverythingClient {
     /// Gets the prompt `simple-prompt`.
     pub fn simple_prompt(
         &self,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(&self.client, "simple-prompt", &[])
     }
     /// Arguments Prompt
@@ -620,7 +631,10 @@ impl EverythingClient {
     pub fn args_prompt(
         &self,
         arguments: &ArgsPromptArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "args-prompt",
@@ -638,7 +652,10 @@ impl EverythingClient {
     pub fn completable_prompt(
         &self,
         arguments: &CompletablePromptArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "completable-prompt",
@@ -659,7 +676,10 @@ impl EverythingClient {
     pub fn resource_prompt(
         &self,
         arguments: &ResourcePromptArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "resource-prompt",

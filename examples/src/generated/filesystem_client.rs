@@ -362,7 +362,8 @@ pub enum ListDirectoryWithSizesArgsSortBy {
     Name,
     Size,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ListDirectoryWithSizesArgsSortBy {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for ListDirectoryWithSizesArgsSortBy {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,

@@ -15,7 +15,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::cargo::cargo;
+use support::cargo::workspace_binaries;
 use support::host::mcp_host;
 use support::interop::HttpFixture;
 use support::oidc::{Issuer, http, keep_cookies_and_find_redirect};
@@ -293,22 +293,9 @@ fn two_processes_refreshing_one_file_at_once_both_keep_a_working_token() {
     refreshed_without_the_user(&setup.take_log());
 }
 
-/// The `mcp-codegen` binary, built once (it belongs to another package).
+/// The `mcp-codegen` binary (it belongs to another package).
 fn mcp_codegen() -> PathBuf {
-    let status = cargo()
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "mcp-toolkit-codegen",
-            "--bin",
-            "mcp-codegen",
-        ])
-        .status()
-        .expect("run cargo build");
-    assert!(status.success(), "building mcp-codegen failed");
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().join("mcp-codegen")
+    workspace_binaries().join("mcp-codegen")
 }
 
 /// `mcp-codegen generate --config FILE --server NAME`, which cannot ask a

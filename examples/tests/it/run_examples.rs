@@ -11,12 +11,11 @@
 //! `cargo test --workspace` resolves and reuses what it built.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use support::cargo::cargo;
+use support::cargo::workspace_binaries;
 
 use crate::support;
 
@@ -26,21 +25,7 @@ const DEADLINE: Duration = Duration::from_secs(30);
 /// The target directory's profile folder (`target/debug`), after building
 /// every example and the servers the `host` example starts.
 fn built() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let started = Instant::now();
-        let mut cargo = cargo();
-        // The whole workspace: a build of mcp-examples and build-codegen
-        // alone resolves other features than `cargo test --workspace` and
-        // rebuilt much of the tree (3.5 minutes).
-        cargo.args(["build", "--quiet", "--workspace", "--bins", "--examples"]);
-        let status = cargo.status().expect("run cargo build");
-        assert!(status.success(), "building the examples failed");
-        eprintln!("cargo build of the examples took {:.1?}", started.elapsed());
-        // target/debug/deps/run_examples-HASH -> target/debug
-        let exe = std::env::current_exe().unwrap();
-        exe.parent().unwrap().parent().unwrap().to_owned()
-    })
+    workspace_binaries()
 }
 
 /// Runs `program` (a path under `target/debug`), waits at most

@@ -224,7 +224,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXx,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -241,7 +242,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxX,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -258,7 +260,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -275,7 +278,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -292,7 +296,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -309,7 +314,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -326,7 +332,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxX {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
@@ -343,7 +350,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxX
 pub struct DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
     pub x: DeepObjectsArgsXxXxXxXxXxXxXxXxXxXxX,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for DeepObjectsArgsXxXxXxXxXxXxXxXxXxXx {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,

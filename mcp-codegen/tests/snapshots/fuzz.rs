@@ -114,7 +114,9 @@ pub struct Fuzz4ArgsXField1 {
     /// ````
     pub field: ::std::option::Option<Fuzz4ArgsXField1Field>,
     pub a_b: Fuzz4ArgsXField1Ab,
-    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -288,7 +290,9 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz6ArgsField {
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct Fuzz6ArgsSelf {
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
 }
 impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz6ArgsSelf {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
@@ -770,7 +774,9 @@ pub struct Fuzz26Args {
     ///
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
     /// ````
-    pub self_: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub self_: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
     pub foo_bar: u16,
 }
 impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz26Args {
@@ -898,7 +904,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz30ArgsField1 {
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz30ArgsField1", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "Fuzz30ArgsField1",
+            &[],
+        )
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
@@ -1643,7 +1653,9 @@ pub struct Fuzz54ArgsSelfField {
     /// Always `true`.
     pub foo_bar: bool,
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
-    pub foo_bar_2: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub foo_bar_2: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
     /// Properties beyond the declared ones.
     pub additional_properties: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -1688,7 +1700,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz54ArgsSelfType {
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz54ArgsSelfType", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "Fuzz54ArgsSelfType",
+            &[],
+        )
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
@@ -1748,7 +1764,9 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55ArgsX {
 pub struct Fuzz55ArgsXa {
     pub field_1: ::std::option::Option<::std::option::Option<::std::string::String>>,
     /// Untyped (`serde_json::Value`): a tuple with optional or additional items.
-    pub foo_bar: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub foo_bar: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
     /// ````text
     /// ```
     /// panic!()
@@ -1757,7 +1775,9 @@ pub struct Fuzz55ArgsXa {
     ///
     /// Untyped (`serde_json::Value`): `enum` mixes values of different kinds.
     /// ````
-    pub u540d: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub u540d: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
 }
 impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55ArgsXa {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
@@ -1783,7 +1803,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz55ArgsValue {
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz55ArgsValue", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "Fuzz55ArgsValue",
+            &[],
+        )
     }
 }
 /// ````text
@@ -2818,7 +2842,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for Fuzz78ArgsRxField1X 
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "Fuzz78ArgsRxField1X", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "Fuzz78ArgsRxField1X",
+            &[],
+        )
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]

@@ -2,13 +2,17 @@
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]
 pub struct InvalidArgs {
     /// Untyped (`serde_json::Value`): `enum` is not an array.
-    pub bad_enum: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub bad_enum: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
     /// Untyped (`serde_json::Value`): the schema is neither an object nor a boolean.
     pub bad_items: ::std::option::Option<
         ::std::vec::Vec<::mcp_toolkit_runtime::reexports::serde_json::Value>,
     >,
     /// Untyped (`serde_json::Value`): `$ref` is not a string.
-    pub bad_ref: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub bad_ref: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
     pub bad_required: ::std::option::Option<InvalidArgsBadRequired>,
     /// Untyped (`serde_json::Value`): the schema is neither an object nor a boolean.
     pub number_schema: ::std::option::Option<

@@ -154,7 +154,10 @@ impl McpClient {
     pub fn greet_prompt(
         &self,
         arguments: &GreetPromptArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "greet",
@@ -169,14 +172,20 @@ impl McpClient {
     /// Gets the prompt `simple-prompt`.
     pub fn simple_prompt(
         &self,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(&self.client, "simple-prompt", &[])
     }
     /// Gets the prompt `type`.
     pub fn r#type(
         &self,
         arguments: &TypeArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "type",
@@ -193,7 +202,10 @@ impl McpClient {
     pub fn all_optional(
         &self,
         arguments: &AllOptionalArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "all-optional",
@@ -208,7 +220,10 @@ impl McpClient {
     pub fn u202e_evil(
         &self,
         arguments: &U202eEvilArgs,
-    ) -> ::mcp_toolkit_runtime::codegen::Request<'_, ::mcp_toolkit_runtime::protocol::GetPromptResult> {
+    ) -> ::mcp_toolkit_runtime::codegen::Request<
+        '_,
+        ::mcp_toolkit_runtime::protocol::GetPromptResult,
+    > {
         ::mcp_toolkit_runtime::codegen::get_prompt(
             &self.client,
             "\u{202E}evil",

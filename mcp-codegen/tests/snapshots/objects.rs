@@ -72,7 +72,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for CreateUserArgs2 {
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "CreateUserArgs2", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "CreateUserArgs2",
+            &[],
+        )
     }
 }
 #[derive(::std::fmt::Debug, ::std::clone::Clone)]

@@ -67,7 +67,11 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for ListItemsArgs {
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,
     {
-        ::mcp_toolkit_runtime::codegen::serialize_struct(serializer, "ListItemsArgs", &[])
+        ::mcp_toolkit_runtime::codegen::serialize_struct(
+            serializer,
+            "ListItemsArgs",
+            &[],
+        )
     }
 }
 #[derive(

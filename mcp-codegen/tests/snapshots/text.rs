@@ -62,7 +62,8 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TrojanU202eSourceArg
 pub struct TrojanU202eSourceArgsEventOpU202eN {
     pub path: ::std::option::Option<::std::string::String>,
 }
-impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TrojanU202eSourceArgsEventOpU202eN {
+impl ::mcp_toolkit_runtime::reexports::serde::Serialize
+for TrojanU202eSourceArgsEventOpU202eN {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>
     where
         S: ::mcp_toolkit_runtime::reexports::serde::Serializer,

@@ -7980,7 +7980,9 @@ impl ::mcp_toolkit_runtime::reexports::serde::Serialize for WideEnumArgsValue {
 #[derive(::std::fmt::Debug, ::std::clone::Clone, ::std::default::Default)]
 pub struct TooWideArgs {
     /// Untyped (`serde_json::Value`): the number of union members exceeds the limit of 2000 (`Limits::max_width`).
-    pub value: ::std::option::Option<::mcp_toolkit_runtime::reexports::serde_json::Value>,
+    pub value: ::std::option::Option<
+        ::mcp_toolkit_runtime::reexports::serde_json::Value,
+    >,
 }
 impl ::mcp_toolkit_runtime::reexports::serde::Serialize for TooWideArgs {
     fn serialize<S>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error>

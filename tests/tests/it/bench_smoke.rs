@@ -77,7 +77,10 @@ fn bench_tools_build_and_drive_ours_and_every_raw_server() {
         "-p",
         "raw-echo",
     ]);
-    build(&["-p", "mcp-examples", "--bin", "echo-server"]);
+    // `echo-server` as the whole workspace's build makes it (the same
+    // command as run_examples'): with the features the test build unified,
+    // so it reuses that build instead of compiling the tree again.
+    build(&["--workspace", "--bins", "--examples"]);
     let bench_bin = |name: &str| -> PathBuf { bench_target.join("debug").join(name) };
     let driver = bench_bin("loadgen");
     let ours = target.join("debug/echo-server");

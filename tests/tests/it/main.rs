@@ -8,7 +8,6 @@ mod fuzz_smoke;
 mod macro_items;
 mod macro_server;
 mod msrv;
-mod otel;
 mod package;
 mod public_api;
 mod resource_templates;

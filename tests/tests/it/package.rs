@@ -157,8 +157,11 @@ fn cargo_package_passes_and_the_packages_build() {
         // versions are those every other test ran with.
         let root = root_of(package);
         if !root.join("Cargo.lock").exists() {
-            std::fs::copy(support::workspace().join("Cargo.lock"), root.join("Cargo.lock"))
-                .expect("copy Cargo.lock");
+            std::fs::copy(
+                support::workspace().join("Cargo.lock"),
+                root.join("Cargo.lock"),
+            )
+            .expect("copy Cargo.lock");
         }
         for flags in feature_combinations(package) {
             let mut args = vec!["--lib"];
@@ -167,7 +170,10 @@ fn cargo_package_passes_and_the_packages_build() {
             combinations += 1;
         }
     }
-    assert!(combinations >= 5, "only {combinations} feature combinations");
+    assert!(
+        combinations >= 5,
+        "only {combinations} feature combinations"
+    );
 }
 
 /// `cargo check ARGS` of the unpacked package at `root`, every other

@@ -19,7 +19,13 @@ fn cargo_doc_passes_with_warnings_denied() {
     let output = support::cargo()
         // Every feature, so that feature-gated items are documented too (and
         // the dependencies' checked metadata is shared with msrv's clippy).
-        .args(["doc", "--no-deps", "--workspace", "--all-features", "--quiet"])
+        .args([
+            "doc",
+            "--no-deps",
+            "--workspace",
+            "--all-features",
+            "--quiet",
+        ])
         .env("RUSTDOCFLAGS", "-D warnings")
         .output()
         .expect("run cargo doc");
