@@ -220,7 +220,7 @@ async fn our_client_uses_the_gateway_over_stdio() {
         .await
         .expect("the gateway answers over stdio");
     let info = client.server().server_info.as_ref();
-    assert_eq!(info.map(|i| i.name.as_str()), Some("mcp-host"));
+    assert_eq!(info.map(|i| i.name.as_str()), Some("mcp-toolkit-host"));
 
     let names = support::sorted_tool_names(&client).await;
     let long_add = format!("{long}.add");

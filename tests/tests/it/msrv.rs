@@ -13,11 +13,12 @@
 //!   where `rustup toolchain install 1.88 --profile minimal` works, and
 //!   fails, saying so, where the toolchain is missing;
 //! - clippy's lint that checks std API use against `rust-version`
-//!   (`incompatible_msrv`) passes on the whole workspace with every feature,
-//!   here, on the machine's own toolchain, so a std API newer than the MSRV
+//!   (`incompatible_msrv`) passes on every published crate's packaged
+//!   sources with every feature, on the machine's own toolchain
+//!   (tests/tests/it/package.rs runs it), so a std API newer than the MSRV
 //!   fails `cargo test` even where the MSRV toolchain cannot be had; and it
-//!   stays on: no source or manifest silences it, and no `clippy.toml` sets
-//!   another `msrv`.
+//!   stays on here: no source or manifest silences it, and no `clippy.toml`
+//!   sets another `msrv`.
 
 use crate::support;
 
@@ -191,26 +192,6 @@ fn published_crates_build_with_the_msrv_toolchain() {
             String::from_utf8_lossy(&output.stderr)
         );
     }
-}
-
-#[test]
-fn no_std_api_newer_than_the_msrv_is_used() {
-    // Spelled in two parts so that the test below does not find it.
-    let lint = ["clippy::incompatible", "_msrv"].concat();
-    // The whole workspace with every feature, as workspace_docs' `cargo doc`
-    // builds it, so that both share the dependencies' checked metadata.
-    let output = support::cargo()
-        .args(["clippy", "--workspace", "--all-features", "--lib", "--bins"])
-        .args(["--quiet", "--", "-A", "clippy::all", "-D", &lint])
-        .env("CARGO_TERM_COLOR", "never")
-        .output()
-        .expect("run cargo clippy");
-    assert!(
-        output.status.success(),
-        "{lint}: a std API newer than the MSRV ({}) is used:\n{}",
-        workspace_msrv(),
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
 
 #[test]

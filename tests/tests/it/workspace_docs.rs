@@ -17,8 +17,7 @@ use serde_json::Value;
 #[test]
 fn cargo_doc_passes_with_warnings_denied() {
     let output = support::cargo()
-        // Every feature, so that feature-gated items are documented too (and
-        // the dependencies' checked metadata is shared with msrv's clippy).
+        // Every feature, so that feature-gated items are documented too.
         .args([
             "doc",
             "--no-deps",
