@@ -171,6 +171,9 @@ fn cargo_package_passes_and_the_packages_build() {
             &lint,
         ],
     );
+    // Their public API, from the same packages and the same dependency
+    // build (public_api.rs).
+    crate::public_api::check_listings(&unpacked, &published, &target_dir);
     // And each crate's other published combinations of features.
     let mut combinations = 0;
     for package in &published {

@@ -3,17 +3,17 @@
 //! their fields and variants, functions and methods with their signatures,
 //! trait impls including the auto traits, with every feature on) one per
 //! line, as the `public-api` crate renders rustdoc's JSON output. A change to
-//! a crate's API fails this test with the lines that changed until the
-//! listing is rewritten with `UPDATE_API=1 cargo test -p mcp-tests --test it
-//! public_api` and the diff is committed, so it is reviewed like code.
+//! a crate's API fails the package test with the lines that changed until
+//! the listing is rewritten with `UPDATE_API=1 cargo test -p mcp-tests --test
+//! it package::` and the diff is committed, so it is reviewed like code.
 //!
-//! Rustdoc JSON is unstable: it comes from the nightly toolchain, built into
-//! `target/public-api` by one `cargo doc` for every crate (`cargo rustdoc`
-//! would know the JSON output, but takes one package at a time, each with
-//! its own feature resolution and so its own dependency builds). Cargo
-//! looks for the HTML output, so it reruns rustdoc each time: about ten
-//! seconds here, most of it `mcp-toolkit-runtime`, which a change there costs
-//! anyway.
+//! The listings come from the packaged sources: tests/tests/it/package.rs
+//! calls [`check_listings`] on its workspace of unpacked packages, right
+//! after checking them with every feature, so that rustdoc finds the
+//! dependencies already checked. Rustdoc's JSON output is unstable; as
+//! cargo-semver-checks does with a stable toolchain, this run of the
+//! machine's own rustdoc is allowed it with `RUSTC_BOOTSTRAP=1` (which
+//! changes nothing else about the build).
 //!
 //! Blanket impls (`impl<T> From<T> for T` and the like) are left out: they
 //! follow from std, not from the crate. Doc text, private items,
@@ -24,13 +24,12 @@ use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use serde_json::Value;
 
 /// The command that rewrites the listings.
-const UPDATE: &str = "UPDATE_API=1 cargo test -p mcp-tests --test it public_api";
+const UPDATE: &str = "UPDATE_API=1 cargo test -p mcp-tests --test it package::";
 
 /// Whether this run rewrites the listings: only `UPDATE_API=1` does (as
 /// `UPDATE_SNAPSHOTS=1` for mcp-codegen's snapshots), any other value
@@ -61,52 +60,32 @@ fn lib_name(package: &Value) -> String {
     lib["name"].as_str().expect("target name").replace('-', "_")
 }
 
-/// `cargo +nightly` through rustup, in the workspace root, without the
-/// variables cargo sets for this test. Fails, saying how to get it, when
-/// the nightly toolchain is missing.
-fn nightly_cargo() -> Command {
-    let nightly = || {
-        let mut cargo = Command::new("cargo");
-        cargo.current_dir(support::workspace()).arg("+nightly");
-        support::without_test_env(&mut cargo);
-        cargo
-    };
-    let version = nightly().arg("--version").output();
-    assert!(
-        version.as_ref().is_ok_and(|out| out.status.success()),
-        "listing the public API needs rustdoc JSON, which only the nightly toolchain writes: \
-         install it with `rustup toolchain install nightly --profile minimal` ({})",
-        match &version {
-            Ok(out) => String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-            Err(error) => format!("cargo: {error}"),
-        }
-    );
-    nightly()
-}
-
-/// Builds the rustdoc JSON of every package in one cargo run, with every
-/// feature on; returns the directory the `<lib>.json` files are in.
-fn rustdoc_json(packages: &[&Value], target_dir: &Path) -> PathBuf {
-    let mut cargo = nightly_cargo();
-    cargo.args(["doc", "--no-deps", "--lib", "--all-features", "--quiet"]);
-    for package in packages {
-        cargo.args(["-p", support::name(package)]);
-    }
+/// Builds the rustdoc JSON of every member of the workspace at `root` (the
+/// unpacked packages) in one cargo run, with every feature on, into
+/// `target_dir`; returns the directory the `<lib>.json` files are in.
+fn rustdoc_json(root: &Path, target_dir: &Path) -> PathBuf {
+    let mut cargo = support::cargo();
     let started = Instant::now();
     let output = cargo
-        .arg("--target-dir")
-        .arg(target_dir)
+        .args([
+            "doc",
+            "--workspace",
+            "--no-deps",
+            "--lib",
+            "--all-features",
+            "--quiet",
+        ])
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("RUSTC_BOOTSTRAP", "1")
         .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
         .env_remove("CARGO_ENCODED_RUSTDOCFLAGS")
         .output()
-        .expect("run cargo +nightly doc");
-    eprintln!(
-        "cargo +nightly doc (rustdoc JSON) took {:.0?}",
-        started.elapsed()
-    );
+        .expect("run cargo doc");
+    eprintln!("cargo doc (rustdoc JSON) took {:.0?}", started.elapsed());
     assert!(
         output.status.success(),
-        "cargo +nightly doc (rustdoc JSON) failed:\n{}",
+        "cargo doc (rustdoc JSON) failed:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     target_dir.join("doc")
@@ -126,7 +105,7 @@ fn listing(json: &Path) -> String {
                 .map(|doc| doc["format_version"].clone());
             panic!(
                 "the public-api crate cannot read {} (rustdoc JSON format_version {:?}): {error}; \
-                 a newer nightly may need a newer public-api in tests/Cargo.toml",
+                 a newer toolchain may need a newer public-api in tests/Cargo.toml",
                 json.display(),
                 format_version
             )
@@ -172,18 +151,16 @@ fn count_lines(text: &str) -> BTreeMap<&str, isize> {
     counts
 }
 
-#[test]
-fn every_published_crate_has_the_reviewed_public_api() {
-    let metadata = support::metadata();
-    let published = support::published(&metadata);
-    let docs = rustdoc_json(
-        &published,
-        &support::target_dir(&metadata).join("public-api"),
-    );
+/// Every published crate's public API, listed from the workspace of
+/// unpacked packages at `root` (every member one of `published`), is the
+/// one its committed listing holds; with `UPDATE_API=1` the listings are
+/// rewritten instead.
+pub fn check_listings(root: &Path, published: &[&Value], target_dir: &Path) {
+    let docs = rustdoc_json(root, target_dir);
     let dir = listings_dir();
     let mut problems = Vec::new();
     let mut expected_files = Vec::new();
-    for package in &published {
+    for package in published {
         let name = support::name(package);
         let file = dir.join(format!("{name}.txt"));
         let actual = listing(&docs.join(format!("{}.json", lib_name(package))));
