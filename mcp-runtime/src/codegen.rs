@@ -171,7 +171,7 @@ mod tests {
     }
 
     #[test]
-    fn absent_optionals_are_skipped_and_present_nulls_written() {
+    fn absent_optionals_are_left_out_and_present_nulls_written() {
         let absent = Nested {
             inner: None,
             list: vec![],

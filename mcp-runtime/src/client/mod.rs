@@ -524,7 +524,7 @@ impl Client {
                     true
                 }
                 Err(why) => {
-                    tracing::warn!(tool = %tool.name, %why, "tool skipped");
+                    tracing::warn!(tool = %tool.name, %why, "tool left out");
                     false
                 }
             })

@@ -109,7 +109,7 @@ impl Server {
             let line = match lines.next().await {
                 Ok(Some(Line::Message(bytes))) => bytes,
                 Ok(Some(Line::TooLong(len))) => {
-                    tracing::warn!(len, limit = config.max_line_bytes, "oversized line skipped");
+                    tracing::warn!(len, limit = config.max_line_bytes, "oversized line dropped");
                     let error = ErrorObject::invalid_request(format!(
                         "message of {len} bytes exceeds the limit of {} bytes",
                         config.max_line_bytes
@@ -390,7 +390,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn oversized_lines_are_reported_and_skipped() {
+    async fn oversized_lines_are_reported_and_dropped() {
         assert_eq!(
             lines(b"short\n0123456789abc\nok\n", 8).await,
             ["short", "<13>", "ok"]
