@@ -19,57 +19,24 @@
 //! `mcp-examples` against the `mcp-toolkit-runtime` of an earlier one (a method added
 //! since was missing; reproduced with two crates in a scratch workspace).
 //!
-//! So these tests unpack the packages themselves, with current timestamps,
-//! into a workspace of their own in which each published crate depends on
-//! the others' packages, and check it: every published crate compiled from
-//! exactly what would be uploaded, with its defaults and with all features
-//! (through clippy, which also checks std APIs against the MSRV), its public
-//! API listed from the same build; and, in a second test beside the first,
-//! with each of its other published combinations (none, and each optional
+//! So this test unpacks the packages itself, with current timestamps, into
+//! a workspace of their own in which each published crate depends on the
+//! others' packages, and checks it: every published crate compiled from
+//! exactly what would be uploaded, with its defaults; with all features
+//! (through clippy, which also checks std APIs against the MSRV); and with
+//! each of its other published combinations (none, and each optional
 //! feature that brings a dependency).
 
 use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use serde_json::Value;
 
-/// What [`packaged`] made: our metadata and the workspace of unpacked
-/// packages.
-struct Packaged {
-    metadata: Value,
-    unpacked: PathBuf,
-}
-
-impl Packaged {
-    /// The published packages, in our metadata.
-    fn published(&self) -> Vec<&Value> {
-        support::published(&self.metadata)
-    }
-
-    /// Where `package` is unpacked.
-    fn root_of(&self, package: &Value) -> PathBuf {
-        self.unpacked.join(format!(
-            "{}-{}",
-            support::name(package),
-            support::version(package)
-        ))
-    }
-}
-
-/// Packages the workspace once for the tests below (the second to ask
-/// waits for the first): `cargo package --workspace`, each `.crate`'s README
-/// and license texts checked, and the packages unpacked into a workspace of
-/// their own.
-fn packaged() -> &'static Packaged {
-    static PACKAGED: OnceLock<Packaged> = OnceLock::new();
-    PACKAGED.get_or_init(package_and_unpack)
-}
-
-fn package_and_unpack() -> Packaged {
+#[test]
+fn cargo_package_passes_and_the_packages_build() {
     let metadata = support::metadata();
     let target_dir = support::target_dir(&metadata);
     let published = support::published(&metadata);
@@ -168,28 +135,15 @@ fn package_and_unpack() -> Packaged {
         unpacked.join("Cargo.lock"),
     )
     .expect("copy Cargo.lock");
-    Packaged { metadata, unpacked }
-}
-
-#[test]
-fn the_packages_build_with_their_defaults_and_every_feature() {
-    let packaged = packaged();
-    let (published, unpacked) = (packaged.published(), &packaged.unpacked);
-    let target_dir = support::target_dir(&packaged.metadata);
 
     // Every published crate with its default features, from its package.
-    // Into our target directory: these runs share the dependencies' build.
-    let stderr = cargo_in(
-        unpacked,
-        &target_dir,
-        &["check", "--workspace", "--lib", "--bins"],
-    );
-    for package in &published {
+    let stderr = cargo_in(&unpacked, &["check", "--workspace", "--lib", "--bins"]);
+    for (package, member) in published.iter().zip(&members) {
         let from_package = format!(
             "{} v{} ({})",
             support::name(package),
             support::version(package),
-            packaged.root_of(package).display()
+            unpacked.join(member).display()
         );
         assert!(
             stderr.contains(&from_package),
@@ -203,8 +157,7 @@ fn the_packages_build_with_their_defaults_and_every_feature() {
     // here even where the MSRV toolchain cannot be installed.
     let lint = ["clippy::incompatible", "_msrv"].concat();
     cargo_in(
-        unpacked,
-        &target_dir,
+        &unpacked,
         &[
             "clippy",
             "--workspace",
@@ -220,22 +173,14 @@ fn the_packages_build_with_their_defaults_and_every_feature() {
     );
     // Their public API, from the same packages and the same dependency
     // build (public_api.rs).
-    crate::public_api::check_listings(unpacked, &published, &target_dir);
-}
-
-/// Each crate's other published combinations of features, from its package,
-/// into our target directory too: most of what `--features redis` needs
-/// is what the defaults needed.
-#[test]
-fn each_other_feature_combination_builds_from_its_package() {
-    let packaged = packaged();
-    let target_dir = support::target_dir(&packaged.metadata);
+    crate::public_api::check_listings(&unpacked, &published, &target_dir);
+    // And each crate's other published combinations of features.
     let mut combinations = 0;
-    for package in packaged.published() {
+    for package in &published {
         for flags in feature_combinations(package) {
             let mut args = vec!["check", "--lib", "-p", support::name(package)];
             args.extend(flags.iter().map(String::as_str));
-            cargo_in(&packaged.unpacked, &target_dir, &args);
+            cargo_in(&unpacked, &args);
             combinations += 1;
         }
     }
@@ -245,14 +190,18 @@ fn each_other_feature_combination_builds_from_its_package() {
     );
 }
 
-/// `cargo ARGS` in the workspace of unpacked packages at `root`, into
-/// `target_dir`; its stderr, after it succeeded.
-fn cargo_in(root: &Path, target_dir: &Path, args: &[&str]) -> String {
+/// `cargo ARGS` in the workspace of unpacked packages at `root`, into our
+/// target directory (the dependencies are built once for all of these
+/// runs); its stderr, after it succeeded.
+fn cargo_in(root: &Path, args: &[&str]) -> String {
     let started = Instant::now();
     let output = support::cargo()
         .args(args)
         .current_dir(root)
-        .env("CARGO_TARGET_DIR", target_dir)
+        .env(
+            "CARGO_TARGET_DIR",
+            support::target_dir(&support::metadata()),
+        )
         .env("CARGO_TERM_COLOR", "never")
         .output()
         .expect("run cargo");
@@ -273,17 +222,13 @@ fn cargo_in(root: &Path, target_dir: &Path, args: &[&str]) -> String {
 /// `opentelemetry`); nothing for a crate without features.
 fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     let features = package["features"].as_object().expect("features");
-    // What `feature = [...]` lists: other features, `dep:x` and `x/feature`.
-    let items = |feature: &str| {
+    let enables = |feature: &str| -> Vec<String> {
         features
             .get(feature)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
-    };
-    let enables = |feature: &str| -> Vec<String> {
-        items(feature)
             .filter(|item| features.contains_key(*item))
             .map(str::to_owned)
             .collect()
@@ -302,8 +247,15 @@ fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     // An optional feature that brings no dependency of its own (`fuzzing`,
     // which only exposes internals) compiles nothing `--all-features` does
     // not: checked there only.
-    let brings_a_dependency =
-        |feature: &str| items(feature).any(|item| item.starts_with("dep:") || item.contains('/'));
+    let brings_a_dependency = |feature: &str| {
+        features
+            .get(feature)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .any(|item| item.starts_with("dep:") || item.contains('/'))
+    };
     if features.keys().all(|f| f == "default") {
         return Vec::new();
     }
