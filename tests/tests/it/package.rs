@@ -222,13 +222,17 @@ fn cargo_in(root: &Path, args: &[&str]) -> String {
 /// `opentelemetry`); nothing for a crate without features.
 fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     let features = package["features"].as_object().expect("features");
-    let enables = |feature: &str| -> Vec<String> {
+    // What `feature = [...]` lists: other features, `dep:x` and `x/feature`.
+    let items = |feature: &str| {
         features
             .get(feature)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
+    };
+    let enables = |feature: &str| -> Vec<String> {
+        items(feature)
             .filter(|item| features.contains_key(*item))
             .map(str::to_owned)
             .collect()
@@ -247,15 +251,8 @@ fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     // An optional feature that brings no dependency of its own (`fuzzing`,
     // which only exposes internals) compiles nothing `--all-features` does
     // not: checked there only.
-    let brings_a_dependency = |feature: &str| {
-        features
-            .get(feature)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .any(|item| item.starts_with("dep:") || item.contains('/'))
-    };
+    let brings_a_dependency =
+        |feature: &str| items(feature).any(|item| item.starts_with("dep:") || item.contains('/'));
     if features.keys().all(|f| f == "default") {
         return Vec::new();
     }
