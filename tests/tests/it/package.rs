@@ -31,12 +31,29 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use serde_json::Value;
 
-#[test]
-fn cargo_package_passes_and_the_packages_build() {
+/// The workspace of unpacked packages (`target/package/check`), made once
+/// per test binary for the tests that build from it: this one and the
+/// public API listings (public_api.rs).
+pub struct Unpacked {
+    /// Its root, with the workspace manifest and our Cargo.lock.
+    pub root: PathBuf,
+    /// Its members' folders (`name-version`), in the order of `published`.
+    pub members: Vec<String>,
+}
+
+/// Packages the workspace, checks what each `.crate` carries and unpacks
+/// them into a workspace of their own; once per test binary.
+pub fn unpacked() -> &'static Unpacked {
+    static UNPACKED: OnceLock<Unpacked> = OnceLock::new();
+    UNPACKED.get_or_init(package_and_unpack)
+}
+
+fn package_and_unpack() -> Unpacked {
     let metadata = support::metadata();
     let target_dir = support::target_dir(&metadata);
     let published = support::published(&metadata);
@@ -136,14 +153,25 @@ fn cargo_package_passes_and_the_packages_build() {
     )
     .expect("copy Cargo.lock");
 
+    Unpacked {
+        root: unpacked,
+        members,
+    }
+}
+
+#[test]
+fn cargo_package_passes_and_the_packages_build() {
+    let metadata = support::metadata();
+    let published = support::published(&metadata);
+    let Unpacked { root, members } = unpacked();
     // Every published crate with its default features, from its package.
-    let stderr = cargo_in(&unpacked, &["check", "--workspace", "--lib", "--bins"]);
-    for (package, member) in published.iter().zip(&members) {
+    let stderr = cargo_in(root, &["check", "--workspace", "--lib", "--bins"]);
+    for (package, member) in published.iter().zip(members) {
         let from_package = format!(
             "{} v{} ({})",
             support::name(package),
             support::version(package),
-            unpacked.join(member).display()
+            root.join(member).display()
         );
         assert!(
             stderr.contains(&from_package),
@@ -157,7 +185,7 @@ fn cargo_package_passes_and_the_packages_build() {
     // here even where the MSRV toolchain cannot be installed.
     let lint = ["clippy::incompatible", "_msrv"].concat();
     cargo_in(
-        &unpacked,
+        root,
         &[
             "clippy",
             "--workspace",
@@ -171,16 +199,13 @@ fn cargo_package_passes_and_the_packages_build() {
             &lint,
         ],
     );
-    // Their public API, from the same packages and the same dependency
-    // build (public_api.rs).
-    crate::public_api::check_listings(&unpacked, &published, &target_dir);
     // And each crate's other published combinations of features.
     let mut combinations = 0;
     for package in &published {
         for flags in feature_combinations(package) {
             let mut args = vec!["check", "--lib", "-p", support::name(package)];
             args.extend(flags.iter().map(String::as_str));
-            cargo_in(&unpacked, &args);
+            cargo_in(root, &args);
             combinations += 1;
         }
     }

@@ -5,15 +5,18 @@
 //! line, as the `public-api` crate renders rustdoc's JSON output. A change to
 //! a crate's API fails the package test with the lines that changed until
 //! the listing is rewritten with `UPDATE_API=1 cargo test -p mcp-tests --test
-//! it package::` and the diff is committed, so it is reviewed like code.
+//! it public_api::` and the diff is committed, so it is reviewed like code.
 //!
-//! The listings come from the packaged sources: tests/tests/it/package.rs
-//! calls [`check_listings`] on its workspace of unpacked packages, right
-//! after checking them with every feature, so that rustdoc finds the
-//! dependencies already checked. Rustdoc's JSON output is unstable; as
-//! cargo-semver-checks does with a stable toolchain, this run of the
-//! machine's own rustdoc is allowed it with `RUSTC_BOOTSTRAP=1` (which
-//! changes nothing else about the build).
+//! The listings come from the packaged sources: the workspace of unpacked
+//! packages that tests/tests/it/package.rs makes. Rustdoc's JSON output is
+//! unstable; as cargo-semver-checks does with a stable toolchain, this run
+//! of the machine's own rustdoc is allowed it with `RUSTC_BOOTSTRAP=1`. That
+//! variable is part of the build: the build scripts of proc-macro2, anyhow
+//! and thiserror rerun when it changes, and with them everything that
+//! depends on them. So this build has a target directory of its own,
+//! `target/public-api`, instead of the package test's: sharing it rebuilt
+//! nearly every dependency twice per run (once with the variable, once
+//! without), and the two tests now run side by side.
 //!
 //! Blanket impls (`impl<T> From<T> for T` and the like) are left out: they
 //! follow from std, not from the crate. Doc text, private items,
@@ -29,7 +32,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 /// The command that rewrites the listings.
-const UPDATE: &str = "UPDATE_API=1 cargo test -p mcp-tests --test it package::";
+const UPDATE: &str = "UPDATE_API=1 cargo test -p mcp-tests --test it public_api::";
 
 /// Whether this run rewrites the listings: only `UPDATE_API=1` does (as
 /// `UPDATE_SNAPSHOTS=1` for mcp-codegen's snapshots), any other value
@@ -151,16 +154,19 @@ fn count_lines(text: &str) -> BTreeMap<&str, isize> {
     counts
 }
 
-/// Every published crate's public API, listed from the workspace of
-/// unpacked packages at `root` (every member one of `published`), is the
-/// one its committed listing holds; with `UPDATE_API=1` the listings are
+/// Every published crate's public API, listed from its package, is the one
+/// its committed listing holds; with `UPDATE_API=1` the listings are
 /// rewritten instead.
-pub fn check_listings(root: &Path, published: &[&Value], target_dir: &Path) {
-    let docs = rustdoc_json(root, target_dir);
+#[test]
+fn each_published_crate_has_the_public_api_of_its_listing() {
+    let metadata = support::metadata();
+    let published = support::published(&metadata);
+    let root = &crate::package::unpacked().root;
+    let docs = rustdoc_json(root, &support::target_dir(&metadata).join("public-api"));
     let dir = listings_dir();
     let mut problems = Vec::new();
     let mut expected_files = Vec::new();
-    for package in published {
+    for package in &published {
         let name = support::name(package);
         let file = dir.join(format!("{name}.txt"));
         let actual = listing(&docs.join(format!("{}.json", lib_name(package))));
