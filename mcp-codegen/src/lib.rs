@@ -27,6 +27,16 @@
 //! let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("weather.rs");
 //! mcp_toolkit_codegen::generate_file("tools.json", &out, &options).unwrap();
 //! ```
+//!
+//! # Features
+//!
+//! - `cli` (default): the `mcp-codegen` command; turns on the two below.
+//! - `config` (default): [`Source::Config`], a server of a host
+//!   configuration, started as `mcp-toolkit-host` does.
+//! - `tls` (default): `https://` URLs in [`Source::Url`].
+//!
+//! With `default-features = false` the generator, drift checks and every
+//! other source remain, at about a third of the compiled crates.
 
 mod client;
 mod docs;

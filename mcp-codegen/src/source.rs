@@ -29,7 +29,8 @@ pub enum Source {
     File(PathBuf),
     /// A command line (split like a POSIX shell) that starts a stdio server.
     Stdio(String),
-    /// A Streamable HTTP endpoint (`http://` or `https://`).
+    /// A Streamable HTTP endpoint (`http://`, or `https://` with the `tls`
+    /// feature, a default one).
     Url {
         /// The endpoint.
         url: String,
@@ -43,7 +44,9 @@ pub enum Source {
     },
     /// A server of a host configuration in the `mcpServers` format (see
     /// `mcp-host`), started or reached as the host would; the host exposes
-    /// its tools only, so its listing has no prompts or resources.
+    /// its tools only, so its listing has no prompts or resources. Needs
+    /// the `config` feature (a default one): without it, reaching this
+    /// source is an [`Error::Option`] that says so.
     Config {
         /// The configuration file.
         path: PathBuf,
@@ -196,6 +199,7 @@ impl Source {
     }
 
     /// The tools of `server` in the host configuration at `path`.
+    #[cfg(feature = "config")]
     async fn configured_tools(
         path: &std::path::Path,
         server: &str,
@@ -223,6 +227,19 @@ impl Source {
             .into_iter()
             .map(|entry| entry.tool.clone())
             .collect())
+    }
+
+    /// Without the `config` feature there is no host to start the server.
+    #[cfg(not(feature = "config"))]
+    async fn configured_tools(
+        path: &std::path::Path,
+        server: &str,
+        _timeout: Duration,
+    ) -> Result<Vec<Tool>, Error> {
+        Err(Error::Option(format!(
+            "reading server {server} of {} needs mcp-toolkit-codegen's `config` feature",
+            path.display()
+        )))
     }
 
     /// [`Source::tools`] on a runtime of its own, for `build.rs` and the CLI.

@@ -1,8 +1,10 @@
 //! mcp-codegen's integration tests, one module per subject, in one binary.
 
+#[cfg(feature = "cli")]
 mod cli;
 mod clients;
 mod hostile;
+#[cfg(feature = "tls")]
 mod https;
 mod roundtrip;
 mod snapshots;
