@@ -10,13 +10,13 @@
 //! The listings come from the packaged sources: the workspace of unpacked
 //! packages that tests/tests/it/package.rs makes. Rustdoc's JSON output is
 //! unstable; as cargo-semver-checks does with a stable toolchain, this run
-//! of the machine's own rustdoc is allowed it with `RUSTC_BOOTSTRAP=1`. That
-//! variable is part of the build: the build scripts of proc-macro2, anyhow
-//! and thiserror rerun when it changes, and with them everything that
-//! depends on them. So this build has a target directory of its own,
-//! `target/public-api`, instead of the package test's: sharing it rebuilt
-//! nearly every dependency twice per run (once with the variable, once
-//! without), and the two tests now run side by side.
+//! of the machine's own rustdoc is allowed it with `RUSTC_BOOTSTRAP=1`,
+//! given to rustdoc alone through a wrapper (`RUSTDOC`): build scripts that
+//! watch that variable (proc-macro2's, anyhow's, thiserror's) would rerun
+//! with it, and with them everything that depends on them. So the
+//! dependencies this build checks are the very ones the package test's
+//! `--all-features` clippy run checks, in the same target directory, and
+//! whichever of the two runs first builds them for both.
 //!
 //! Blanket impls (`impl<T> From<T> for T` and the like) are left out: they
 //! follow from std, not from the crate. Doc text, private items,
@@ -67,9 +67,8 @@ fn lib_name(package: &Value) -> String {
 /// unpacked packages) in one cargo run, with every feature on, into
 /// `target_dir`; returns the directory the `<lib>.json` files are in.
 fn rustdoc_json(root: &Path, target_dir: &Path) -> PathBuf {
-    let mut cargo = support::cargo();
     let started = Instant::now();
-    let output = cargo
+    let output = support::cargo()
         .args([
             "doc",
             "--workspace",
@@ -80,9 +79,10 @@ fn rustdoc_json(root: &Path, target_dir: &Path) -> PathBuf {
         ])
         .current_dir(root)
         .env("CARGO_TARGET_DIR", target_dir)
-        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTDOC", unstable_rustdoc(target_dir))
         .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
         .env_remove("CARGO_ENCODED_RUSTDOCFLAGS")
+        .env_remove("RUSTC_BOOTSTRAP")
         .output()
         .expect("run cargo doc");
     eprintln!("cargo doc (rustdoc JSON) took {:.0?}", started.elapsed());
@@ -92,6 +92,30 @@ fn rustdoc_json(root: &Path, target_dir: &Path) -> PathBuf {
         String::from_utf8_lossy(&output.stderr)
     );
     target_dir.join("doc")
+}
+
+/// A script in `target_dir` that runs the rustdoc of the cargo running
+/// these tests with `RUSTC_BOOTSTRAP=1`, so that only rustdoc sees the
+/// variable (see the module's docs).
+fn unstable_rustdoc(target_dir: &Path) -> PathBuf {
+    let rustdoc = Path::new(env!("CARGO")).with_file_name("rustdoc");
+    assert!(
+        rustdoc.is_file(),
+        "no rustdoc beside cargo at {} (it comes with the rustc component)",
+        rustdoc.display()
+    );
+    let script = target_dir.join("public-api-rustdoc.sh");
+    let text = format!(
+        "#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec '{}' \"$@\"\n",
+        rustdoc.display()
+    );
+    std::fs::write(&script, text).expect("write the rustdoc wrapper");
+    let mut permissions = std::fs::metadata(&script)
+        .expect("the wrapper")
+        .permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&script, permissions).expect("make the wrapper executable");
+    script
 }
 
 /// The public API in `json` (a rustdoc JSON file) as the listing's text: a
@@ -162,7 +186,7 @@ fn each_published_crate_has_the_public_api_of_its_listing() {
     let metadata = support::metadata();
     let published = support::published(&metadata);
     let root = &crate::package::unpacked().root;
-    let docs = rustdoc_json(root, &support::target_dir(&metadata).join("public-api"));
+    let docs = rustdoc_json(root, &support::target_dir(&metadata));
     let dir = listings_dir();
     let mut problems = Vec::new();
     let mut expected_files = Vec::new();
