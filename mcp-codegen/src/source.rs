@@ -298,3 +298,21 @@ async fn listing_of(client: &Client) -> Result<Listing, ClientError> {
     }
     Ok(listing)
 }
+
+#[cfg(all(test, not(feature = "config")))]
+mod tests {
+    use super::*;
+
+    /// Without the `config` feature a configured server is refused, and
+    /// the error names the feature (`cargo test -p mcp-toolkit-codegen
+    /// --no-default-features --lib` runs this).
+    #[test]
+    fn a_configured_server_without_the_config_feature_names_it() {
+        let source = Source::Config {
+            path: "mcp.json".into(),
+            server: "weather".into(),
+        };
+        let error = source.tools_blocking().unwrap_err();
+        assert!(error.to_string().contains("`config` feature"), "{error}");
+    }
+}

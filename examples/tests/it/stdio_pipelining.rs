@@ -27,11 +27,14 @@ fn a_thousand_pipelined_calls_get_a_thousand_matched_replies() {
             json!(format!("req-{n}"))
         };
         let (name, arguments, want) = match n % 10 {
-            // Slow calls: they must not hold back the fast ones.
+            // Slow calls: they must not hold back the fast ones. A second
+            // is long enough for the 900 fast ones to be answered first on
+            // a machine busy with other tests (200 ms was not, in a cold
+            // run of every test).
             0 => (
                 "sleep",
-                json!({"ms": 200 + n % 7 * 10}),
-                json!({"text": format!("slept {} ms", 200 + n % 7 * 10)}),
+                json!({"ms": 1000 + n % 7 * 10}),
+                json!({"text": format!("slept {} ms", 1000 + n % 7 * 10)}),
             ),
             1 | 3 | 5 | 7 => ("add", json!({"a": n, "b": n * 3}), json!({"sum": n * 4})),
             _ => (
