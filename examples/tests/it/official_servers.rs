@@ -67,6 +67,25 @@ async fn python_sdk_server_over_stdio_in_both_eras() {
     }
 }
 
+/// A server slower to start than the client's `discover_timeout` gets
+/// `server/discover`, then `initialize`. The Python SDK answers the first
+/// and, now serving 2026-07-28, refuses the second with -32022: the client
+/// takes the modern era rather than failing (a cold run of every test met
+/// this with the default 10 s).
+#[tokio::test]
+async fn python_sdk_server_slower_than_the_discover_timeout_is_reached() {
+    let program = python().to_string_lossy().into_owned();
+    let args = [script("py_server.py").to_string_lossy().into_owned()];
+    let options = ConnectOptions {
+        discover_timeout: std::time::Duration::from_millis(1),
+        ..options(EraChoice::Auto)
+    };
+    let client = Client::connect_stdio_with(&program, &args, options)
+        .await
+        .unwrap();
+    exercise(&client, Era::Modern, true).await;
+}
+
 #[tokio::test]
 async fn python_sdk_server_over_http_in_both_eras() {
     let fixture = HttpFixture::start(&python(), &[&script("py_server.py")]);

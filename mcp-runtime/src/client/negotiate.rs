@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::http::MessageHeaders;
 use super::{ClientError, ConnectOptions, EraChoice, Inner, ServerDescription};
-use crate::jsonrpc::notification_frame;
+use crate::jsonrpc::{code, notification_frame};
 use crate::protocol::Era;
 use crate::protocol::methods::NOTIFICATION_INITIALIZED;
 use crate::protocol::{
@@ -39,7 +39,17 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
                     );
                     initialize(inner).await
                 }
-                Err(super::deadline::Elapsed) => initialize(inner).await,
+                Err(super::deadline::Elapsed) => match initialize(inner).await {
+                    // The server answered the late `server/discover` after
+                    // all, and now serves 2026-07-28 on this connection
+                    // (the Python SDK refuses `initialize` then): so be it.
+                    Err(ClientError::Protocol(error))
+                        if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
+                    {
+                        discover(inner).await
+                    }
+                    answer => answer,
+                },
             }
         }
     }
