@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::http::MessageHeaders;
+use super::version_retry::offers_ours;
 use super::{ClientError, ConnectOptions, EraChoice, Inner, ServerDescription};
 use crate::jsonrpc::{code, notification_frame};
 use crate::protocol::Era;
@@ -42,9 +43,11 @@ pub(super) async fn negotiate(inner: &Inner) -> Result<ServerDescription, Client
                 Err(super::deadline::Elapsed) => match initialize(inner).await {
                     // The server answered the late `server/discover` after
                     // all, and now serves 2026-07-28 on this connection
-                    // (the Python SDK refuses `initialize` then): so be it.
+                    // (the Python SDK refuses `initialize` then, listing
+                    // that version): so be it. Any other refusal stands.
                     Err(ClientError::Protocol(error))
-                        if error.code == code::UNSUPPORTED_PROTOCOL_VERSION =>
+                        if error.code == code::UNSUPPORTED_PROTOCOL_VERSION
+                            && offers_ours(&error.data) =>
                     {
                         discover(inner).await
                     }

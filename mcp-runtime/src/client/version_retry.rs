@@ -40,7 +40,7 @@ impl Inner {
 }
 
 /// Whether a -32022 error's `data.supported` lists the version we speak.
-fn offers_ours(data: &Option<Value>) -> bool {
+pub(super) fn offers_ours(data: &Option<Value>) -> bool {
     data.as_ref()
         .and_then(|d| d.get("supported"))
         .and_then(Value::as_array)

@@ -105,10 +105,9 @@ fn unstable_rustdoc(target_dir: &Path) -> PathBuf {
         rustdoc.display()
     );
     let script = target_dir.join("public-api-rustdoc.sh");
-    let text = format!(
-        "#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec '{}' \"$@\"\n",
-        rustdoc.display()
-    );
+    // Single-quoted for sh, a quote in the path written as '\''.
+    let quoted = rustdoc.display().to_string().replace('\'', r"'\''");
+    let text = format!("#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec '{quoted}' \"$@\"\n");
     std::fs::write(&script, text).expect("write the rustdoc wrapper");
     let mut permissions = std::fs::metadata(&script)
         .expect("the wrapper")
