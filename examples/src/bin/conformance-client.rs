@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use mcp_toolkit_runtime::client::auth::{
-    ClientCredentials, ClientSecret, FollowRedirect, OAuthConfig,
+    Assertion, ClientCredentials, ClientSecret, FollowRedirect, IdentityProvider, OAuthConfig,
 };
 use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice, InputHandler};
 use mcp_toolkit_runtime::protocol::{
@@ -248,6 +248,26 @@ fn oauth(scenario: &str) -> Result<Option<OAuthConfig>, Failure> {
         Some(credentials) if scenario.starts_with("auth/client-credentials") => {
             OAuthConfig::client_credentials(credentials)
         }
+        // Enterprise-managed authorization: the context holds the user's
+        // ID token from the identity provider and where to exchange it.
+        Some(credentials) if context["idp_token_endpoint"].is_string() => {
+            let idp_client = ClientCredentials::new(
+                text("idp_client_id").unwrap_or_default(),
+                ClientSecret::None,
+            );
+            let idp = IdentityProvider::new(
+                text("idp_issuer").unwrap_or_default(),
+                text("idp_token_endpoint").unwrap_or_default(),
+                idp_client,
+                Assertion::fixed(text("idp_id_token").unwrap_or_default()),
+            );
+            OAuthConfig::enterprise_managed(idp, credentials)
+        }
+        // Workload identity federation: the workload's JWT.
+        Some(credentials) if context["valid_jwt"].is_string() => OAuthConfig::workload_identity(
+            credentials,
+            Assertion::fixed(text("valid_jwt").unwrap_or_default()),
+        ),
         credentials => {
             let step = FollowRedirect::new("http://localhost:3000/callback");
             let config = OAuthConfig::authorization_code("mcp-toolkit-conformance-client", step)

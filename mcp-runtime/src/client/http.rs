@@ -33,6 +33,9 @@ use crate::sync::lock;
 const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+/// The proof of a DPoP-bound token (RFC 9449), and a server's nonce for it.
+const DPOP: HeaderName = HeaderName::from_static("dpop");
+const DPOP_NONCE: HeaderName = HeaderName::from_static("dpop-nonce");
 
 /// What the HTTP headers of one message must say about its body.
 pub(crate) struct MessageHeaders<'a> {
@@ -375,14 +378,24 @@ impl HttpLink {
     ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError> {
         add_extra_headers(request.headers_mut(), &self.extra_headers);
         let mut attempts = 0;
+        let mut nonce_retried = false;
         loop {
             let mut attempt = copy(&request);
-            let bearer = match &self.oauth {
-                Some(oauth) => oauth.bearer().await,
+            let credentials = match &self.oauth {
+                Some(oauth) => {
+                    let url = self.url.to_string();
+                    oauth.credentials(request.method().as_str(), &url).await?
+                }
                 None => None,
             };
-            if let Some(bearer) = &bearer {
-                attempt.headers_mut().insert(AUTHORIZATION, bearer.clone());
+            let authorization = credentials.as_ref().map(|c| c.authorization.clone());
+            if let Some(credentials) = credentials {
+                attempt
+                    .headers_mut()
+                    .insert(AUTHORIZATION, credentials.authorization);
+                if let Some(proof) = credentials.proof {
+                    attempt.headers_mut().insert(DPOP, proof);
+                }
             }
             let response = self
                 .client
@@ -390,16 +403,42 @@ impl HttpLink {
                 .await
                 .map_err(|e| ClientError::Connect(ConnectError::classify(&self.url, &e)))?;
             let status = response.status();
+            // A server may send a new nonce with any answer (RFC 9449
+            // section 9); a refusal for the lack of one is answered once.
+            let new_nonce = match (&self.oauth, response.headers().get(DPOP_NONCE)) {
+                (Some(oauth), Some(nonce)) => nonce
+                    .to_str()
+                    .is_ok_and(|nonce| oauth.takes_resource_nonce(nonce)),
+                _ => false,
+            };
             if status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN {
                 return Ok(response);
             }
-            let challenge = challenge::find_bearer(
+            if status == StatusCode::UNAUTHORIZED
+                && new_nonce
+                && !nonce_retried
+                && challenge::asks_for_dpop_nonce(
+                    response
+                        .headers()
+                        .get_all(WWW_AUTHENTICATE)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok()),
+                )
+            {
+                nonce_retried = true;
+                continue;
+            }
+            // A server that takes only DPoP-bound tokens sends a DPoP
+            // challenge alone; its parameters serve the same way.
+            let values = || {
                 response
                     .headers()
                     .get_all(WWW_AUTHENTICATE)
                     .iter()
-                    .filter_map(|v| v.to_str().ok()),
-            );
+                    .filter_map(|v| v.to_str().ok())
+            };
+            let challenge = challenge::find_bearer(values())
+                .or_else(|| challenge::find(values(), "DPoP"));
             let refused = AuthError {
                 status: status.as_u16(),
                 challenge,
@@ -414,7 +453,11 @@ impl HttpLink {
                 {
                     attempts += 1;
                     oauth
-                        .recover(refused.status, refused.challenge.as_ref(), bearer.as_ref())
+                        .recover(
+                            refused.status,
+                            refused.challenge.as_ref(),
+                            authorization.as_ref(),
+                        )
                         .await?;
                 }
                 _ => return Err(ClientError::Auth(refused)),

@@ -159,11 +159,23 @@ pub fn parse(value: &str) -> Result<Vec<Challenge>, ChallengeError> {
 /// The first `Bearer` challenge among `values` (every `WWW-Authenticate`
 /// header of a response), if any can be read.
 pub fn find_bearer<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<Challenge> {
+    find(values, "Bearer")
+}
+
+/// The first challenge of `scheme` (any case) among `values`, if any can
+/// be read.
+pub fn find<'a>(values: impl IntoIterator<Item = &'a str>, scheme: &str) -> Option<Challenge> {
     values
         .into_iter()
         .filter_map(|value| parse(value).ok())
         .flatten()
-        .find(Challenge::is_bearer)
+        .find(|challenge| challenge.scheme.eq_ignore_ascii_case(scheme))
+}
+
+/// Whether `values` hold a `DPoP` challenge asking for a proof with the
+/// server's nonce (`error="use_dpop_nonce"`, RFC 9449 section 9).
+pub fn asks_for_dpop_nonce<'a>(values: impl IntoIterator<Item = &'a str>) -> bool {
+    find(values, "DPoP").is_some_and(|c| c.error() == Some("use_dpop_nonce"))
 }
 
 struct Reader<'a> {

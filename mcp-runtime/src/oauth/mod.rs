@@ -38,7 +38,14 @@ pub(crate) fn basic_authorization(client_id: &str, client_secret: &str) -> Heade
 /// of debug output; `None` when the token cannot be a header value.
 #[cfg(feature = "client")]
 pub(crate) fn bearer_authorization(token: &str) -> Option<HeaderValue> {
-    let mut value = HeaderValue::try_from(format!("Bearer {token}")).ok()?;
+    token_authorization("Bearer", token)
+}
+
+/// `Authorization: <scheme> <token>` (`Bearer`, or `DPoP` for a bound
+/// token), marked sensitive; `None` when it cannot be a header value.
+#[cfg(feature = "client")]
+pub(crate) fn token_authorization(scheme: &str, token: &str) -> Option<HeaderValue> {
+    let mut value = HeaderValue::try_from(format!("{scheme} {token}")).ok()?;
     value.set_sensitive(true);
     Some(value)
 }

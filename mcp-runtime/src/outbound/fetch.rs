@@ -46,18 +46,20 @@ pub(crate) async fn post_form<T: DeserializeOwned>(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, String> {
-    post_oauth_form(client, url, form, basic, max_bytes, timeout)
+    post_oauth_form(client, url, form, basic, None, max_bytes, timeout)
         .await
         .map_err(|failure| failure.message)
 }
 
 /// [`post_form`], keeping the `error` code of an OAuth error answer (RFC
-/// 6749 §5.2), which tells a dead grant from a passing failure.
+/// 6749 §5.2), which tells a dead grant from a passing failure, and its
+/// `DPoP-Nonce`; with a DPoP proof (RFC 9449) when `dpop` is given.
 pub(crate) async fn post_oauth_form<T: DeserializeOwned>(
     client: &HttpClient,
     url: &str,
     form: &[(&str, &str)],
     basic: Option<HeaderValue>,
+    dpop: Option<HeaderValue>,
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<T, Failure> {
@@ -72,6 +74,9 @@ pub(crate) async fn post_oauth_form<T: DeserializeOwned>(
         .header(CONTENT_TYPE, "application/x-www-form-urlencoded");
     if let Some(basic) = basic {
         request = request.header(AUTHORIZATION, basic);
+    }
+    if let Some(proof) = dpop {
+        request = request.header("dpop", proof);
     }
     let request = request
         .body(Full::new(Bytes::from(body)))
@@ -147,6 +152,9 @@ pub(crate) struct Failure {
     /// Read by the client's token requests only.
     #[cfg_attr(not(any(feature = "client", test)), expect(dead_code))]
     pub(crate) oauth_error: Option<String>,
+    /// The `DPoP-Nonce` of an error answer (RFC 9449 section 8): the
+    /// nonce a retried token request puts in its proof.
+    pub(crate) dpop_nonce: Option<String>,
 }
 
 impl From<String> for Failure {
@@ -154,6 +162,7 @@ impl From<String> for Failure {
         Failure {
             message,
             oauth_error: None,
+            dpop_nonce: None,
         }
     }
 }
@@ -203,6 +212,7 @@ fn error_message(shown: &RedactedUrl<'_>, status: hyper::StatusCode, body: &[u8]
     Failure {
         message,
         oauth_error: answer.map(|answer| answer.error),
+        dpop_nonce: None,
     }
 }
 
@@ -226,13 +236,20 @@ async fn exchange<T: DeserializeOwned>(
                 format!("{shown} answered HTTP {status}; redirects are not followed").into(),
             );
         }
+        let nonce = response
+            .headers()
+            .get("dpop-nonce")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let body = Limited::new(response.into_body(), max_bytes)
             .collect()
             .await
             .map_err(|e| format!("reading {shown} failed (at most {max_bytes} bytes): {e}"))?
             .to_bytes();
         if !status.is_success() {
-            return Err(error_message(&shown, status, &body));
+            let mut failure = error_message(&shown, status, &body);
+            failure.dpop_nonce = nonce;
+            return Err(failure);
         }
         serde_json::from_slice(&body)
             .map_err(|e| format!("{shown} sent an unreadable document: {e}").into())

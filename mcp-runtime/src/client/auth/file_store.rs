@@ -388,6 +388,7 @@ mod tests {
             issued_at: None,
             scopes: vec!["s".into()],
             issuer: "https://as".into(),
+            dpop_key: None,
         }
     }
 

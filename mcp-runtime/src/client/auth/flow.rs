@@ -11,15 +11,18 @@ use hyper::header::HeaderValue;
 use serde_json::Value;
 
 use super::discovery::{self, failure};
+use super::dpop::{self, Binding};
 use super::pkce::{self, Pkce};
 use super::redirect::{callback_params, with_query};
 use super::refusal::Refusal;
 use super::registration::{self, Registration};
 use super::store::LOCK_POLL;
-use super::{Grant, OAuthConfig, StoreLock, StoredIssuer, StoredToken, TokenStore, token};
+use super::{
+    Grant, OAuthConfig, StoreLock, StoredDpopKey, StoredIssuer, StoredToken, TokenStore, token,
+};
 use crate::client::ClientError;
 use crate::lifetime::bounded;
-use crate::oauth::bearer_authorization;
+use crate::oauth::token_authorization;
 use crate::oauth::challenge::Challenge;
 use crate::oauth::metadata::AuthorizationServerMetadata;
 use crate::sync::lock;
@@ -50,6 +53,17 @@ pub(crate) struct OAuthSession {
     /// Set while the user's part of the flow runs, whose time the
     /// client's deadlines do not count.
     user_step: std::sync::atomic::AtomicBool,
+    /// The DPoP key (RFC 9449) of the session's bound tokens, with the
+    /// servers' nonces; made when an authorization server first offers
+    /// DPoP, or read from a stored bound token.
+    dpop: std::sync::Mutex<Option<Arc<Binding>>>,
+}
+
+/// What a request to the MCP server carries: its `Authorization`, and for
+/// a DPoP-bound token the `DPoP` proof that goes with it.
+pub(crate) struct Credentials {
+    pub(crate) authorization: HeaderValue,
+    pub(crate) proof: Option<HeaderValue>,
 }
 
 #[derive(Default)]
@@ -90,6 +104,7 @@ impl OAuthSession {
             loaded: tokio::sync::OnceCell::new(),
             flow: tokio::sync::Mutex::new(()),
             user_step: Default::default(),
+            dpop: Default::default(),
         }
     }
 
@@ -184,9 +199,13 @@ impl OAuthSession {
             .is_some_and(StoredToken::is_expired)
     }
 
-    /// `Authorization: Bearer ...` for the held token, refreshed first when
-    /// it expired and can be.
-    pub(crate) async fn bearer(&self) -> Option<HeaderValue> {
+    /// The credentials of a `method` request to `url` with the held token,
+    /// refreshed first when it expired and can be.
+    pub(crate) async fn credentials(
+        &self,
+        method: &str,
+        url: &str,
+    ) -> Result<Option<Credentials>, ClientError> {
         self.load_stored().await;
         if self.holds_expired_token() {
             let _flow = self.flow.lock().await;
@@ -197,7 +216,63 @@ impl OAuthSession {
                 tracing::debug!(%error, "the token could not be refreshed");
             }
         }
-        self.bearer_now()
+        let Some(authorization) = self.authorization_now() else {
+            return Ok(None);
+        };
+        let token = lock(&self.state).token.clone();
+        let proof = match token {
+            Some(StoredToken {
+                dpop_key: Some(key),
+                access_token,
+                ..
+            }) => Some(
+                self.binding_for(&key)?
+                    .resource_proof(method, url, &access_token)?,
+            ),
+            _ => None,
+        };
+        Ok(Some(Credentials {
+            authorization,
+            proof,
+        }))
+    }
+
+    /// Keeps a nonce the MCP server sent (`DPoP-Nonce`, RFC 9449 section
+    /// 9) for the next proofs; whether it is one the last proof lacked.
+    pub(crate) fn takes_resource_nonce(&self, nonce: &str) -> bool {
+        let binding = lock(&self.dpop).clone();
+        binding.is_some_and(|binding| binding.takes_resource_nonce(nonce))
+    }
+
+    /// The binding of a token bound to `key`: the session's when it holds
+    /// that key, else one made from it.
+    fn binding_for(&self, key: &StoredDpopKey) -> Result<Arc<Binding>, ClientError> {
+        let mut held = lock(&self.dpop);
+        if let Some(binding) = held.as_ref().filter(|binding| binding.holds(key)) {
+            return Ok(Arc::clone(binding));
+        }
+        let binding = Arc::new(Binding::from_stored(key)?);
+        *held = Some(Arc::clone(&binding));
+        Ok(binding)
+    }
+
+    /// The binding for a new token from an authorization server that
+    /// offers DPoP: the session's key, or a new one. `None` where the
+    /// server does not offer it (a bearer token).
+    fn binding_for_new(
+        &self,
+        metadata: &AuthorizationServerMetadata,
+    ) -> Result<Option<Arc<Binding>>, ClientError> {
+        if !dpop::offered(metadata) {
+            return Ok(None);
+        }
+        let mut held = lock(&self.dpop);
+        if let Some(binding) = held.as_ref() {
+            return Ok(Some(Arc::clone(binding)));
+        }
+        let binding = Arc::new(Binding::generate()?);
+        *held = Some(Arc::clone(&binding));
+        Ok(Some(binding))
     }
 
     /// Whether a refusal is one this session can act on: any 401, and a 403
@@ -218,7 +293,7 @@ impl OAuthSession {
         self.load_stored().await;
         let _flow = self.flow.lock().await;
         // Another request may have got a new token meanwhile.
-        if self.bearer_now().as_ref() != sent && status == 401 {
+        if self.authorization_now().as_ref() != sent && status == 401 {
             return Ok(());
         }
         if status == 401 && self.refresh_after_refusal().await {
@@ -344,7 +419,21 @@ impl OAuthSession {
                 (registration, form, scopes)
             }
             Grant::WithoutUser(why) => return Err(failure(why.clone())),
+            Grant::EnterpriseManaged { idp, client } => {
+                let scopes: Vec<String> = scopes.into_iter().collect();
+                let grant = idp
+                    .identity_grant(&metadata, &resource.resource, &scopes, self.config.timeout)
+                    .await?;
+                let form = jwt_bearer_form(grant, &resource.resource, &scopes);
+                (Registration::configured(client, &metadata), form, scopes)
+            }
+            Grant::WorkloadIdentity { client, token } => {
+                let scopes: Vec<String> = scopes.into_iter().collect();
+                let form = jwt_bearer_form(token.read().await?, &resource.resource, &scopes);
+                (Registration::configured(client, &metadata), form, scopes)
+            }
         };
+        let binding = self.binding_for_new(&metadata)?;
         let answer = token::request(
             token_endpoint(&metadata)?,
             &issuer,
@@ -352,6 +441,7 @@ impl OAuthSession {
             form,
             &scopes,
             self.config.timeout,
+            binding.as_deref(),
         )
         .await;
         let token = match answer {
@@ -391,10 +481,15 @@ impl OAuthSession {
         Ok(())
     }
 
-    /// `Authorization: Bearer ...` for the held token, as it is.
-    fn bearer_now(&self) -> Option<HeaderValue> {
+    /// `Authorization` for the held token, as it is: `DPoP ...` for a
+    /// bound one, else `Bearer ...`.
+    fn authorization_now(&self) -> Option<HeaderValue> {
         let token = lock(&self.state).token.clone()?;
-        bearer_authorization(&token.access_token)
+        let scheme = match token.dpop_key {
+            Some(_) => "DPoP",
+            None => "Bearer",
+        };
+        token_authorization(scheme, &token.access_token)
     }
 
     /// After a 401: a refreshed token (or one another client saved
@@ -477,6 +572,11 @@ impl OAuthSession {
             ("refresh_token", refresh_token.clone()),
             ("resource", source.resource),
         ];
+        // A bound token's refresh proves the same key (RFC 9449 section 5).
+        let binding = match &token.dpop_key {
+            Some(key) => Some(self.binding_for(key)?),
+            None => None,
+        };
         let answer = token::request(
             token_endpoint(&source.metadata)?,
             &token.issuer,
@@ -484,6 +584,7 @@ impl OAuthSession {
             form,
             &token.scopes,
             self.config.timeout,
+            binding.as_deref(),
         )
         .await;
         let mut fresh = match answer {
@@ -576,7 +677,15 @@ impl OAuthSession {
         metadata: &AuthorizationServerMetadata,
     ) -> Option<Registration> {
         let credentials = match &self.config.grant {
-            Grant::ClientCredentials(credentials) => credentials,
+            Grant::ClientCredentials(credentials)
+            | Grant::EnterpriseManaged {
+                client: credentials,
+                ..
+            }
+            | Grant::WorkloadIdentity {
+                client: credentials,
+                ..
+            } => credentials,
             _ => self.config.pre_registered.as_ref()?,
         };
         Some(Registration::configured(credentials, metadata))
@@ -631,6 +740,23 @@ impl OAuthSession {
             .inspect_err(|error| tracing::warn!(%error, "the token store failed"))
             .ok()
     }
+}
+
+/// The form of a JWT-bearer grant (RFC 7523 section 2.1) of `assertion`.
+fn jwt_bearer_form(
+    assertion: String,
+    resource: &str,
+    scopes: &[String],
+) -> Vec<(&'static str, String)> {
+    let mut form = vec![
+        ("grant_type", super::enterprise::JWT_BEARER_GRANT.to_owned()),
+        ("assertion", assertion),
+        ("resource", resource.to_owned()),
+    ];
+    if !scopes.is_empty() {
+        form.push(("scope", scopes.join(" ")));
+    }
+    form
 }
 
 fn token_endpoint(metadata: &AuthorizationServerMetadata) -> Result<&str, ClientError> {

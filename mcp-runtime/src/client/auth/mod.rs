@@ -35,7 +35,14 @@
 //! # }
 //! ```
 
+mod assertion;
 mod discovery;
+#[cfg(feature = "jwt")]
+mod dpop;
+#[cfg(not(feature = "jwt"))]
+#[path = "dpop_off.rs"]
+mod dpop;
+mod enterprise;
 mod file_store;
 mod flow;
 mod pkce;
@@ -48,11 +55,13 @@ mod token;
 use std::fmt;
 use std::sync::Arc;
 
+pub use assertion::Assertion;
+pub use enterprise::IdentityProvider;
 pub use file_store::FileTokenStore;
 pub use redirect::{AuthorizationStep, AuthorizeFuture, FollowRedirect, LoopbackBrowser};
 pub use store::{
-    MemoryTokenStore, StoreLock, StoredEntry, StoredIssuer, StoredRegistration, StoredToken,
-    TokenStore,
+    MemoryTokenStore, StoreLock, StoredDpopKey, StoredEntry, StoredIssuer, StoredRegistration,
+    StoredToken, TokenStore,
 };
 
 pub(crate) use flow::OAuthSession;
@@ -88,6 +97,18 @@ pub(crate) enum Grant {
     /// The authorization code flow with no user to ask: stored tokens
     /// only, refreshed; the reason is the error when the user is needed.
     WithoutUser(String),
+    /// Enterprise-managed authorization (SEP-990): an ID-JAG from the
+    /// identity provider, traded with the JWT-bearer grant.
+    EnterpriseManaged {
+        idp: IdentityProvider,
+        client: ClientCredentials,
+    },
+    /// Workload identity federation (SEP-1933): the workload's own JWT in
+    /// the JWT-bearer grant.
+    WorkloadIdentity {
+        client: ClientCredentials,
+        token: Assertion,
+    },
 }
 
 /// A client's identity at an authorization server, registered beforehand.
@@ -154,6 +175,31 @@ impl OAuthConfig {
         OAuthConfig::with_grant(
             &credentials.client_id.clone(),
             Grant::ClientCredentials(credentials),
+        )
+    }
+
+    /// Enterprise-managed authorization (SEP-990): the user's identity
+    /// assertion is exchanged at the enterprise's identity provider `idp`
+    /// for an identity assertion grant (ID-JAG), which the MCP server's
+    /// authorization server, where this client is `client`, trades for an
+    /// access token. No browser, no registration.
+    pub fn enterprise_managed(idp: IdentityProvider, client: ClientCredentials) -> Self {
+        OAuthConfig::with_grant(
+            &client.client_id.clone(),
+            Grant::EnterpriseManaged { idp, client },
+        )
+    }
+
+    /// Workload identity federation (SEP-1933): the client, a workload
+    /// (a service in a cluster, a CI job), presents the JWT its platform
+    /// issued it (`token`, read again at each token request so that a
+    /// rotated one is used) in the JWT-bearer grant (RFC 7523), as
+    /// `client` (usually a public client: `ClientSecret::None`). No stored
+    /// secret.
+    pub fn workload_identity(client: ClientCredentials, token: Assertion) -> Self {
+        OAuthConfig::with_grant(
+            &client.client_id.clone(),
+            Grant::WorkloadIdentity { client, token },
         )
     }
 

@@ -44,6 +44,29 @@ pub struct StoredToken {
     pub scopes: Vec<String>,
     /// The issuer that issued it.
     pub issuer: String,
+    /// The key a DPoP-bound token (RFC 9449) is bound to; `None` for a
+    /// bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_key: Option<StoredDpopKey>,
+}
+
+/// A client's DPoP private key, kept with the token bound to it. `Debug`
+/// shows the algorithm only.
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
+#[non_exhaustive]
+pub struct StoredDpopKey {
+    /// The JWS algorithm of its proofs (`ES256`).
+    pub algorithm: String,
+    /// The private key, PKCS#8 DER in standard Base64.
+    pub pkcs8: String,
+}
+
+impl std::fmt::Debug for StoredDpopKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredDpopKey")
+            .field("algorithm", &self.algorithm)
+            .finish_non_exhaustive()
+    }
 }
 
 /// How long before its expiry a token is renewed, at most: a request sent
@@ -71,6 +94,7 @@ impl std::fmt::Debug for StoredToken {
             .field("expires_at", &self.expires_at)
             .field("scopes", &self.scopes)
             .field("issuer", &self.issuer)
+            .field("dpop_bound", &self.dpop_key.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -385,6 +409,7 @@ mod tests {
             issued_at: known_issue.then_some(issued),
             scopes: vec![],
             issuer: "https://as".into(),
+            dpop_key: None,
         }
     }
 
@@ -460,6 +485,7 @@ mod tests {
             issued_at: None,
             scopes: vec![],
             issuer: "https://as".into(),
+            dpop_key: None,
         };
         store.save("https://rs/mcp", Some(&token));
         let metadata: AuthorizationServerMetadata =

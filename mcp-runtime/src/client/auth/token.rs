@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::discovery::failure;
+use super::dpop::Binding;
 use super::refusal::TokenFailure;
 use super::registration::{AuthMethod, Registration};
 use super::{ClientSecret, StoredToken};
@@ -23,6 +24,9 @@ const JWT_BEARER: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer
 #[derive(Deserialize)]
 struct TokenResponse {
     access_token: String,
+    /// `Bearer`, or `DPoP` for a token bound to the proof's key.
+    #[serde(default)]
+    token_type: Option<String>,
     /// Any JSON: read by [`expires_at`], so that an odd value never fails
     /// the response.
     #[serde(default)]
@@ -51,7 +55,10 @@ fn expires_at(expires_in: &Value, now: u64) -> Option<u64> {
 }
 
 /// POSTs `form` to the token endpoint of `issuer`, authenticated as
-/// `registration`; `scopes` are what was asked for.
+/// `registration`; `scopes` are what was asked for. With `dpop`, each
+/// request carries a proof of its key, and a refusal that asks for a
+/// nonce (`use_dpop_nonce`, RFC 9449 section 8) is answered once with
+/// the nonce it gave.
 pub(super) async fn request(
     endpoint: &str,
     issuer: &str,
@@ -59,6 +66,7 @@ pub(super) async fn request(
     mut form: Vec<(&'static str, String)>,
     scopes: &[String],
     timeout: Duration,
+    dpop: Option<&Binding>,
 ) -> Result<StoredToken, TokenFailure> {
     let credentials = &registration.credentials;
     let mut basic = None;
@@ -85,16 +93,31 @@ pub(super) async fn request(
     })?;
     let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let answer: TokenResponse = fetch::post_oauth_form(
-        &client,
-        endpoint,
-        &pairs,
-        basic,
-        MAX_DOCUMENT_BYTES,
-        timeout,
-    )
-    .await
-    .map_err(|e| TokenFailure::new(&e, failure(format!("the token request failed: {e}"))))?;
+    let mut nonce_retried = false;
+    let answer: TokenResponse = loop {
+        let proof = dpop.map(|d| d.token_request_proof(endpoint)).transpose()?;
+        let answer = fetch::post_oauth_form(
+            &client,
+            endpoint,
+            &pairs,
+            basic.clone(),
+            proof,
+            MAX_DOCUMENT_BYTES,
+            timeout,
+        )
+        .await;
+        match (answer, dpop) {
+            (Err(e), Some(dpop)) if !nonce_retried && dpop.takes_issuer_nonce(&e) => {
+                nonce_retried = true;
+            }
+            (answer, _) => {
+                break answer.map_err(|e| {
+                    TokenFailure::new(&e, failure(format!("the token request failed: {e}")))
+                })?;
+            }
+        }
+    };
+
     let granted = answer.scope.map(|scope| {
         scope
             .split(' ')
@@ -110,6 +133,7 @@ pub(super) async fn request(
         issued_at: Some(issued_at),
         scopes: granted.unwrap_or_else(|| scopes.to_vec()),
         issuer: issuer.to_owned(),
+        dpop_key: dpop.and_then(|d| d.bound_key(answer.token_type.as_deref())),
     })
 }
 

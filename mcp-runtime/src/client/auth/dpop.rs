@@ -1,0 +1,234 @@
+//! The client's side of DPoP (RFC 9449): its own key pair, made once per
+//! server and kept with the token it binds, and the proofs it signs with
+//! it, one per token request and per request that carries a bound token.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use jsonwebtoken::jwk::Jwk;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+
+use super::discovery::failure;
+use super::pkce::random_token;
+use super::store::StoredDpopKey;
+use crate::client::ClientError;
+use crate::lifetime::unix_now;
+use crate::oauth::dpop::{PROOF_TYPE, SCHEME, USE_NONCE, access_token_hash, target_uri, thumbprint};
+use crate::sync::lock;
+use crate::oauth::metadata::AuthorizationServerMetadata;
+
+/// The one algorithm this client signs proofs with: ES256, which RFC 9449
+/// names first and every DPoP server takes.
+const ALGORITHM: &str = "ES256";
+
+/// A DPoP key pair. Its private half never leaves: not in `Debug`, not in
+/// errors; only the store keeps it (PKCS#8, in a file only the owner reads).
+#[derive(Clone)]
+struct DpopKey {
+    key: EncodingKey,
+    jwk: Jwk,
+    stored: StoredDpopKey,
+}
+
+impl std::fmt::Debug for DpopKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DpopKey")
+            .field("thumbprint", &thumbprint(&self.jwk))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether the authorization server issues DPoP-bound tokens for ES256
+/// proofs: it lists ES256 in `dpop_signing_alg_values_supported`.
+pub(crate) fn offered(metadata: &AuthorizationServerMetadata) -> bool {
+    metadata
+        .extra
+        .get("dpop_signing_alg_values_supported")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|algs| algs.iter().any(|alg| alg == ALGORITHM))
+}
+
+impl DpopKey {
+    /// A new P-256 key from the OS's randomness.
+    fn generate() -> Result<Self, ClientError> {
+        let mut bytes = zeroize::Zeroizing::new([0u8; 32]);
+        // A scalar at or past the group order is rejected; the chance is
+        // about 2^-128, so a second draw is a formality.
+        for _ in 0..4 {
+            getrandom::fill(bytes.as_mut())
+                .map_err(|e| failure(format!("no randomness for a DPoP key: {e}")))?;
+            if let Ok(secret) = p256::SecretKey::from_slice(bytes.as_ref()) {
+                let der = secret
+                    .to_pkcs8_der()
+                    .map_err(|e| failure(format!("encoding the DPoP key failed: {e}")))?;
+                let stored = StoredDpopKey {
+                    algorithm: ALGORITHM.to_owned(),
+                    pkcs8: STANDARD.encode(der.as_bytes()),
+                };
+                return DpopKey::from_stored(&stored);
+            }
+        }
+        Err(failure("no usable DPoP key could be drawn"))
+    }
+
+    /// The key a store kept.
+    fn from_stored(stored: &StoredDpopKey) -> Result<Self, ClientError> {
+        if stored.algorithm != ALGORITHM {
+            return Err(failure(format!(
+                "the stored DPoP key is for {}, not {ALGORITHM}",
+                stored.algorithm
+            )));
+        }
+        let der = zeroize::Zeroizing::new(
+            STANDARD
+                .decode(&stored.pkcs8)
+                .map_err(|_| failure("the stored DPoP key is not Base64"))?,
+        );
+        // from_ec_der does not parse; reading the key here makes a broken
+        // one fail now, not at the first proof.
+        p256::SecretKey::from_pkcs8_der(&der)
+            .map_err(|_| failure("the stored DPoP key is not a P-256 PKCS#8 key"))?;
+        let key = EncodingKey::from_ec_der(&der);
+        let mut jwk = Jwk::from_encoding_key(&key, Algorithm::ES256)
+            .map_err(|e| failure(format!("the DPoP key has no public JWK: {e}")))?;
+        // The header's `jwk` is the bare public key.
+        jwk.common = Default::default();
+        Ok(DpopKey {
+            key,
+            jwk,
+            stored: stored.clone(),
+        })
+    }
+
+    /// What a store keeps of this key.
+    fn stored(&self) -> &StoredDpopKey {
+        &self.stored
+    }
+
+    /// A proof for a `method` request to `url` (its query and fragment
+    /// left out), for `access_token` when the request carries one, with
+    /// the server's `nonce` when it gave one.
+    fn proof(
+        &self,
+        method: &str,
+        url: &str,
+        access_token: Option<&str>,
+        nonce: Option<&str>,
+    ) -> Result<String, ClientError> {
+        let htu = target_uri(url).ok_or_else(|| {
+            failure(format!(
+                "{} is no URL a DPoP proof can name",
+                crate::redact::RedactedUrl::new(url)
+            ))
+        })?;
+        let mut claims = serde_json::json!({
+            "jti": random_token()?,
+            "htm": method,
+            "htu": htu,
+            "iat": unix_now(),
+        });
+        if let Some(token) = access_token {
+            claims["ath"] = access_token_hash(token).into();
+        }
+        if let Some(nonce) = nonce {
+            claims["nonce"] = nonce.into();
+        }
+        let mut header = Header::new(Algorithm::ES256);
+        header.typ = Some(PROOF_TYPE.to_owned());
+        header.jwk = Some(self.jwk.clone());
+        jsonwebtoken::encode(&header, &claims, &self.key)
+            .map_err(|e| failure(format!("signing a DPoP proof failed: {e}")))
+    }
+}
+
+/// A session's DPoP state: the key its tokens are bound to, and the last
+/// nonce each server gave (the authorization server's and the MCP
+/// server's are separate, RFC 9449 sections 8 and 9).
+pub(crate) struct Binding {
+    key: DpopKey,
+    issuer_nonce: std::sync::Mutex<Option<String>>,
+    resource_nonce: std::sync::Mutex<Option<String>>,
+}
+
+impl Binding {
+    /// A binding to a new key.
+    pub(crate) fn generate() -> Result<Self, ClientError> {
+        Ok(Binding::new(DpopKey::generate()?))
+    }
+
+    /// A binding to the key a store kept with a token.
+    pub(crate) fn from_stored(stored: &StoredDpopKey) -> Result<Self, ClientError> {
+        Ok(Binding::new(DpopKey::from_stored(stored)?))
+    }
+
+    fn new(key: DpopKey) -> Self {
+        Binding {
+            key,
+            issuer_nonce: Default::default(),
+            resource_nonce: Default::default(),
+        }
+    }
+
+    /// Whether this binding's key is `stored`.
+    pub(crate) fn holds(&self, stored: &StoredDpopKey) -> bool {
+        self.key.stored() == stored
+    }
+
+    /// The `DPoP` header of a token request to `endpoint`.
+    pub(crate) fn token_request_proof(
+        &self,
+        endpoint: &str,
+    ) -> Result<hyper::header::HeaderValue, ClientError> {
+        let nonce = lock(&self.issuer_nonce).clone();
+        header(self.key.proof("POST", endpoint, None, nonce.as_deref())?)
+    }
+
+    /// The `DPoP` header of a `method` request to the MCP server at `url`
+    /// that carries `access_token`.
+    pub(crate) fn resource_proof(
+        &self,
+        method: &str,
+        url: &str,
+        access_token: &str,
+    ) -> Result<hyper::header::HeaderValue, ClientError> {
+        let nonce = lock(&self.resource_nonce).clone();
+        header(
+            self.key
+                .proof(method, url, Some(access_token), nonce.as_deref())?,
+        )
+    }
+
+    /// Keeps the nonce of a token refusal that asks for one; whether it did.
+    pub(crate) fn takes_issuer_nonce(&self, refusal: &crate::outbound::fetch::Failure) -> bool {
+        match (&refusal.oauth_error, &refusal.dpop_nonce) {
+            (Some(error), Some(nonce)) if error == USE_NONCE => {
+                *lock(&self.issuer_nonce) = Some(nonce.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Keeps a nonce the MCP server sent; whether it is new.
+    pub(crate) fn takes_resource_nonce(&self, nonce: &str) -> bool {
+        let mut held = lock(&self.resource_nonce);
+        let new = held.as_deref() != Some(nonce);
+        *held = Some(nonce.to_owned());
+        new
+    }
+
+    /// The key to keep with a token of `token_type`: this one when the
+    /// server bound the token to it (`DPoP`), none for a bearer token.
+    pub(crate) fn bound_key(&self, token_type: Option<&str>) -> Option<StoredDpopKey> {
+        token_type
+            .is_some_and(|t| t.eq_ignore_ascii_case(SCHEME))
+            .then(|| self.key.stored().clone())
+    }
+}
+
+fn header(proof: String) -> Result<hyper::header::HeaderValue, ClientError> {
+    let mut value = hyper::header::HeaderValue::try_from(proof)
+        .map_err(|_| failure("a DPoP proof is not a header value"))?;
+    value.set_sensitive(true);
+    Ok(value)
+}
