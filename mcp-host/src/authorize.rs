@@ -4,10 +4,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_toolkit_runtime::client::auth::{
-    AuthorizationStep, ClientCredentials, ClientSecret, FileTokenStore, OAuthConfig,
+    Assertion, AuthorizationStep, ClientCredentials, ClientSecret, FileTokenStore,
+    IdentityProvider, OAuthConfig,
 };
 
-use crate::config::{OAuthGrant, OAuthSettings};
+use crate::config::{AssertionSource, OAuthGrant, OAuthSettings};
 
 /// The name the host registers under when it registers itself.
 const CLIENT_NAME: &str = "mcp-host";
@@ -33,6 +34,28 @@ pub(crate) fn oauth_config(
             let credentials = credentials.ok_or("client_credentials needs a `clientId`")?;
             OAuthConfig::client_credentials(credentials)
         }
+        OAuthGrant::WorkloadIdentity => {
+            let credentials = credentials.ok_or("workload_identity needs a `clientId`")?;
+            OAuthConfig::workload_identity(credentials, assertion(settings)?)
+        }
+        OAuthGrant::EnterpriseManaged => {
+            let credentials = credentials.ok_or("enterprise_managed needs a `clientId`")?;
+            let idp = settings
+                .identity_provider
+                .as_ref()
+                .ok_or("enterprise_managed needs an `identityProvider`")?;
+            let secret = match &idp.client_secret {
+                Some(secret) => ClientSecret::Secret(secret.clone()),
+                None => ClientSecret::None,
+            };
+            let idp = IdentityProvider::new(
+                &idp.issuer,
+                &idp.token_endpoint,
+                ClientCredentials::new(&idp.client_id, secret),
+                assertion(settings)?,
+            );
+            OAuthConfig::enterprise_managed(idp, credentials)
+        }
         OAuthGrant::AuthorizationCode => {
             // Without a way to ask the user, the stored token (refreshed
             // when it expired) may still do: the error waits until the
@@ -54,6 +77,15 @@ pub(crate) fn oauth_config(
         config = config.store(FileTokenStore::new(file));
     }
     Ok(config.timeout(timeout))
+}
+
+/// The JWT the configured client presents.
+fn assertion(settings: &OAuthSettings) -> Result<Assertion, String> {
+    match &settings.assertion {
+        Some(AssertionSource::File(path)) => Ok(Assertion::file(path)),
+        Some(AssertionSource::Env(name)) => Ok(Assertion::env(name)),
+        None => Err("this grant needs `assertionFile` or `assertionEnv`".into()),
+    }
 }
 
 /// How the configured client proves who it is.

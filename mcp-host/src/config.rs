@@ -9,7 +9,16 @@
 //!     "notes": { "url": "https://notes.example.com/mcp", "headers": {"Authorization": "Bearer ${NOTES_TOKEN}"} },
 //!     "crm": { "url": "https://crm.example.com/mcp", "oauth": { "tokenFile": "crm-tokens.json" } },
 //!     "jobs": { "url": "https://jobs.example.com/mcp",
-//!               "oauth": { "grant": "client_credentials", "clientId": "host", "clientSecret": "${JOBS_SECRET}" } }
+//!               "oauth": { "grant": "client_credentials", "clientId": "host", "clientSecret": "${JOBS_SECRET}" } },
+//!     "build": { "url": "https://build.example.com/mcp",
+//!                "oauth": { "grant": "workload_identity", "clientId": "ci",
+//!                           "assertionFile": "/var/run/secrets/tokens/mcp" } },
+//!     "wiki": { "url": "https://wiki.example.com/mcp",
+//!               "oauth": { "grant": "enterprise_managed", "clientId": "host", "clientSecret": "${WIKI_SECRET}",
+//!                          "assertionEnv": "ID_TOKEN",
+//!                          "identityProvider": { "issuer": "https://idp.example.com",
+//!                                                "tokenEndpoint": "https://idp.example.com/token",
+//!                                                "clientId": "host-at-idp" } } }
 //!   },
 //!   "policy": { "deny": ["notes.delete_*"], "untrusted": ["notes"] }
 //! }
@@ -82,6 +91,48 @@ pub struct OAuthSettings {
     /// Where tokens are kept between runs (`tokenFile`, written with mode
     /// 0600); else in memory only.
     pub token_file: Option<PathBuf>,
+    /// The JWT the host presents, read again at each token request: the
+    /// workload's own token (`workload_identity`) or the user's ID token
+    /// from the identity provider (`enterprise_managed`).
+    pub assertion: Option<AssertionSource>,
+    /// The enterprise identity provider (`identityProvider`), for
+    /// `enterprise_managed`.
+    pub identity_provider: Option<Box<IdentityProviderSettings>>,
+}
+
+/// Where a JWT is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssertionSource {
+    /// A file (`assertionFile`), such as a projected service account token.
+    File(PathBuf),
+    /// An environment variable (`assertionEnv`), read when it is needed.
+    Env(String),
+}
+
+/// The `identityProvider` of an `enterprise_managed` entry: where the
+/// user's ID token is exchanged for an identity assertion grant, and who
+/// the host is there.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IdentityProviderSettings {
+    /// Its issuer identifier (`issuer`).
+    pub issuer: String,
+    /// Its token endpoint (`tokenEndpoint`).
+    pub token_endpoint: String,
+    /// The host's client there (`clientId`).
+    pub client_id: String,
+    /// Its secret there (`clientSecret`), if it has one.
+    pub client_secret: Option<String>,
+}
+
+impl std::fmt::Debug for IdentityProviderSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdentityProviderSettings")
+            .field("issuer", &RedactedUrl::new(&self.issuer))
+            .field("token_endpoint", &RedactedUrl::new(&self.token_endpoint))
+            .field("client_id", &self.client_id)
+            .field("has_client_secret", &self.client_secret.is_some())
+            .finish()
+    }
 }
 
 /// The OAuth grant of a server's `oauth` entry.
@@ -94,6 +145,13 @@ pub enum OAuthGrant {
     /// The host acts for itself with its own credentials
     /// (`client_credentials`).
     ClientCredentials,
+    /// The host is a workload that presents the token its platform issued
+    /// it (`workload_identity`, SEP-1933: the JWT-bearer grant).
+    WorkloadIdentity,
+    /// The user signed in at the enterprise's identity provider, whose ID
+    /// token the host exchanges there for access to the server
+    /// (`enterprise_managed`, SEP-990).
+    EnterpriseManaged,
 }
 
 impl std::fmt::Debug for OAuthSettings {
@@ -108,6 +166,8 @@ impl std::fmt::Debug for OAuthSettings {
                 &self.client_metadata_url.as_deref().map(RedactedUrl::new),
             )
             .field("token_file", &self.token_file)
+            .field("assertion", &self.assertion)
+            .field("identity_provider", &self.identity_provider)
             .finish()
     }
 }
@@ -197,6 +257,18 @@ struct RawOAuthSettings {
     algorithm: Option<String>,
     client_metadata_url: Option<String>,
     token_file: Option<String>,
+    assertion_file: Option<String>,
+    assertion_env: Option<String>,
+    identity_provider: Option<RawIdentityProvider>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawIdentityProvider {
+    issuer: String,
+    token_endpoint: String,
+    client_id: String,
+    client_secret: Option<String>,
 }
 
 /// A server's `oauth` entry, checked, with `${VAR}` references expanded.
@@ -218,8 +290,27 @@ fn oauth_settings(
         }
         (None, Some(_)) => return Err("oauth: `algorithm` without `privateKeyFile`".into()),
     };
+    let assertion = match (optional(raw.assertion_file)?, raw.assertion_env) {
+        (Some(file), None) => Some(AssertionSource::File(PathBuf::from(file))),
+        (None, Some(name)) => Some(AssertionSource::Env(name)),
+        (None, None) => None,
+        (Some(_), Some(_)) => {
+            return Err("oauth: give `assertionFile` or `assertionEnv`, not both".into());
+        }
+    };
+    let identity_provider = match raw.identity_provider {
+        Some(idp) => Some(Box::new(IdentityProviderSettings {
+            issuer: expand(&idp.issuer)?,
+            token_endpoint: expand(&idp.token_endpoint)?,
+            client_id: expand(&idp.client_id)?,
+            client_secret: optional(idp.client_secret)?,
+        })),
+        None => None,
+    };
     let settings = OAuthSettings {
         grant: raw.grant,
+        assertion,
+        identity_provider,
         client_id: optional(raw.client_id)?,
         client_secret: optional(raw.client_secret)?,
         private_key,
@@ -233,6 +324,26 @@ fn oauth_settings(
         && (settings.client_secret.is_some() || settings.private_key.is_some())
     {
         return Err("oauth: a secret or key needs its `clientId`".into());
+    }
+    let asserts = matches!(
+        settings.grant,
+        OAuthGrant::WorkloadIdentity | OAuthGrant::EnterpriseManaged
+    );
+    if asserts != settings.assertion.is_some() {
+        return Err(match asserts {
+            true => "oauth: this grant needs `assertionFile` or `assertionEnv`, the JWT to present",
+            false => "oauth: `assertionFile` and `assertionEnv` are for `workload_identity` and `enterprise_managed`",
+        }
+        .into());
+    }
+    if (settings.grant == OAuthGrant::EnterpriseManaged) != settings.identity_provider.is_some() {
+        return Err(
+            "oauth: `identityProvider` goes with the `enterprise_managed` grant, which needs it"
+                .into(),
+        );
+    }
+    if asserts && settings.client_id.is_none() {
+        return Err("oauth: this grant needs the host's `clientId`".into());
     }
     if settings.grant == OAuthGrant::ClientCredentials
         && (settings.client_secret.is_none() && settings.private_key.is_none())
@@ -398,6 +509,41 @@ mod tests {
     }
 
     #[test]
+    fn workload_and_enterprise_entries() {
+        let text = r#"{"mcpServers": {
+            "ci": {"url": "u", "oauth": {"grant": "workload_identity", "clientId": "ci",
+                   "assertionFile": "${DIR}/token"}},
+            "wiki": {"url": "u", "oauth": {"grant": "enterprise_managed", "clientId": "host",
+                     "clientSecret": "${SECRET}", "assertionEnv": "ID_TOKEN",
+                     "identityProvider": {"issuer": "https://idp", "tokenEndpoint": "https://idp/token",
+                                          "clientId": "h", "clientSecret": "${SECRET}"}}}
+        }}"#;
+        let env = |name: &str| match name {
+            "SECRET" => Some("s3cret".to_owned()),
+            "DIR" => Some("/run/tokens".to_owned()),
+            _ => None,
+        };
+        let config = Config::parse(text, env).unwrap();
+        let oauth = |name: &str| match &config.servers[name] {
+            ServerConfig::Http { oauth, .. } => oauth.clone().unwrap(),
+            ServerConfig::Stdio { .. } => panic!("{name} is an HTTP server"),
+        };
+        let ci = oauth("ci");
+        assert_eq!(ci.grant, OAuthGrant::WorkloadIdentity);
+        assert_eq!(
+            ci.assertion,
+            Some(AssertionSource::File("/run/tokens/token".into()))
+        );
+        let wiki = oauth("wiki");
+        assert_eq!(wiki.grant, OAuthGrant::EnterpriseManaged);
+        assert_eq!(wiki.assertion, Some(AssertionSource::Env("ID_TOKEN".into())));
+        let idp = wiki.identity_provider.unwrap();
+        assert_eq!(idp.token_endpoint, "https://idp/token");
+        assert_eq!(idp.client_secret.as_deref(), Some("s3cret"));
+        assert!(!format!("{config:?}").contains("s3cret"));
+    }
+
+    #[test]
     fn mistakes_are_named() {
         let none = |_: &str| None;
         for (text, expected) in [
@@ -433,6 +579,22 @@ mod tests {
             (
                 r#"{"mcpServers": {"a": {"url": "u", "oauth": {"grant": "implicit"}}}}"#,
                 "implicit",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"grant": "workload_identity", "clientId": "c"}}}}"#,
+                "needs `assertionFile` or `assertionEnv`",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"assertionEnv": "T"}}}}"#,
+                "are for `workload_identity` and `enterprise_managed`",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"grant": "enterprise_managed", "clientId": "c", "assertionEnv": "T"}}}}"#,
+                "`identityProvider` goes with",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"url": "u", "oauth": {"grant": "workload_identity", "assertionEnv": "T"}}}}"#,
+                "needs the host's `clientId`",
             ),
         ] {
             let error = Config::parse(text, none).unwrap_err();

@@ -56,7 +56,10 @@ mod sync;
 
 pub use audit::{AuditKey, AuditRecord, AuditSink, Decision, argument_digest};
 pub use call::{CallOptions, CallOutcome};
-pub use config::{Config, OAuthGrant, OAuthSettings, PolicyConfig, ServerConfig};
+pub use config::{
+    AssertionSource, Config, IdentityProviderSettings, OAuthGrant, OAuthSettings, PolicyConfig,
+    ServerConfig,
+};
 pub use error::HostError;
 pub use gateway::{
     AccessError, BEARER_SUBJECT, BearerError, ConsentCallers, GatewayAccess, GatewayConsent,
