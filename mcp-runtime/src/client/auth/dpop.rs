@@ -232,3 +232,153 @@ fn header(proof: String) -> Result<hyper::header::HeaderValue, ClientError> {
     value.set_sensitive(true);
     Ok(value)
 }
+
+#[cfg(test)]
+mod tests {
+    use jsonwebtoken::{DecodingKey, Validation, decode, decode_header};
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::*;
+
+    /// The header and the claims of `proof`, once its signature checks
+    /// against the `jwk` in its own header.
+    fn opened(proof: &str) -> (Header, Value) {
+        let header = decode_header(proof).unwrap();
+        let key = DecodingKey::from_jwk(header.jwk.as_ref().unwrap()).unwrap();
+        let mut validation = Validation::new(Algorithm::ES256);
+        validation.required_spec_claims.clear();
+        validation.validate_exp = false;
+        let claims = decode::<Value>(proof, &key, &validation).unwrap().claims;
+        (header, claims)
+    }
+
+    fn raw_header(proof: &str) -> Value {
+        let part = proof.split('.').next().unwrap();
+        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(part).unwrap())
+            .unwrap()
+    }
+
+    #[test]
+    fn the_key_stays_out_of_debug_and_survives_the_store() {
+        let key = DpopKey::generate().unwrap();
+        let stored = key.stored().clone();
+        for shown in [format!("{key:?}"), format!("{stored:?}")] {
+            assert!(!shown.contains(&stored.pkcs8), "{shown}");
+        }
+        // The same key read back signs proofs with the same public key.
+        let again = DpopKey::from_stored(&stored).unwrap();
+        assert_eq!(thumbprint(&again.jwk), thumbprint(&key.jwk));
+        let json = serde_json::to_string(&stored).unwrap();
+        let read: StoredDpopKey = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, stored);
+    }
+
+    #[test]
+    fn a_broken_stored_key_is_refused_without_showing_it() {
+        for (algorithm, pkcs8) in [
+            ("ES256", "not base64!"),
+            ("ES256", "AAAA"),
+            ("RS256", "AAAA"),
+        ] {
+            let stored = StoredDpopKey {
+                algorithm: algorithm.into(),
+                pkcs8: pkcs8.into(),
+            };
+            let error = DpopKey::from_stored(&stored).unwrap_err().to_string();
+            assert!(!error.contains(pkcs8), "{error}");
+        }
+    }
+
+    #[test]
+    fn only_an_offer_of_es256_is_taken() {
+        let metadata = |extra: Value| -> AuthorizationServerMetadata {
+            let mut document = serde_json::json!({"issuer": "https://as"});
+            if !extra.is_null() {
+                document["dpop_signing_alg_values_supported"] = extra;
+            }
+            serde_json::from_value(document).unwrap()
+        };
+        assert!(offered(&metadata(serde_json::json!(["RS256", "ES256"]))));
+        for refused in [
+            Value::Null,
+            serde_json::json!([]),
+            serde_json::json!(["none"]),
+            serde_json::json!(["RS256"]),
+            serde_json::json!("ES256"),
+        ] {
+            assert!(!offered(&metadata(refused.clone())), "{refused}");
+        }
+    }
+
+    #[test]
+    fn a_binding_answers_a_nonce_refusal_and_keys_only_bound_tokens() {
+        let binding = Binding::generate().unwrap();
+        let refusal = |error: &str, nonce: Option<&str>| crate::outbound::fetch::Failure {
+            message: String::new(),
+            oauth_error: Some(error.into()),
+            dpop_nonce: nonce.map(str::to_owned),
+        };
+        assert!(!binding.takes_issuer_nonce(&refusal("invalid_grant", Some("n"))));
+        assert!(!binding.takes_issuer_nonce(&refusal(USE_NONCE, None)));
+        assert!(binding.takes_issuer_nonce(&refusal(USE_NONCE, Some("as-nonce"))));
+        let proof = binding.token_request_proof("https://as/token").unwrap();
+        assert_eq!(opened(proof.to_str().unwrap()).1["nonce"], "as-nonce");
+        assert!(binding.takes_resource_nonce("rs-nonce"));
+        assert!(!binding.takes_resource_nonce("rs-nonce"));
+        let proof = binding.resource_proof("POST", "https://rs/mcp", "t").unwrap();
+        assert_eq!(opened(proof.to_str().unwrap()).1["nonce"], "rs-nonce");
+        assert!(proof.is_sensitive());
+        assert!(binding.bound_key(Some("DPoP")).is_some());
+        assert!(binding.bound_key(Some("dpop")).is_some());
+        assert!(binding.bound_key(Some("Bearer")).is_none());
+        assert!(binding.bound_key(None).is_none());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every header member and claim RFC 9449 section 4.2 asks for,
+        /// for any method, URL, token and nonce.
+        #[test]
+        fn every_proof_has_what_rfc_9449_asks(
+            method in "(GET|POST|DELETE|PUT|[A-Z]{1,8})",
+            host in "[a-z][a-z0-9.-]{0,20}",
+            port in proptest::option::of(1u16..),
+            path in "(/[A-Za-z0-9._~-]{0,8}){0,4}",
+            query in proptest::option::of("[a-z=&]{0,12}"),
+            token in proptest::option::of("[A-Za-z0-9._~+/-]{1,64}"),
+            nonce in proptest::option::of("[ -~]{1,32}"),
+        ) {
+            let key = DpopKey::generate().unwrap();
+            let authority = port.map_or(host.clone(), |p| format!("{host}:{p}"));
+            let url = format!("https://{authority}{path}{}", query.map(|q| format!("?{q}#f")).unwrap_or_default());
+            let proof = key.proof(&method, &url, token.as_deref(), nonce.as_deref()).unwrap();
+            let (header, claims) = opened(&proof);
+            prop_assert_eq!(header.typ.as_deref(), Some(PROOF_TYPE));
+            prop_assert_eq!(header.alg, Algorithm::ES256);
+            prop_assert_eq!(thumbprint(header.jwk.as_ref().unwrap()), thumbprint(&key.jwk));
+            // The public key alone: no private member, no extras.
+            let raw = raw_header(&proof);
+            let jwk = raw["jwk"].as_object().unwrap();
+            let mut members: Vec<&str> = jwk.keys().map(String::as_str).collect();
+            members.sort_unstable();
+            prop_assert_eq!(members, ["crv", "kty", "x", "y"]);
+            prop_assert_eq!(claims["htm"].as_str(), Some(method.as_str()));
+            let htu = claims["htu"].as_str().unwrap();
+            prop_assert!(!htu.contains('?') && !htu.contains('#'), "{}", htu);
+            prop_assert_eq!(Some(htu.to_owned()), target_uri(&url));
+            let iat = claims["iat"].as_u64().unwrap();
+            prop_assert!(iat.abs_diff(unix_now()) <= 5);
+            prop_assert_eq!(claims["jti"].as_str().map(str::len), Some(43));
+            match &token {
+                Some(token) => prop_assert_eq!(claims["ath"].as_str(), Some(&*access_token_hash(token))),
+                None => prop_assert!(claims.get("ath").is_none()),
+            }
+            prop_assert_eq!(claims.get("nonce").and_then(Value::as_str), nonce.as_deref());
+            // A second proof for the same request is a new one.
+            let again = key.proof(&method, &url, token.as_deref(), nonce.as_deref()).unwrap();
+            prop_assert_ne!(&opened(&again).1["jti"], &claims["jti"]);
+        }
+    }
+}
