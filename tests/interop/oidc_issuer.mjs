@@ -18,6 +18,9 @@
 // with a code. Access tokens from codes live CODE_TTL seconds; refresh tokens are always issued,
 // and with ROTATE_REFRESH=1 each is used once (a new one per refresh; a used one presented again is
 // refused and revokes its grant, as the provider does for public clients).
+// DPoP (RFC 9449) is on, as oidc-provider ships it: a token request with a proof gets a token
+// bound to its key (`token_type` DPoP, `cnf.jkt`); DPOP_NONCE=1 also requires the provider's
+// nonces in proofs (RFC 9449 section 8).
 // REQUEST_LOG=FILE appends a line per request (`GET /auth`) and per token grant (`grant
 // refresh_token`, `grant-error refresh_token invalid_grant`), so a test can tell what a client did.
 import { createRequire } from 'node:module';
@@ -81,6 +84,12 @@ server.listen(PORT, '127.0.0.1', () => {
     pkce: { required: () => true },
     features: {
       registration: { enabled: true },
+      dPoP: {
+        enabled: true,
+        ...(process.env.DPOP_NONCE === '1'
+          ? { nonceSecret: crypto.randomBytes(32), requireNonce: () => true }
+          : {}),
+      },
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: true, allowedPolicy: async () => true },
