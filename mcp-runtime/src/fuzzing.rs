@@ -38,3 +38,43 @@ pub fn sse_events(chunks: &[&[u8]], limit: usize) -> Result<Vec<SseEvent>, Strin
     }
     Ok(events)
 }
+
+/// The request every DPoP proof of the fuzz target is checked against: a
+/// POST to `https://mcp.example.com/mcp` at Unix time 1,800,000,000 with
+/// the access token `an-access-token`, wanting the nonce `a-nonce`.
+#[cfg(feature = "jwt")]
+fn dpop_request() -> crate::oauth::dpop::ProofRequest<'static> {
+    crate::oauth::dpop::ProofRequest {
+        access_token: Some("an-access-token"),
+        nonces: &["a-nonce"],
+        ..crate::oauth::dpop::ProofRequest::new(
+            "POST",
+            "https://mcp.example.com/mcp",
+            1_800_000_000,
+        )
+    }
+}
+
+/// Checks `value` as the one `DPoP` header of the request above: the
+/// thumbprint of the proof's key, or the refusal.
+#[cfg(feature = "jwt")]
+pub fn dpop_check(value: &[u8]) -> Result<String, String> {
+    crate::oauth::dpop::check_proof([value], &dpop_request())
+        .map(|proof| proof.thumbprint)
+        .map_err(|error| error.to_string())
+}
+
+/// A proof whose claims are `payload` (any bytes), with a well-formed
+/// header, signed by a fixed P-256 key: what reaches the claims checks,
+/// which only a signed proof does. Returns the proof and the key's
+/// thumbprint.
+#[cfg(feature = "jwt")]
+pub fn dpop_sign(payload: &[u8]) -> (String, String) {
+    use crate::oauth::dpop::test_proofs::TestKey;
+    use std::sync::OnceLock;
+
+    // Making a key costs more than a run of the target.
+    static KEY: OnceLock<TestKey> = OnceLock::new();
+    let key = KEY.get_or_init(|| TestKey::new(b"fuzz"));
+    (key.sign(&key.header(), payload), key.thumbprint())
+}

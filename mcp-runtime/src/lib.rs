@@ -86,7 +86,7 @@
 //! | stage | module |
 //! | --- | --- |
 //! | transport: bytes in and out | [`transport::stdio`], [`transport::http`] |
-//! | authorization (protected HTTP only): bearer token, principal, scopes | `transport::http::auth`, [`server::auth`] |
+//! | authorization (protected HTTP only): bearer or DPoP-bound token, principal, scopes | `transport::http::auth`, [`server::auth`] |
 //! | frame: one line, or one HTTP body | `transport::stdio`, `transport::http::body` |
 //! | envelope: JSON-RPC request, notification or response | [`jsonrpc`] |
 //! | classify: the [`protocol::Method`], `_meta`, the era, what a 2026-07-28 client declares, the HTTP headers that mirror the body | `server::engine::classify` |
@@ -158,7 +158,8 @@
 //! - [`transport::stdio::StdioConfig`]: line and concurrency limits of stdio.
 //! - [`server::auth`]: the server as an OAuth 2.1 protected resource
 //!   (metadata, 401/403 challenges, JWT or introspected tokens, scopes per
-//!   tool); [`oauth`]: the challenge and metadata documents both sides read.
+//!   tool, DPoP-bound tokens); [`oauth`]: the challenge and metadata
+//!   documents both sides read, and the DPoP proof checks.
 //! - [`client::Client::call_tool_as_task`] and [`client::TaskHandle`]: a
 //!   tool run as a task (the tasks extension, 2026-07-28) polled, answered,
 //!   cancelled and awaited with a deadline from the client side.
@@ -188,7 +189,8 @@
 //!   crate without the client.
 //! - `tls` (default): `https://` through rustls, trusting the system's roots
 //!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
-//! - `jwt` (default): [`server::auth::JwtVerifier`].
+//! - `jwt` (default): [`server::auth::JwtVerifier`], and DPoP-bound tokens
+//!   ([`server::auth::DpopPolicy`], [`oauth::dpop`]).
 //! - `opentelemetry`: request spans joined to OpenTelemetry (the caller's
 //!   span as the server span's parent, the current OpenTelemetry span sent
 //!   by the client) and an OTLP/HTTP exporter, `trace::otlp`; see

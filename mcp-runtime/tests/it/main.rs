@@ -34,6 +34,8 @@ mod client_support;
 #[cfg(feature = "client")]
 mod client_tasks;
 mod codegen_requests;
+#[cfg(feature = "jwt")]
+mod dpop_server;
 #[cfg(feature = "client")]
 mod http_axum;
 #[cfg(feature = "http")]

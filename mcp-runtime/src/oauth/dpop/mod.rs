@@ -9,6 +9,9 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::jwk::{Jwk, ThumbprintHash};
 
+mod check;
+pub use check::*;
+
 /// The `typ` of a DPoP proof's header.
 pub const PROOF_TYPE: &str = "dpop+jwt";
 

@@ -4,9 +4,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-#[cfg(feature = "jwt")]
-use super::JwtVerifier;
 use super::TokenVerifier;
+#[cfg(feature = "jwt")]
+use super::{DpopPolicy, JwtVerifier};
 use crate::oauth::metadata::{
     PROTECTED_RESOURCE_PATH, is_https_or_loopback, protected_resource_metadata_url, split_origin,
 };
@@ -21,6 +21,8 @@ pub struct AuthConfig {
     pub(crate) scopes_supported: Vec<String>,
     pub(crate) required_scopes: Vec<String>,
     pub(crate) resource_name: Option<String>,
+    #[cfg(feature = "jwt")]
+    pub(crate) dpop: Option<DpopPolicy>,
 }
 
 impl AuthConfig {
@@ -37,6 +39,8 @@ impl AuthConfig {
             scopes_supported: Vec::new(),
             required_scopes: Vec::new(),
             resource_name: None,
+            #[cfg(feature = "jwt")]
+            dpop: None,
         })
     }
 
@@ -80,6 +84,15 @@ impl AuthConfig {
         self
     }
 
+    /// Takes DPoP-bound access tokens (RFC 9449) under `policy`, and says
+    /// so in the metadata and challenges; see [`DpopPolicy`] for what a
+    /// server without one does.
+    #[cfg(feature = "jwt")]
+    pub fn dpop(mut self, policy: DpopPolicy) -> Self {
+        self.dpop = Some(policy);
+        self
+    }
+
     /// The canonical URL of this resource.
     pub fn resource(&self) -> &str {
         &self.resource
@@ -107,12 +120,15 @@ impl AuthConfig {
 
 impl fmt::Debug for AuthConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AuthConfig")
+        let mut debug = f.debug_struct("AuthConfig");
+        debug
             .field("resource", &self.resource)
             .field("authorization_servers", &self.authorization_servers)
             .field("scopes_supported", &self.scopes_supported)
-            .field("required_scopes", &self.required_scopes)
-            .finish_non_exhaustive()
+            .field("required_scopes", &self.required_scopes);
+        #[cfg(feature = "jwt")]
+        debug.field("dpop", &self.dpop);
+        debug.finish_non_exhaustive()
     }
 }
 

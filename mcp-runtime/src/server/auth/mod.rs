@@ -4,7 +4,9 @@
 //! without a valid access token with 401 and a `WWW-Authenticate` challenge
 //! that points to that metadata, and a token without a tool's scopes with
 //! 403 `insufficient_scope`. Tokens are checked by a [`TokenVerifier`]:
-//! [`JwtVerifier`] or [`IntrospectionVerifier`], or your own.
+//! [`JwtVerifier`] or [`IntrospectionVerifier`], or your own. A token may
+//! come as `Bearer` or, DPoP-bound (RFC 9449), as `DPoP` with a proof of
+//! its key; [`DpopPolicy`] says how DPoP is taken (`jwt` feature).
 //!
 //! ```no_run
 //! # async fn run(server: mcp_toolkit_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
@@ -27,6 +29,8 @@
 
 #[cfg(feature = "http")]
 mod config;
+#[cfg(feature = "jwt")]
+mod dpop;
 #[cfg(feature = "http")]
 mod introspection;
 #[cfg(feature = "jwt")]
@@ -39,6 +43,10 @@ mod verifier;
 pub(crate) use config::check_issuer_url;
 #[cfg(feature = "http")]
 pub use config::{AuthConfig, AuthSetupError};
+#[cfg(feature = "jwt")]
+pub use dpop::{DEFAULT_REPLAY_ENTRIES, DpopPolicy};
+#[cfg(feature = "jwt")]
+pub(crate) use dpop::{DpopRefusal, bound_key};
 #[cfg(feature = "http")]
 pub use introspection::IntrospectionVerifier;
 #[cfg(feature = "jwt")]

@@ -1,13 +1,16 @@
 //! The checks of a protected endpoint: the Protected Resource Metadata
-//! document, the bearer token of every request (401 with a challenge that
+//! document, the access token of every request (401 with a challenge that
 //! points to the metadata), and the scopes a request needs (403
-//! `insufficient_scope` naming them, so that a client can step up).
+//! `insufficient_scope` naming them, so that a client can step up). A
+//! token comes as `Bearer`, or as `DPoP` with a proof ([`dpop`]).
+
+mod dpop;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use hyper::header::{self, HeaderMap, HeaderValue};
-use hyper::{Response, StatusCode};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
+use hyper::{Method, Response, StatusCode};
 
 use super::body::McpBody;
 use super::response;
@@ -22,6 +25,24 @@ pub(super) struct Protection {
     metadata: Vec<u8>,
     metadata_url: String,
     metadata_paths: Vec<String>,
+    /// How DPoP-bound tokens are taken.
+    dpop: dpop::Dpop,
+}
+
+/// The scheme of a request's `Authorization` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scheme {
+    Bearer,
+    /// A DPoP-bound token (RFC 9449), sent with a proof.
+    Dpop,
+}
+
+/// A request whose credentials were taken.
+pub(super) struct Authenticated {
+    /// Whom the token speaks for.
+    pub(super) principal: Arc<Principal>,
+    /// A header to send with the answer: a new DPoP nonce.
+    pub(super) header: Option<(HeaderName, HeaderValue)>,
 }
 
 impl Protection {
@@ -36,7 +57,8 @@ impl Protection {
             .chain(&tool_scopes)
             .map(String::as_str)
             .collect();
-        let document = ProtectedResourceMetadata {
+        let dpop = dpop::Dpop::new(&config);
+        let mut document = ProtectedResourceMetadata {
             resource: config.resource.clone(),
             authorization_servers: config.authorization_servers.clone(),
             scopes_supported: scopes.into_iter().map(str::to_owned).collect(),
@@ -44,10 +66,12 @@ impl Protection {
             resource_name: config.resource_name.clone(),
             extra: Default::default(),
         };
+        dpop.publish(&mut document.extra);
         Protection {
             metadata: serde_json::to_vec(&document).expect("metadata serializes"),
             metadata_url: config.metadata_url(),
             metadata_paths: config.metadata_paths(),
+            dpop,
             config,
         }
     }
@@ -67,29 +91,46 @@ impl Protection {
         response
     }
 
-    /// The principal of the request's bearer token, or the refusal.
+    /// The principal of the request's access token, or the refusal. A
+    /// `DPoP` token's proof is checked before the token (it costs no I/O),
+    /// and its binding and freshness after.
     pub(super) async fn authenticate(
         &self,
+        method: &Method,
         headers: &HeaderMap,
-    ) -> Result<Arc<Principal>, Response<McpBody>> {
-        let token = match bearer_token(headers) {
-            Ok(Some(token)) => token,
+    ) -> Result<Authenticated, Response<McpBody>> {
+        let (scheme, token) = match credentials(headers) {
+            Ok(Some(found)) => found,
             Ok(None) => {
                 return Err(self.refuse(
                     StatusCode::UNAUTHORIZED,
+                    Scheme::Bearer,
                     None,
                     "an access token is required",
                 ));
             }
             Err(why) => {
-                return Err(self.refuse(StatusCode::BAD_REQUEST, Some("invalid_request"), why));
+                return Err(self.refuse(
+                    StatusCode::BAD_REQUEST,
+                    Scheme::Bearer,
+                    Some("invalid_request"),
+                    why,
+                ));
             }
         };
+        let proof = self
+            .check_proof(scheme, method, headers, token)
+            .map_err(|refusal| *refusal)?;
         let principal = match self.config.verifier.verify(token).await {
             Ok(principal) => principal,
             Err(TokenError::Invalid(why)) => {
                 tracing::info!(reason = %why, "access token refused");
-                return Err(self.refuse(StatusCode::UNAUTHORIZED, Some("invalid_token"), &why));
+                return Err(self.refuse(
+                    StatusCode::UNAUTHORIZED,
+                    scheme,
+                    Some("invalid_token"),
+                    &why,
+                ));
             }
             Err(TokenError::Unavailable(why)) => {
                 tracing::warn!(reason = %why, "access tokens cannot be verified");
@@ -99,10 +140,14 @@ impl Protection {
                 ));
             }
         };
+        let header = self.accept_proof(proof, &principal).await?;
         if let Some(refusal) = self.refuse_scopes(&principal, &[]) {
             return Err(refusal);
         }
-        Ok(Arc::new(principal))
+        Ok(Authenticated {
+            principal: Arc::new(principal),
+            header,
+        })
     }
 
     /// 403 `insufficient_scope`, unless `principal` holds every required
@@ -131,50 +176,99 @@ impl Protection {
             .chain(all)
             .collect();
         let wanted = wanted.into_iter().collect::<Vec<_>>().join(" ");
-        let challenge = Challenge::bearer()
-            .param("error", "insufficient_scope")
-            .param("scope", wanted)
-            .param("resource_metadata", &self.metadata_url)
-            .param(
-                "error_description",
-                "the access token lacks a required scope",
-            );
+        // Where only bound tokens are taken, the challenge is theirs.
+        let scheme = match self.dpop.required() {
+            true => "DPoP",
+            false => "Bearer",
+        };
+        let challenge = Challenge {
+            scheme: scheme.to_owned(),
+            params: Vec::new(),
+        }
+        .param("error", "insufficient_scope")
+        .param("scope", wanted)
+        .param("resource_metadata", &self.metadata_url)
+        .param(
+            "error_description",
+            "the access token lacks a required scope",
+        );
         Some(challenged(
             StatusCode::FORBIDDEN,
-            challenge,
+            &[challenge],
             "insufficient scope",
         ))
     }
 
-    fn refuse(&self, status: StatusCode, error: Option<&str>, why: &str) -> Response<McpBody> {
-        let mut challenge = Challenge::bearer().param("resource_metadata", &self.metadata_url);
-        if !self.config.required_scopes.is_empty() {
-            challenge = challenge.param("scope", self.config.required_scopes.join(" "));
+    /// A refusal of the request's credentials, with `error` (if any) on
+    /// the challenge of `scheme`: the `Bearer` challenge unless only bound
+    /// tokens are taken, and the `DPoP` one when DPoP is offered or the
+    /// error is about it.
+    fn refuse(
+        &self,
+        status: StatusCode,
+        scheme: Scheme,
+        error: Option<&str>,
+        why: &str,
+    ) -> Response<McpBody> {
+        let required = self.dpop.required();
+        let error = error.map(|error| (error, why));
+        let mut challenges = Vec::new();
+        if !required {
+            let own = error.filter(|_| scheme == Scheme::Bearer);
+            challenges.push(self.bearer_challenge(own));
         }
-        if let Some(error) = error {
+        let own = error.filter(|_| scheme == Scheme::Dpop || required);
+        challenges.extend(self.dpop.challenge(own, self.common_params()));
+        let mut response = challenged(status, &challenges, why);
+        if let Some((name, value)) = self.dpop.nonce_header() {
+            response.headers_mut().insert(name, value);
+        }
+        response
+    }
+
+    fn bearer_challenge(&self, error: Option<(&str, &str)>) -> Challenge {
+        let mut challenge = Challenge::bearer();
+        for (name, value) in self.common_params() {
+            challenge = challenge.param(name, value);
+        }
+        if let Some((error, why)) = error {
             challenge = challenge
                 .param("error", error)
                 .param("error_description", why);
         }
-        challenged(status, challenge, why)
+        challenge
+    }
+
+    /// `resource_metadata`, and `scope` when every request needs some.
+    fn common_params(&self) -> Vec<(&'static str, String)> {
+        let mut params = vec![("resource_metadata", self.metadata_url.clone())];
+        if !self.config.required_scopes.is_empty() {
+            params.push(("scope", self.config.required_scopes.join(" ")));
+        }
+        params
     }
 }
 
-fn challenged(status: StatusCode, challenge: Challenge, why: &str) -> Response<McpBody> {
+/// A response with `status`, every one of `challenges` as a
+/// `WWW-Authenticate` header of its own, and `why` in the body.
+fn challenged(status: StatusCode, challenges: &[Challenge], why: &str) -> Response<McpBody> {
     let mut response = response::refuse(status, why);
-    // Control characters are dropped when written, so this cannot fail.
-    if let Ok(value) = HeaderValue::try_from(challenge.to_string()) {
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, value);
+    for challenge in challenges {
+        // Control characters are dropped when written, so this cannot fail.
+        if let Ok(value) = HeaderValue::try_from(challenge.to_string()) {
+            response
+                .headers_mut()
+                .append(header::WWW_AUTHENTICATE, value);
+        }
     }
     response
 }
 
-/// The token of the one `Authorization: Bearer` header (RFC 6750 section
-/// 2.1): `None` without the header, an error when it is repeated, of
+/// The scheme and token of the one `Authorization` header, `Bearer`
+/// (RFC 6750 section 2.1) or `DPoP` (RFC 9449 section 7.1), the scheme in
+/// any case: `None` without the header, an error when it is repeated, of
 /// another scheme, or not a token68.
-fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, &'static str> {
+fn credentials(headers: &HeaderMap) -> Result<Option<(Scheme, &str)>, &'static str> {
     let mut values = headers.get_all(header::AUTHORIZATION).iter();
     let Some(value) = values.next() else {
         return Ok(None);
@@ -188,14 +282,18 @@ fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, &'static str> {
     let (scheme, token) = value
         .split_once(' ')
         .ok_or("a malformed Authorization header")?;
-    if !scheme.eq_ignore_ascii_case("bearer") {
+    let scheme = if scheme.eq_ignore_ascii_case("bearer") {
+        Scheme::Bearer
+    } else if scheme.eq_ignore_ascii_case("dpop") {
+        Scheme::Dpop
+    } else {
         return Err("the Authorization scheme must be Bearer");
-    }
+    };
     let token = token.trim_start_matches(' ');
     if !crate::oauth::is_token68(token) {
         return Err("the bearer token is malformed");
     }
-    Ok(Some(token))
+    Ok(Some((scheme, token)))
 }
 
 #[cfg(test)]
@@ -211,13 +309,20 @@ mod tests {
     }
 
     #[test]
-    fn reads_exactly_one_bearer_token() {
-        assert_eq!(bearer_token(&headers(&[])), Ok(None));
+    fn reads_exactly_one_bearer_or_dpop_token() {
+        assert_eq!(credentials(&headers(&[])), Ok(None));
         assert_eq!(
-            bearer_token(&headers(&["Bearer abc.def-_~+/=="])),
-            Ok(Some("abc.def-_~+/=="))
+            credentials(&headers(&["Bearer abc.def-_~+/=="])),
+            Ok(Some((Scheme::Bearer, "abc.def-_~+/==")))
         );
-        assert_eq!(bearer_token(&headers(&["bearer  x"])), Ok(Some("x")));
+        assert_eq!(
+            credentials(&headers(&["bearer  x"])),
+            Ok(Some((Scheme::Bearer, "x")))
+        );
+        assert_eq!(
+            credentials(&headers(&["dPoP x.y"])),
+            Ok(Some((Scheme::Dpop, "x.y")))
+        );
         for bad in [
             &["Basic abc"][..],
             &["Bearer"],
@@ -225,9 +330,12 @@ mod tests {
             &["Bearer a b"],
             &["Bearer a,b"],
             &["Bearer =="],
+            &["DPoP a b"],
+            &["DPoPx a"],
             &["Bearer a", "Bearer b"],
+            &["Bearer a", "DPoP b"],
         ] {
-            assert!(bearer_token(&headers(bad)).is_err(), "{bad:?}");
+            assert!(credentials(&headers(bad)).is_err(), "{bad:?}");
         }
     }
 }

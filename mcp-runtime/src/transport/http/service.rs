@@ -110,6 +110,8 @@ impl McpService {
             return refusal.into_response();
         }
         let mut principal = None;
+        // A header the protection adds to the answer (a new DPoP nonce).
+        let mut extra_header = None;
         if let Some(protection) = &shared.protection {
             if protection.serves_metadata(request.uri().path()) {
                 return match *request.method() {
@@ -117,12 +119,18 @@ impl McpService {
                     _ => method_not_allowed("GET"),
                 };
             }
-            match protection.authenticate(request.headers()).await {
-                Ok(verified) => principal = Some(verified),
+            match protection
+                .authenticate(request.method(), request.headers())
+                .await
+            {
+                Ok(verified) => {
+                    principal = Some(verified.principal);
+                    extra_header = verified.header;
+                }
                 Err(refusal) => return refusal,
             }
         }
-        match *request.method() {
+        let mut response = match *request.method() {
             hyper::Method::POST => shared.post(request, principal).await,
             hyper::Method::GET => {
                 shared.get(request.headers(), owner(principal.as_deref()).as_deref())
@@ -131,7 +139,11 @@ impl McpService {
                 shared.delete(request.headers(), owner(principal.as_deref()).as_deref())
             }
             _ => method_not_allowed(shared.allowed()),
+        };
+        if let Some((name, value)) = extra_header {
+            response.headers_mut().insert(name, value);
         }
+        response
     }
 }
 
