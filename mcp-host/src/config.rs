@@ -536,7 +536,10 @@ mod tests {
         );
         let wiki = oauth("wiki");
         assert_eq!(wiki.grant, OAuthGrant::EnterpriseManaged);
-        assert_eq!(wiki.assertion, Some(AssertionSource::Env("ID_TOKEN".into())));
+        assert_eq!(
+            wiki.assertion,
+            Some(AssertionSource::Env("ID_TOKEN".into()))
+        );
         let idp = wiki.identity_provider.unwrap();
         assert_eq!(idp.token_endpoint, "https://idp/token");
         assert_eq!(idp.client_secret.as_deref(), Some("s3cret"));

@@ -3,6 +3,7 @@
 //! nginx, Redis and a real OAuth issuer, one module per subject in one
 //! binary (one link instead of one per file; the tests' waits overlap).
 
+mod auth_dpop;
 mod auth_oidc;
 mod auth_restart;
 mod codegen_e2e;

@@ -437,8 +437,8 @@ impl HttpLink {
                     .iter()
                     .filter_map(|v| v.to_str().ok())
             };
-            let challenge = challenge::find_bearer(values())
-                .or_else(|| challenge::find(values(), "DPoP"));
+            let challenge =
+                challenge::find_bearer(values()).or_else(|| challenge::find(values(), "DPoP"));
             let refused = AuthError {
                 status: status.as_u16(),
                 challenge,

@@ -114,15 +114,36 @@ mod tests {
     async fn a_missing_empty_or_huge_token_is_a_clear_error() {
         let dir = tempfile::tempdir().unwrap();
         let missing = Assertion::file(dir.path().join("absent"));
-        assert!(missing.read().await.unwrap_err().to_string().contains("cannot be read"));
+        assert!(
+            missing
+                .read()
+                .await
+                .unwrap_err()
+                .to_string()
+                .contains("cannot be read")
+        );
         let empty = dir.path().join("empty");
         std::fs::write(&empty, " \n").unwrap();
-        assert!(Assertion::file(&empty).read().await.unwrap_err().to_string().contains("is empty"));
+        assert!(
+            Assertion::file(&empty)
+                .read()
+                .await
+                .unwrap_err()
+                .to_string()
+                .contains("is empty")
+        );
         let huge = dir.path().join("huge");
         std::fs::write(&huge, vec![b'a'; 70_000]).unwrap();
         let error = Assertion::file(&huge).read().await.unwrap_err().to_string();
         assert!(error.contains("larger than"), "{error}");
         let unset = Assertion::env("MCP_TOOLKIT_TEST_NO_SUCH_VARIABLE");
-        assert!(unset.read().await.unwrap_err().to_string().contains("holds no token"));
+        assert!(
+            unset
+                .read()
+                .await
+                .unwrap_err()
+                .to_string()
+                .contains("holds no token")
+        );
     }
 }

@@ -13,9 +13,11 @@ use super::pkce::random_token;
 use super::store::StoredDpopKey;
 use crate::client::ClientError;
 use crate::lifetime::unix_now;
-use crate::oauth::dpop::{PROOF_TYPE, SCHEME, USE_NONCE, access_token_hash, target_uri, thumbprint};
-use crate::sync::lock;
+use crate::oauth::dpop::{
+    PROOF_TYPE, SCHEME, USE_NONCE, access_token_hash, target_uri, thumbprint,
+};
 use crate::oauth::metadata::AuthorizationServerMetadata;
+use crate::sync::lock;
 
 /// The one algorithm this client signs proofs with: ES256, which RFC 9449
 /// names first and every DPoP server takes.
@@ -255,8 +257,12 @@ mod tests {
 
     fn raw_header(proof: &str) -> Value {
         let part = proof.split('.').next().unwrap();
-        serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(part).unwrap())
-            .unwrap()
+        serde_json::from_slice(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(part)
+                .unwrap(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -326,7 +332,9 @@ mod tests {
         assert_eq!(opened(proof.to_str().unwrap()).1["nonce"], "as-nonce");
         assert!(binding.takes_resource_nonce("rs-nonce"));
         assert!(!binding.takes_resource_nonce("rs-nonce"));
-        let proof = binding.resource_proof("POST", "https://rs/mcp", "t").unwrap();
+        let proof = binding
+            .resource_proof("POST", "https://rs/mcp", "t")
+            .unwrap();
         assert_eq!(opened(proof.to_str().unwrap()).1["nonce"], "rs-nonce");
         assert!(proof.is_sensitive());
         assert!(binding.bound_key(Some("DPoP")).is_some());

@@ -58,5 +58,7 @@ impl Binding {
 }
 
 fn unsupported() -> ClientError {
-    failure("a DPoP-bound token needs mcp-toolkit-runtime's `jwt` feature, which this build left out")
+    failure(
+        "a DPoP-bound token needs mcp-toolkit-runtime's `jwt` feature, which this build left out",
+    )
 }

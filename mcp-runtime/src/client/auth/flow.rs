@@ -22,9 +22,9 @@ use super::{
 };
 use crate::client::ClientError;
 use crate::lifetime::bounded;
-use crate::oauth::token_authorization;
 use crate::oauth::challenge::Challenge;
 use crate::oauth::metadata::AuthorizationServerMetadata;
+use crate::oauth::token_authorization;
 use crate::sync::lock;
 
 /// The scope that asks for a refresh token.

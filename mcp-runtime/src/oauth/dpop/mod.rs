@@ -75,10 +75,19 @@ mod tests {
     #[test]
     fn the_target_uri_drops_query_fragment_and_default_port() {
         for (url, expected) in [
-            ("https://Mcp.Example.com/mcp?x=1#f", Some("https://mcp.example.com/mcp")),
-            ("HTTPS://mcp.example.com:443/mcp", Some("https://mcp.example.com/mcp")),
+            (
+                "https://Mcp.Example.com/mcp?x=1#f",
+                Some("https://mcp.example.com/mcp"),
+            ),
+            (
+                "HTTPS://mcp.example.com:443/mcp",
+                Some("https://mcp.example.com/mcp"),
+            ),
             ("http://127.0.0.1:80", Some("http://127.0.0.1/")),
-            ("http://127.0.0.1:8080/a/B", Some("http://127.0.0.1:8080/a/B")),
+            (
+                "http://127.0.0.1:8080/a/B",
+                Some("http://127.0.0.1:8080/a/B"),
+            ),
             ("https://h:8443#frag", Some("https://h:8443/")),
             ("ftp://h/x", None),
             ("https:///x", None),
