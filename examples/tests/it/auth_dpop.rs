@@ -36,9 +36,14 @@ async fn protected_server(issuer: &Issuer, policy: DpopPolicy) -> String {
         "http://127.0.0.1:{}/mcp",
         listener.local_addr().unwrap().port()
     );
-    let auth = AuthConfig::jwt(&resource, &issuer.url)
-        .unwrap()
-        .dpop(policy);
+    serve(listener, &resource, issuer, policy);
+    resource
+}
+
+/// Serves on `listener` the protected server whose canonical URL is
+/// `resource` (instances behind a balancer share one).
+fn serve(listener: tokio::net::TcpListener, resource: &str, issuer: &Issuer, policy: DpopPolicy) {
+    let auth = AuthConfig::jwt(resource, &issuer.url).unwrap().dpop(policy);
     let whoami = ToolDef::new("whoami", |call: ToolCall| async move {
         let principal = call.context().principal().expect("a principal");
         CallToolResult::structured(&json!({
@@ -55,7 +60,6 @@ async fn protected_server(issuer: &Issuer, policy: DpopPolicy) -> String {
         ..HttpConfig::default()
     };
     tokio::spawn(server.serve_http_with(listener, config, std::future::pending()));
-    resource
 }
 
 /// Our client with the client credentials grant, keeping tokens in the
@@ -118,9 +122,9 @@ fn bound_token(issuer: &Issuer, key: &TestKey, resource: &str) -> String {
     token
 }
 
-/// A legacy `initialize` POSTed to `resource` with `authorization` and,
-/// when given, the `DPoP` header: status and response head.
-fn call(resource: &str, authorization: &str, proof: Option<&str>) -> (u16, String) {
+/// A legacy `initialize` POSTed to `url` with `authorization` and, when
+/// given, the `DPoP` header: status and response head.
+fn call(url: &str, authorization: &str, proof: Option<&str>) -> (u16, String) {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "dpop-e2e", "version": "1"}}})
@@ -133,7 +137,7 @@ fn call(resource: &str, authorization: &str, proof: Option<&str>) -> (u16, Strin
     if let Some(proof) = proof {
         headers.push(("DPoP", proof));
     }
-    let (status, head, _) = http("POST", resource, &body, &headers);
+    let (status, head, _) = http("POST", url, &body, &headers);
     (status, head)
 }
 
@@ -283,10 +287,7 @@ async fn nonces_from_the_issuer_and_from_our_server_are_each_answered_once() {
     // requires its own in every proof.
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("issuer.log");
-    let issuer = Issuer::start_with(&[
-        ("DPOP_NONCE", "1"),
-        ("REQUEST_LOG", log.to_str().unwrap()),
-    ]);
+    let issuer = Issuer::start_with(&[("DPOP_NONCE", "1"), ("REQUEST_LOG", log.to_str().unwrap())]);
     let policy = DpopPolicy::new()
         .required(true)
         .nonces(Duration::from_secs(300));
@@ -367,4 +368,43 @@ async fn nonces_from_the_issuer_and_from_our_server_are_each_answered_once() {
     assert_eq!(status, 200, "{head}");
     let (status, head) = call(&resource, &dpop, Some(&resource_proof(Some("made-up"))));
     assert_eq!(status, 401, "a nonce the server never gave: {head}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn instances_sharing_redis_take_a_proof_once_between_them() {
+    let redis = support::redis::RedisServer::start(&support::redis::ensure_installed());
+    let state = mcp_toolkit_runtime::server::SharedState::redis(&redis.url).unwrap();
+    let issuer = Issuer::start();
+    // Two instances of one server (one canonical URL), one store.
+    let first = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let second = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let resource = format!(
+        "http://127.0.0.1:{}/mcp",
+        first.local_addr().unwrap().port()
+    );
+    let second_url = format!(
+        "http://127.0.0.1:{}/mcp",
+        second.local_addr().unwrap().port()
+    );
+    let policy = DpopPolicy::new().required(true).shared(&state);
+    serve(first, &resource, &issuer, policy.clone());
+    serve(second, &resource, &issuer, policy);
+
+    let key = TestKey::new(b"shared key");
+    let token = bound_token(&issuer, &key, &resource);
+    let dpop = format!("DPoP {token}");
+    let proof = || key.proof(&claims(&jti(), "POST", &resource, now(), Some(&token)));
+    let taken = proof();
+    let (status, head) = call(&resource, &dpop, Some(&taken));
+    assert_eq!(status, 200, "the first instance takes it: {head}");
+    let (status, head) = call(&second_url, &dpop, Some(&taken));
+    assert_eq!(status, 401, "the second one saw it through Redis: {head}");
+    assert!(head.contains("the DPoP proof was used before"), "{head}");
+    let (status, head) = call(&second_url, &dpop, Some(&proof()));
+    assert_eq!(status, 200, "a new proof is taken there: {head}");
+
+    // The store gone, proofs are refused (503), not let through unchecked.
+    drop(redis);
+    let (status, head) = call(&resource, &dpop, Some(&proof()));
+    assert_eq!(status, 503, "{head}");
 }

@@ -25,7 +25,11 @@ use crate::oauth::dpop::{
     check_proof,
 };
 use nonce::Nonces;
-use replay::{MemoryReplayCache, ReplayCache, ReplayError, replay_key};
+use replay::{MemoryReplayCache, replay_key};
+#[cfg(not(feature = "redis"))]
+use replay::{ReplayCache, ReplayError};
+#[cfg(feature = "redis")]
+pub(crate) use replay::{ReplayCache, ReplayError, ReplayKey};
 
 /// How many proofs a server remembers by default: a hundred thousand,
 /// about 10 MB at most, enough for over 300 requests a second under the
@@ -59,9 +63,11 @@ pub const DEFAULT_REPLAY_ENTRIES: usize = 100_000;
 /// ```
 ///
 /// Proofs seen are remembered in this process's memory, so that each is
-/// taken once; several instances behind a load balancer each keep their
-/// own memory (and their own nonces), so a proof replayed to another
-/// instance within its age window is not caught.
+/// taken once. Several instances behind a load balancer share that memory
+/// through Redis with [`shared`](Self::shared) (the `redis` feature);
+/// without it a proof replayed to another instance within its age window
+/// is not caught. Nonces are each instance's own: behind a load balancer,
+/// leave them off or keep clients on one instance.
 #[derive(Clone)]
 pub struct DpopPolicy {
     required: bool,
@@ -153,6 +159,17 @@ impl DpopPolicy {
     /// forgetting one early would let it be replayed.
     pub fn max_replay_entries(mut self, entries: usize) -> Self {
         self.replay = Arc::new(MemoryReplayCache::new(entries));
+        self
+    }
+
+    /// Remembers proofs in `state`, the store the instances of this server
+    /// share, instead of this process's memory: a proof one instance took
+    /// is refused by every other. Each proof is a key that expires with
+    /// its age window. When the store cannot answer, proofs are refused
+    /// with 503 until it can.
+    #[cfg(feature = "redis")]
+    pub fn shared(mut self, state: &crate::server::SharedState) -> Self {
+        self.replay = Arc::new(state.replay_cache());
         self
     }
 
@@ -259,6 +276,10 @@ impl DpopPolicy {
             Ok(true) => {}
             Ok(false) => return Err(DpopRefusal::Replayed),
             Err(ReplayError::Full) => return Err(DpopRefusal::Busy),
+            Err(ReplayError::Unavailable(why)) => {
+                tracing::warn!(reason = %why, "the store of seen DPoP proofs failed");
+                return Err(DpopRefusal::Busy);
+            }
         }
         let current = self.nonces.as_ref().map(|nonces| nonces.current(now));
         Ok(current.filter(|current| proof.nonce.as_ref() != Some(current)))

@@ -47,6 +47,8 @@ pub use config::{AuthConfig, AuthSetupError};
 pub use dpop::{DEFAULT_REPLAY_ENTRIES, DpopPolicy};
 #[cfg(feature = "jwt")]
 pub(crate) use dpop::{DpopRefusal, bound_key};
+#[cfg(all(feature = "jwt", feature = "redis"))]
+pub(crate) use dpop::{ReplayCache, ReplayError, ReplayKey};
 #[cfg(feature = "http")]
 pub use introspection::IntrospectionVerifier;
 #[cfg(feature = "jwt")]

@@ -104,6 +104,12 @@ impl SharedState {
         self
     }
 
+    /// A store of DPoP proofs seen, for the instances that share this.
+    #[cfg(feature = "jwt")]
+    pub(crate) fn replay_cache(&self) -> redis::RedisReplayCache {
+        redis::RedisReplayCache::new(self.client.clone(), self.namespace.as_deref())
+    }
+
     /// The backend for the server named `server_name`.
     pub(crate) fn backend(self, server_name: &str) -> Arc<dyn Backend> {
         let namespace = self.namespace.as_deref().unwrap_or(server_name);

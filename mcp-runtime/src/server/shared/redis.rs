@@ -9,7 +9,11 @@
 //!   seconds after the instance stops.
 //!
 //! Channels: `instance:IID` (a task id: collect for it) and `changes`
-//! (announcements, with the instance that made them). Every transition is
+//! (announcements, with the instance that made them).
+//!
+//! DPoP proofs seen (`DpopPolicy::shared`) are keys `dpop:HASH` under
+//! `mcp:NAMESPACE:` (`mcp:` without a namespace), each expiring with its
+//! proof's age window. Every transition is
 //! one Lua script, so a cancellation and the owner's last write cannot
 //! interleave.
 
@@ -25,6 +29,8 @@ use tokio::sync::mpsc;
 use super::backend::{Backend, Collected, EndedBy, Event, StateError, TaskRecord};
 use crate::lifetime::millis;
 use crate::protocol::{GetTaskResult, JsonObject};
+#[cfg(feature = "jwt")]
+use crate::server::auth::{ReplayCache, ReplayError, ReplayKey};
 use crate::server::engine::task::clock::rfc3339;
 use crate::server::{BoxFuture, ListChange};
 
@@ -104,11 +110,39 @@ static COLLECT: LazyLock<Script> = LazyLock::new(|| {
     )
 });
 
+/// A connection to the store, opened lazily (within the runtime) and
+/// reopened by itself.
+struct Connection {
+    client: Client,
+    manager: OnceLock<ConnectionManager>,
+}
+
+impl Connection {
+    fn new(client: Client) -> Self {
+        Connection {
+            client,
+            manager: OnceLock::new(),
+        }
+    }
+
+    fn get(&self) -> Result<ConnectionManager, StateError> {
+        if let Some(manager) = self.manager.get() {
+            return Ok(manager.clone());
+        }
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(TIMEOUT))
+            .set_response_timeout(Some(TIMEOUT))
+            .set_number_of_retries(3)
+            .set_max_delay(RECONNECT_MAX);
+        let manager =
+            ConnectionManager::new_lazy_with_config(self.client.clone(), config).map_err(error)?;
+        Ok(self.manager.get_or_init(|| manager).clone())
+    }
+}
+
 /// A Redis store for one server's instances.
 pub(crate) struct RedisBackend {
-    client: Client,
-    /// Opened lazily, within the runtime, and reopened by itself.
-    connection: OnceLock<ConnectionManager>,
+    connection: Connection,
     /// `mcp:NAMESPACE:`.
     prefix: String,
     instance: String,
@@ -136,25 +170,14 @@ impl RedisBackend {
         let mut id = [0u8; 8];
         getrandom::fill(&mut id).expect("the OS random source is available");
         RedisBackend {
-            client,
-            connection: OnceLock::new(),
+            connection: Connection::new(client),
             prefix: format!("mcp:{namespace}:"),
             instance: hex::encode(id),
         }
     }
 
     fn connection(&self) -> Result<ConnectionManager, StateError> {
-        if let Some(connection) = self.connection.get() {
-            return Ok(connection.clone());
-        }
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(TIMEOUT))
-            .set_response_timeout(Some(TIMEOUT))
-            .set_number_of_retries(3)
-            .set_max_delay(RECONNECT_MAX);
-        let connection =
-            ConnectionManager::new_lazy_with_config(self.client.clone(), config).map_err(error)?;
-        Ok(self.connection.get_or_init(|| connection).clone())
+        self.connection.get()
     }
 
     fn task_key(&self, id: &str) -> String {
@@ -261,7 +284,7 @@ impl RedisBackend {
         changes: &str,
     ) -> Result<redis::aio::PubSub, StateError> {
         let open = async {
-            let mut pubsub = self.client.get_async_pubsub().await?;
+            let mut pubsub = self.connection.client.get_async_pubsub().await?;
             pubsub.subscribe(&[own, changes]).await?;
             Ok::<_, RedisError>(pubsub)
         };
@@ -407,6 +430,60 @@ impl Backend for RedisBackend {
                 .publish::<_, _, ()>(channel, payload)
                 .await
                 .map_err(error)
+        })
+    }
+}
+
+/// DPoP proofs seen, shared by a server's instances
+/// ([`DpopPolicy::shared`](crate::server::auth::DpopPolicy::shared)).
+#[cfg(feature = "jwt")]
+pub(crate) struct RedisReplayCache {
+    connection: Connection,
+    /// `mcp:NAMESPACE:dpop:`.
+    prefix: String,
+}
+
+#[cfg(feature = "jwt")]
+impl std::fmt::Debug for RedisReplayCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisReplayCache")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "jwt")]
+impl RedisReplayCache {
+    pub(crate) fn new(client: Client, namespace: Option<&str>) -> Self {
+        let prefix = match namespace {
+            Some(namespace) => format!("mcp:{namespace}:dpop:"),
+            None => "mcp:dpop:".to_owned(),
+        };
+        RedisReplayCache {
+            connection: Connection::new(client),
+            prefix,
+        }
+    }
+}
+
+#[cfg(feature = "jwt")]
+impl ReplayCache for RedisReplayCache {
+    fn first_use(&self, key: ReplayKey, ttl: Duration) -> BoxFuture<Result<bool, ReplayError>> {
+        let connection = self.connection.get();
+        let key = format!("{}{}", self.prefix, hex::encode(key));
+        Box::pin(async move {
+            let unavailable = |e: StateError| ReplayError::Unavailable(e.0);
+            // SET NX answers OK when it set the key, nil when it was there.
+            let set: Option<String> = redis::cmd("SET")
+                .arg(&key)
+                .arg(1)
+                .arg("NX")
+                .arg("PX")
+                .arg(millis(ttl).max(1))
+                .query_async(&mut connection.map_err(unavailable)?)
+                .await
+                .map_err(|e| unavailable(error(e)))?;
+            Ok(set.is_some())
         })
     }
 }

@@ -26,10 +26,9 @@ pub(crate) fn replay_key(thumbprint: &str, jti: &str) -> ReplayKey {
     hash.finalize()
 }
 
-/// Where seen proofs are remembered. The seam for a store shared by the
-/// instances of a server: Redis would be `SET key 1 NX PX ttl`, whose
-/// answer is [`first_use`](Self::first_use)'s (not written yet; one
-/// process's memory is all a single instance needs).
+/// Where seen proofs are remembered: this process's memory, or a store
+/// the instances of a server share (Redis, `SET key 1 NX PX ttl`, in
+/// `server::shared`).
 pub(crate) trait ReplayCache: Send + Sync + fmt::Debug + 'static {
     /// Remembers `key` for `ttl`: `Ok(true)` the first time, `Ok(false)`
     /// while it is remembered.
@@ -41,6 +40,9 @@ pub(crate) trait ReplayCache: Send + Sync + fmt::Debug + 'static {
 pub(crate) enum ReplayError {
     /// The cache holds as many unexpired proofs as it may.
     Full,
+    /// The shared store did not answer (the text says why).
+    #[cfg_attr(not(feature = "redis"), expect(dead_code))]
+    Unavailable(String),
 }
 
 /// A cache in this process's memory, bounded in entries and time. When
