@@ -334,3 +334,51 @@ async fn a_server_that_hangs_up_is_named_without_credentials() {
         "{error}"
     );
 }
+
+/// A DPoP-bound token (RFC 9449) the server keeps refusing: the client's
+/// private key (read back from its token file), the token and the proofs
+/// it signed appear in no error and no log line.
+#[tokio::test]
+async fn a_dpop_key_token_and_proofs_stay_out_of_errors_and_logs() {
+    let base = authorization_server(
+        |base| {
+            json!({"token_endpoint": format!("{base}/token"),
+                   "dpop_signing_alg_values_supported": ["ES256"]})
+        },
+        vec![(
+            "/token",
+            ok_json(json!({"access_token": "tok-secret-dpop", "token_type": "DPoP"})),
+        )],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tokens.json");
+    let credentials = ClientCredentials::new("c", ClientSecret::Secret("s".into()));
+    let config = OAuthConfig::client_credentials(credentials).store(
+        mcp_toolkit_runtime::client::auth::FileTokenStore::new(&file),
+    );
+    let options = ConnectOptions {
+        oauth: Some(Arc::new(config)),
+        ..ConnectOptions::default()
+    };
+    // The first request gets the token, which the server keeps refusing
+    // (each retry with a new proof).
+    let error = failure(&format!("{base}/mcp"), options).await;
+    assert!(matches!(error, ClientError::Auth(_)), "{error}");
+    let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let token = &kept["servers"][format!("{base}/mcp")]["token"];
+    assert_eq!(token["access_token"], "tok-secret-dpop", "{kept}");
+    let key = token["dpop_key"]["pkcs8"]
+        .as_str()
+        .expect("the key is kept");
+    let logged = String::from_utf8_lossy(&log().lock().unwrap()).into_owned();
+    let shown = format!("{error}\n{error:?}");
+    for text in [&logged, &shown] {
+        assert!(!text.contains(key), "the key shows:\n{text}");
+        // A proof's header is always this Base64url prefix ({"typ":"dpop+jwt").
+        assert!(
+            !text.contains("eyJ0eXAiOiJkcG9wK2p3dCI"),
+            "a proof shows:\n{text}"
+        );
+    }
+}
