@@ -19,14 +19,16 @@ use crate::oauth::dpop::{
 use crate::oauth::metadata::AuthorizationServerMetadata;
 use crate::sync::lock;
 
-/// The one algorithm this client signs proofs with: ES256, which RFC 9449
-/// names first and every DPoP server takes.
-const ALGORITHM: &str = "ES256";
+/// The algorithms this client signs proofs with, in the order it prefers
+/// them: ES256, which RFC 9449 names first and every DPoP server takes,
+/// then EdDSA (Ed25519) for a server that takes only that.
+const ALGORITHMS: [&str; 2] = ["ES256", "EdDSA"];
 
 /// A DPoP key pair. Its private half never leaves: not in `Debug`, not in
 /// errors; only the store keeps it (PKCS#8, in a file only the owner reads).
 #[derive(Clone)]
 struct DpopKey {
+    algorithm: Algorithm,
     key: EncodingKey,
     jwk: Jwk,
     stored: StoredDpopKey,
@@ -35,67 +37,89 @@ struct DpopKey {
 impl std::fmt::Debug for DpopKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DpopKey")
+            .field("algorithm", &self.algorithm)
             .field("thumbprint", &thumbprint(&self.jwk))
             .finish_non_exhaustive()
     }
 }
 
-/// Whether the authorization server issues DPoP-bound tokens for ES256
-/// proofs: it lists ES256 in `dpop_signing_alg_values_supported`.
-pub(crate) fn offered(metadata: &AuthorizationServerMetadata) -> bool {
-    metadata
+/// The algorithm to sign proofs with for the authorization server
+/// `metadata` describes: the first of [`ALGORITHMS`] it lists in
+/// `dpop_signing_alg_values_supported`; `None` where it offers no DPoP
+/// this client can do (its tokens are then bearer tokens).
+pub(crate) fn offered(metadata: &AuthorizationServerMetadata) -> Option<&'static str> {
+    let listed = metadata
         .extra
         .get("dpop_signing_alg_values_supported")
-        .and_then(serde_json::Value::as_array)
-        .is_some_and(|algs| algs.iter().any(|alg| alg == ALGORITHM))
+        .and_then(serde_json::Value::as_array)?;
+    ALGORITHMS
+        .into_iter()
+        .find(|ours| listed.iter().any(|alg| alg == ours))
 }
 
 impl DpopKey {
-    /// A new P-256 key from the OS's randomness.
-    fn generate() -> Result<Self, ClientError> {
-        let mut bytes = zeroize::Zeroizing::new([0u8; 32]);
-        // A scalar at or past the group order is rejected; the chance is
-        // about 2^-128, so a second draw is a formality.
+    /// A new key for `algorithm` (one of [`ALGORITHMS`]) from the OS's
+    /// randomness.
+    fn generate(algorithm: &str) -> Result<Self, ClientError> {
+        let mut secret = zeroize::Zeroizing::new([0u8; 32]);
+        // A P-256 scalar at or past the group order is rejected; the chance
+        // is about 2^-128, so a second draw is a formality.
         for _ in 0..4 {
-            getrandom::fill(bytes.as_mut())
+            getrandom::fill(secret.as_mut())
                 .map_err(|e| failure(format!("no randomness for a DPoP key: {e}")))?;
-            if let Ok(secret) = p256::SecretKey::from_slice(bytes.as_ref()) {
-                let der = secret
-                    .to_pkcs8_der()
-                    .map_err(|e| failure(format!("encoding the DPoP key failed: {e}")))?;
-                let stored = StoredDpopKey {
-                    algorithm: ALGORITHM.to_owned(),
-                    pkcs8: STANDARD.encode(der.as_bytes()),
-                };
-                return DpopKey::from_stored(&stored);
+            let der = match algorithm {
+                "EdDSA" => ed25519::pkcs8::KeypairBytes {
+                    secret_key: *secret,
+                    public_key: None,
+                }
+                .to_pkcs8_der(),
+                _ => match p256::SecretKey::from_slice(secret.as_ref()) {
+                    Ok(key) => key.to_pkcs8_der(),
+                    Err(_) => continue,
+                },
             }
+            .map_err(|e| failure(format!("encoding the DPoP key failed: {e}")))?;
+            let stored = StoredDpopKey {
+                algorithm: algorithm.to_owned(),
+                pkcs8: STANDARD.encode(der.as_bytes()),
+            };
+            return DpopKey::from_stored(&stored);
         }
         Err(failure("no usable DPoP key could be drawn"))
     }
 
     /// The key a store kept.
     fn from_stored(stored: &StoredDpopKey) -> Result<Self, ClientError> {
-        if stored.algorithm != ALGORITHM {
-            return Err(failure(format!(
-                "the stored DPoP key is for {}, not {ALGORITHM}",
-                stored.algorithm
-            )));
-        }
         let der = zeroize::Zeroizing::new(
             STANDARD
                 .decode(&stored.pkcs8)
                 .map_err(|_| failure("the stored DPoP key is not Base64"))?,
         );
-        // from_ec_der does not parse; reading the key here makes a broken
-        // one fail now, not at the first proof.
-        p256::SecretKey::from_pkcs8_der(&der)
-            .map_err(|_| failure("the stored DPoP key is not a P-256 PKCS#8 key"))?;
-        let key = EncodingKey::from_ec_der(&der);
-        let mut jwk = Jwk::from_encoding_key(&key, Algorithm::ES256)
+        // The encoding keys do not parse; reading the key here makes a
+        // broken one fail now, not at the first proof.
+        let (algorithm, key) = match stored.algorithm.as_str() {
+            "ES256" => {
+                p256::SecretKey::from_pkcs8_der(&der)
+                    .map_err(|_| failure("the stored DPoP key is not a P-256 PKCS#8 key"))?;
+                (Algorithm::ES256, EncodingKey::from_ec_der(&der))
+            }
+            "EdDSA" => {
+                ed25519::pkcs8::KeypairBytes::from_pkcs8_der(&der)
+                    .map_err(|_| failure("the stored DPoP key is not an Ed25519 PKCS#8 key"))?;
+                (Algorithm::EdDSA, EncodingKey::from_ed_der(&der))
+            }
+            other => {
+                return Err(failure(format!(
+                    "the stored DPoP key is for {other}, which this client does not sign with"
+                )));
+            }
+        };
+        let mut jwk = Jwk::from_encoding_key(&key, algorithm)
             .map_err(|e| failure(format!("the DPoP key has no public JWK: {e}")))?;
         // The header's `jwk` is the bare public key.
         jwk.common = Default::default();
         Ok(DpopKey {
+            algorithm,
             key,
             jwk,
             stored: stored.clone(),
@@ -135,7 +159,7 @@ impl DpopKey {
         if let Some(nonce) = nonce {
             claims["nonce"] = nonce.into();
         }
-        let mut header = Header::new(Algorithm::ES256);
+        let mut header = Header::new(self.algorithm);
         header.typ = Some(PROOF_TYPE.to_owned());
         header.jwk = Some(self.jwk.clone());
         jsonwebtoken::encode(&header, &claims, &self.key)
@@ -153,9 +177,14 @@ pub(crate) struct Binding {
 }
 
 impl Binding {
-    /// A binding to a new key.
-    pub(crate) fn generate() -> Result<Self, ClientError> {
-        Ok(Binding::new(DpopKey::generate()?))
+    /// A binding to a new key for `algorithm` (as [`offered`] chose it).
+    pub(crate) fn generate(algorithm: &str) -> Result<Self, ClientError> {
+        Ok(Binding::new(DpopKey::generate(algorithm)?))
+    }
+
+    /// The algorithm of its proofs.
+    pub(crate) fn algorithm(&self) -> &str {
+        &self.key.stored().algorithm
     }
 
     /// A binding to the key a store kept with a token.
@@ -248,7 +277,7 @@ mod tests {
     fn opened(proof: &str) -> (Header, Value) {
         let header = decode_header(proof).unwrap();
         let key = DecodingKey::from_jwk(header.jwk.as_ref().unwrap()).unwrap();
-        let mut validation = Validation::new(Algorithm::ES256);
+        let mut validation = Validation::new(header.alg);
         validation.required_spec_claims.clear();
         validation.validate_exp = false;
         let claims = decode::<Value>(proof, &key, &validation).unwrap().claims;
@@ -267,7 +296,13 @@ mod tests {
 
     #[test]
     fn the_key_stays_out_of_debug_and_survives_the_store() {
-        let key = DpopKey::generate().unwrap();
+        for algorithm in ALGORITHMS {
+            key_round_trip(algorithm);
+        }
+    }
+
+    fn key_round_trip(algorithm: &str) {
+        let key = DpopKey::generate(algorithm).unwrap();
         let stored = key.stored().clone();
         for shown in [format!("{key:?}"), format!("{stored:?}")] {
             assert!(!shown.contains(&stored.pkcs8), "{shown}");
@@ -282,9 +317,13 @@ mod tests {
 
     #[test]
     fn a_broken_stored_key_is_refused_without_showing_it() {
+        let p256 = DpopKey::generate("ES256").unwrap().stored().pkcs8.clone();
         for (algorithm, pkcs8) in [
             ("ES256", "not base64!"),
             ("ES256", "AAAA"),
+            ("EdDSA", "AAAA"),
+            // A P-256 key named as Ed25519.
+            ("EdDSA", p256.as_str()),
             ("RS256", "AAAA"),
         ] {
             let stored = StoredDpopKey {
@@ -297,7 +336,7 @@ mod tests {
     }
 
     #[test]
-    fn only_an_offer_of_es256_is_taken() {
+    fn es256_is_preferred_then_eddsa_and_nothing_else_is_taken() {
         let metadata = |extra: Value| -> AuthorizationServerMetadata {
             let mut document = serde_json::json!({"issuer": "https://as"});
             if !extra.is_null() {
@@ -305,21 +344,24 @@ mod tests {
             }
             serde_json::from_value(document).unwrap()
         };
-        assert!(offered(&metadata(serde_json::json!(["RS256", "ES256"]))));
+        let choice = |algs: Value| offered(&metadata(algs));
+        assert_eq!(choice(serde_json::json!(["RS256", "ES256"])), Some("ES256"));
+        assert_eq!(choice(serde_json::json!(["EdDSA", "ES256"])), Some("ES256"));
+        assert_eq!(choice(serde_json::json!(["RS256", "EdDSA"])), Some("EdDSA"));
         for refused in [
             Value::Null,
             serde_json::json!([]),
             serde_json::json!(["none"]),
-            serde_json::json!(["RS256"]),
+            serde_json::json!(["RS256", "Ed25519"]),
             serde_json::json!("ES256"),
         ] {
-            assert!(!offered(&metadata(refused.clone())), "{refused}");
+            assert_eq!(choice(refused.clone()), None, "{refused}");
         }
     }
 
     #[test]
     fn a_binding_answers_a_nonce_refusal_and_keys_only_bound_tokens() {
-        let binding = Binding::generate().unwrap();
+        let binding = Binding::generate("ES256").unwrap();
         let refusal = |error: &str, nonce: Option<&str>| crate::outbound::fetch::Failure {
             message: String::new(),
             oauth_error: Some(error.into()),
@@ -350,6 +392,7 @@ mod tests {
         /// for any method, URL, token and nonce.
         #[test]
         fn every_proof_has_what_rfc_9449_asks(
+            algorithm in proptest::sample::select(ALGORITHMS.to_vec()),
             method in "(GET|POST|DELETE|PUT|[A-Z]{1,8})",
             host in "[a-z][a-z0-9.-]{0,20}",
             port in proptest::option::of(1u16..),
@@ -358,20 +401,24 @@ mod tests {
             token in proptest::option::of("[A-Za-z0-9._~+/-]{1,64}"),
             nonce in proptest::option::of("[ -~]{1,32}"),
         ) {
-            let key = DpopKey::generate().unwrap();
+            let key = DpopKey::generate(algorithm).unwrap();
             let authority = port.map_or(host.clone(), |p| format!("{host}:{p}"));
             let url = format!("https://{authority}{path}{}", query.map(|q| format!("?{q}#f")).unwrap_or_default());
             let proof = key.proof(&method, &url, token.as_deref(), nonce.as_deref()).unwrap();
             let (header, claims) = opened(&proof);
             prop_assert_eq!(header.typ.as_deref(), Some(PROOF_TYPE));
-            prop_assert_eq!(header.alg, Algorithm::ES256);
+            prop_assert_eq!(header.alg, key.algorithm);
             prop_assert_eq!(thumbprint(header.jwk.as_ref().unwrap()), thumbprint(&key.jwk));
             // The public key alone: no private member, no extras.
             let raw = raw_header(&proof);
             let jwk = raw["jwk"].as_object().unwrap();
             let mut members: Vec<&str> = jwk.keys().map(String::as_str).collect();
             members.sort_unstable();
-            prop_assert_eq!(members, ["crv", "kty", "x", "y"]);
+            let public: &[&str] = match key.algorithm {
+                Algorithm::EdDSA => &["crv", "kty", "x"],
+                _ => &["crv", "kty", "x", "y"],
+            };
+            prop_assert_eq!(members, public);
             prop_assert_eq!(claims["htm"].as_str(), Some(method.as_str()));
             let htu = claims["htu"].as_str().unwrap();
             prop_assert!(!htu.contains('?') && !htu.contains('#'), "{}", htu);
@@ -384,6 +431,15 @@ mod tests {
                 None => prop_assert!(claims.get("ath").is_none()),
             }
             prop_assert_eq!(claims.get("nonce").and_then(Value::as_str), nonce.as_deref());
+            // The protected server's checker takes it, for this request.
+            let nonces: Vec<&str> = nonce.as_deref().into_iter().collect();
+            let request = crate::oauth::dpop::ProofRequest {
+                access_token: token.as_deref(),
+                nonces: &nonces,
+                ..crate::oauth::dpop::ProofRequest::new(&method, &url, unix_now())
+            };
+            let checked = crate::oauth::dpop::check_proof([proof.as_bytes()], &request);
+            prop_assert_eq!(checked.map(|c| c.thumbprint).ok(), thumbprint(&key.jwk));
             // A second proof for the same request is a new one.
             let again = key.proof(&method, &url, token.as_deref(), nonce.as_deref()).unwrap();
             prop_assert_ne!(&opened(&again).1["jti"], &claims["jti"]);

@@ -8,16 +8,20 @@ use crate::client::ClientError;
 use crate::oauth::metadata::AuthorizationServerMetadata;
 
 /// Never: this build cannot sign proofs.
-pub(crate) fn offered(_: &AuthorizationServerMetadata) -> bool {
-    false
+pub(crate) fn offered(_: &AuthorizationServerMetadata) -> Option<&'static str> {
+    None
 }
 
 /// No binding can exist in this build.
 pub(crate) enum Binding {}
 
 impl Binding {
-    pub(crate) fn generate() -> Result<Self, ClientError> {
+    pub(crate) fn generate(_: &str) -> Result<Self, ClientError> {
         Err(unsupported())
+    }
+
+    pub(crate) fn algorithm(&self) -> &str {
+        match *self {}
     }
 
     pub(crate) fn from_stored(_: &StoredDpopKey) -> Result<Self, ClientError> {

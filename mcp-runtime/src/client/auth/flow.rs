@@ -263,14 +263,14 @@ impl OAuthSession {
         &self,
         metadata: &AuthorizationServerMetadata,
     ) -> Result<Option<Arc<Binding>>, ClientError> {
-        if !dpop::offered(metadata) {
+        let Some(algorithm) = dpop::offered(metadata) else {
             return Ok(None);
-        }
+        };
         let mut held = lock(&self.dpop);
-        if let Some(binding) = held.as_ref() {
+        if let Some(binding) = held.as_ref().filter(|b| b.algorithm() == algorithm) {
             return Ok(Some(Arc::clone(binding)));
         }
-        let binding = Arc::new(Binding::generate()?);
+        let binding = Arc::new(Binding::generate(algorithm)?);
         *held = Some(Arc::clone(&binding));
         Ok(Some(binding))
     }
