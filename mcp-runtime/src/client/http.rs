@@ -20,7 +20,7 @@ use super::notices::Notices;
 use super::sse::SseDecoder;
 use super::{AuthError, ClientError, InputHandler, server_requests};
 use crate::jsonrpc::{ErrorObject, Incoming, RequestId, decode};
-use crate::oauth::challenge;
+use crate::oauth::{challenge, dpop};
 use crate::outbound::{self, ConnectError, HttpClient};
 use crate::protocol::headers::{
     MCP_METHOD, MCP_NAME, MCP_PROTOCOL_VERSION, MCP_SESSION_ID, encode_header_value,
@@ -34,8 +34,8 @@ const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 /// The proof of a DPoP-bound token (RFC 9449), and a server's nonce for it.
-const DPOP: HeaderName = HeaderName::from_static("dpop");
-const DPOP_NONCE: HeaderName = HeaderName::from_static("dpop-nonce");
+const DPOP: HeaderName = HeaderName::from_static(dpop::DPOP_HEADER);
+const DPOP_NONCE: HeaderName = HeaderName::from_static(dpop::NONCE_HEADER);
 
 /// What the HTTP headers of one message must say about its body.
 pub(crate) struct MessageHeaders<'a> {
@@ -437,8 +437,8 @@ impl HttpLink {
                     .iter()
                     .filter_map(|v| v.to_str().ok())
             };
-            let challenge =
-                challenge::find_bearer(values()).or_else(|| challenge::find(values(), "DPoP"));
+            let challenge = challenge::find_bearer(values())
+                .or_else(|| challenge::find(values(), dpop::SCHEME));
             let refused = AuthError {
                 status: status.as_u16(),
                 challenge,

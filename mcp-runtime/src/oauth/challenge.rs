@@ -175,7 +175,8 @@ pub fn find<'a>(values: impl IntoIterator<Item = &'a str>, scheme: &str) -> Opti
 /// Whether `values` hold a `DPoP` challenge asking for a proof with the
 /// server's nonce (`error="use_dpop_nonce"`, RFC 9449 section 9).
 pub fn asks_for_dpop_nonce<'a>(values: impl IntoIterator<Item = &'a str>) -> bool {
-    find(values, "DPoP").is_some_and(|c| c.error() == Some("use_dpop_nonce"))
+    use super::dpop::{SCHEME, USE_NONCE};
+    find(values, SCHEME).is_some_and(|c| c.error() == Some(USE_NONCE))
 }
 
 struct Reader<'a> {

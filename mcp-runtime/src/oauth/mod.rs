@@ -4,7 +4,6 @@
 //! token (RFC 9728 for the resource, RFC 8414 for the issuer).
 
 pub mod challenge;
-#[cfg(feature = "jwt")]
 pub mod dpop;
 pub mod metadata;
 

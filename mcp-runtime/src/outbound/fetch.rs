@@ -76,7 +76,7 @@ pub(crate) async fn post_oauth_form<T: DeserializeOwned>(
         request = request.header(AUTHORIZATION, basic);
     }
     if let Some(proof) = dpop {
-        request = request.header("dpop", proof);
+        request = request.header(crate::oauth::dpop::DPOP_HEADER, proof);
     }
     let request = request
         .body(Full::new(Bytes::from(body)))
@@ -238,7 +238,7 @@ async fn exchange<T: DeserializeOwned>(
         }
         let nonce = response
             .headers()
-            .get("dpop-nonce")
+            .get(crate::oauth::dpop::NONCE_HEADER)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         let body = Limited::new(response.into_body(), max_bytes)

@@ -486,7 +486,7 @@ impl OAuthSession {
     fn authorization_now(&self) -> Option<HeaderValue> {
         let token = lock(&self.state).token.clone()?;
         let scheme = match token.dpop_key {
-            Some(_) => "DPoP",
+            Some(_) => crate::oauth::dpop::SCHEME,
             None => "Bearer",
         };
         token_authorization(scheme, &token.access_token)

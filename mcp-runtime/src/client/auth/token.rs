@@ -117,7 +117,6 @@ pub(super) async fn request(
             }
         }
     };
-
     let granted = answer.scope.map(|scope| {
         scope
             .split(' ')

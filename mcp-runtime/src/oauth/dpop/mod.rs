@@ -4,12 +4,18 @@
 //! every token request and every request that carries a DPoP-bound access
 //! token; the token names the key by its thumbprint (`cnf.jkt`), so that a
 //! token seen by someone else is useless without the key.
+//!
+//! The names and the URL and token rules are here in every build with
+//! HTTP; signing and checking proofs need the `jwt` feature.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+#[cfg(feature = "jwt")]
 use jsonwebtoken::jwk::{Jwk, ThumbprintHash};
 
+#[cfg(feature = "jwt")]
 mod check;
+#[cfg(feature = "jwt")]
 pub use check::*;
 
 /// The `typ` of a DPoP proof's header.
@@ -41,6 +47,7 @@ pub fn access_token_hash(access_token: &str) -> String {
 
 /// The JWK SHA-256 thumbprint (RFC 7638) of a public key: what a bound
 /// token's `cnf.jkt` holds. `None` for a key that has none here.
+#[cfg(feature = "jwt")]
 pub fn thumbprint(jwk: &Jwk) -> Option<String> {
     jwk.thumbprint(ThumbprintHash::SHA256).ok()
 }

@@ -284,7 +284,7 @@ fn credentials(headers: &HeaderMap) -> Result<Option<(Scheme, &str)>, &'static s
         .ok_or("a malformed Authorization header")?;
     let scheme = if scheme.eq_ignore_ascii_case("bearer") {
         Scheme::Bearer
-    } else if scheme.eq_ignore_ascii_case("dpop") {
+    } else if scheme.eq_ignore_ascii_case(crate::oauth::dpop::SCHEME) {
         Scheme::Dpop
     } else {
         return Err("the Authorization scheme must be Bearer");
