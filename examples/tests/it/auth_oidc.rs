@@ -439,6 +439,10 @@ async fn our_client_registers_authorizes_with_pkce_refreshes_and_calls_again() {
     );
     assert_ne!(saved[0].access_token, saved[saved.len() - 1].access_token);
     assert!(saved.iter().all(|t| t.issuer == issuer.url));
+    // The issuer offers DPoP: every token, refreshed ones too, is bound to
+    // the one key the client made (RFC 9449 section 5: refresh keeps it).
+    let key = saved[0].dpop_key.clone().expect("a DPoP-bound token");
+    assert!(saved.iter().all(|t| t.dpop_key.as_ref() == Some(&key)));
 }
 
 /// Tokens by the server they were kept for.
