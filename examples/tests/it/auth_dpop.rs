@@ -408,3 +408,22 @@ async fn instances_sharing_redis_take_a_proof_once_between_them() {
     let (status, head) = call(&resource, &dpop, Some(&proof()));
     assert_eq!(status, 503, "{head}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stored_token_whose_key_cannot_be_used_is_replaced() {
+    let issuer = Issuer::start();
+    let resource = protected_server(&issuer, DpopPolicy::new().required(true)).await;
+    // A token file from elsewhere: the token's DPoP key is unreadable.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tokens.json");
+    let broken = json!({"version": 2, "servers": {&resource: {"token": {
+        "access_token": "stale", "issuer": issuer.url,
+        "dpop_key": {"algorithm": "ES256", "pkcs8": "AAAA"}}}}});
+    std::fs::write(&file, broken.to_string()).unwrap();
+    let client = our_client(&resource, &file).await;
+    let me = client.call_tool("whoami", &json!({})).await.unwrap();
+    assert_eq!(me.structured_content.unwrap()["client_id"], "mcp-test");
+    let kept = FileTokenStore::new(&file).load(&resource).unwrap();
+    assert_ne!(kept.access_token, "stale");
+    assert_ne!(kept.dpop_key.unwrap().pkcs8, "AAAA");
+}

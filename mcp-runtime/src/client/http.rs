@@ -404,32 +404,17 @@ impl HttpLink {
                 .map_err(|e| ClientError::Connect(ConnectError::classify(&self.url, &e)))?;
             let status = response.status();
             // A server may send a new nonce with any answer (RFC 9449
-            // section 9); a refusal for the lack of one is answered once.
-            let new_nonce = match (&self.oauth, response.headers().get(DPOP_NONCE)) {
+            // section 9), kept for the next proofs.
+            let nonce = match (&self.oauth, response.headers().get(DPOP_NONCE)) {
                 (Some(oauth), Some(nonce)) => nonce
                     .to_str()
-                    .is_ok_and(|nonce| oauth.takes_resource_nonce(nonce)),
-                _ => false,
+                    .ok()
+                    .inspect(|nonce| oauth.takes_resource_nonce(nonce)),
+                _ => None,
             };
             if status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN {
                 return Ok(response);
             }
-            if status == StatusCode::UNAUTHORIZED
-                && new_nonce
-                && !nonce_retried
-                && challenge::asks_for_dpop_nonce(
-                    response
-                        .headers()
-                        .get_all(WWW_AUTHENTICATE)
-                        .iter()
-                        .filter_map(|v| v.to_str().ok()),
-                )
-            {
-                nonce_retried = true;
-                continue;
-            }
-            // A server that takes only DPoP-bound tokens sends a DPoP
-            // challenge alone; its parameters serve the same way.
             let values = || {
                 response
                     .headers()
@@ -437,6 +422,17 @@ impl HttpLink {
                     .iter()
                     .filter_map(|v| v.to_str().ok())
             };
+            // A refusal for the lack of the server's nonce is answered
+            // once with it; it says nothing against the token, so it never
+            // leads to a new one.
+            let wants_nonce =
+                status == StatusCode::UNAUTHORIZED && challenge::asks_for_dpop_nonce(values());
+            if wants_nonce && nonce.is_some() && !nonce_retried {
+                nonce_retried = true;
+                continue;
+            }
+            // A server that takes only DPoP-bound tokens sends a DPoP
+            // challenge alone; its parameters serve the same way.
             let challenge = challenge::find_bearer(values())
                 .or_else(|| challenge::find(values(), dpop::SCHEME));
             let refused = AuthError {
@@ -445,7 +441,8 @@ impl HttpLink {
             };
             match &self.oauth {
                 Some(oauth)
-                    if attempts < oauth.max_attempts()
+                    if !wants_nonce
+                        && attempts < oauth.max_attempts()
                         && OAuthSession::can_recover(
                             refused.status,
                             refused.challenge.as_ref(),

@@ -345,10 +345,20 @@ async fn without_a_policy_bearer_is_as_before_and_dpop_still_works() {
     let server = serve(None).await;
     let key = TestKey::new(b"client");
     let bound = token(Some(&key));
-    // Nothing of DPoP in the challenge, and a bound token passes as bearer.
+    // Nothing of DPoP in the challenge; an unbound token passes as bearer,
+    // a bound one does not (its key unproven).
     let reply = send(server.addr, Method::POST, &[], "{}").await;
     assert_eq!(challenges(&reply), [BEARER]);
-    assert_answered(&call(&server, &format!("Bearer {bound}"), &[]).await);
+    assert_answered(&call(&server, &format!("Bearer {}", token(None)), &[]).await);
+    let reply = call(&server, &format!("Bearer {bound}"), &[]).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    assert!(
+        challenges(&reply)
+            .iter()
+            .any(|c| c.starts_with(r#"DPoP error="invalid_token""#)),
+        "{:?}",
+        challenges(&reply)
+    );
     assert_answered(&call(&server, &format!("DPoP {bound}"), &[&proof(&key, &bound)]).await);
     let reply = call(&server, &format!("DPoP {bound}"), &[]).await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);

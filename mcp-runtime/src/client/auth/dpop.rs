@@ -240,12 +240,9 @@ impl Binding {
         }
     }
 
-    /// Keeps a nonce the MCP server sent; whether it is new.
-    pub(crate) fn takes_resource_nonce(&self, nonce: &str) -> bool {
-        let mut held = lock(&self.resource_nonce);
-        let new = held.as_deref() != Some(nonce);
-        *held = Some(nonce.to_owned());
-        new
+    /// Keeps a nonce the MCP server sent.
+    pub(crate) fn takes_resource_nonce(&self, nonce: &str) {
+        *lock(&self.resource_nonce) = Some(nonce.to_owned());
     }
 
     /// The key to keep with a token of `token_type`: this one when the
@@ -372,8 +369,7 @@ mod tests {
         assert!(binding.takes_issuer_nonce(&refusal(USE_NONCE, Some("as-nonce"))));
         let proof = binding.token_request_proof("https://as/token").unwrap();
         assert_eq!(opened(proof.to_str().unwrap()).1["nonce"], "as-nonce");
-        assert!(binding.takes_resource_nonce("rs-nonce"));
-        assert!(!binding.takes_resource_nonce("rs-nonce"));
+        binding.takes_resource_nonce("rs-nonce");
         let proof = binding
             .resource_proof("POST", "https://rs/mcp", "t")
             .unwrap();

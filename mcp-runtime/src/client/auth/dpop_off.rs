@@ -52,7 +52,7 @@ impl Binding {
         match *self {}
     }
 
-    pub(crate) fn takes_resource_nonce(&self, _: &str) -> bool {
+    pub(crate) fn takes_resource_nonce(&self, _: &str) {
         match *self {}
     }
 

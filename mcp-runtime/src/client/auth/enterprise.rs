@@ -62,6 +62,14 @@ impl IdentityProvider {
         scopes: &[String],
         timeout: std::time::Duration,
     ) -> Result<String, ClientError> {
+        // The user's identity assertion travels there: never in the clear.
+        if !crate::oauth::metadata::is_https_or_loopback(&self.token_endpoint) {
+            return Err(super::discovery::failure(format!(
+                "the identity provider's token endpoint {} must use https:// (http:// only on a \
+                 loopback host)",
+                crate::redact::RedactedUrl::new(&self.token_endpoint)
+            )));
+        }
         let metadata: AuthorizationServerMetadata =
             serde_json::from_value(serde_json::json!({ "issuer": self.issuer }))
                 .map_err(|e| super::discovery::failure(e.to_string()))?;

@@ -225,10 +225,17 @@ impl OAuthSession {
                 dpop_key: Some(key),
                 access_token,
                 ..
-            }) => Some(
-                self.binding_for(&key)?
-                    .resource_proof(method, url, &access_token)?,
-            ),
+            }) => match self.binding_for(&key) {
+                Ok(binding) => Some(binding.resource_proof(method, url, &access_token)?),
+                // A key this build cannot use (unreadable, or kept by a
+                // build with DPoP): the token is useless without it, so
+                // the request goes without, and its refusal gets another.
+                Err(error) => {
+                    tracing::warn!(%error, "the stored DPoP key cannot be used; the token is dropped");
+                    lock(&self.state).token = None;
+                    return Ok(None);
+                }
+            },
             _ => None,
         };
         Ok(Some(Credentials {
@@ -238,10 +245,11 @@ impl OAuthSession {
     }
 
     /// Keeps a nonce the MCP server sent (`DPoP-Nonce`, RFC 9449 section
-    /// 9) for the next proofs; whether it is one the last proof lacked.
-    pub(crate) fn takes_resource_nonce(&self, nonce: &str) -> bool {
-        let binding = lock(&self.dpop).clone();
-        binding.is_some_and(|binding| binding.takes_resource_nonce(nonce))
+    /// 9) for the next proofs.
+    pub(crate) fn takes_resource_nonce(&self, nonce: &str) {
+        if let Some(binding) = lock(&self.dpop).clone() {
+            binding.takes_resource_nonce(nonce);
+        }
     }
 
     /// The binding of a token bound to `key`: the session's when it holds

@@ -63,11 +63,88 @@ pub(super) async fn request(
     endpoint: &str,
     issuer: &str,
     registration: &Registration,
-    mut form: Vec<(&'static str, String)>,
+    form: Vec<(&'static str, String)>,
     scopes: &[String],
     timeout: Duration,
     dpop: Option<&Binding>,
 ) -> Result<StoredToken, TokenFailure> {
+    let uri = endpoint.parse().map_err(|e| {
+        let endpoint = RedactedUrl::new(endpoint);
+        failure(format!("invalid token endpoint {endpoint}: {e}"))
+    })?;
+    let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
+    let mut nonce_retried = false;
+    let answer: TokenResponse = loop {
+        // Authenticated anew each time: a client assertion is used once.
+        let (form, basic) = authenticated(form.clone(), registration, issuer)?;
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let proof = dpop.map(|d| d.token_request_proof(endpoint)).transpose()?;
+        let answer = fetch::post_oauth_form(
+            &client,
+            endpoint,
+            &pairs,
+            basic,
+            proof,
+            MAX_DOCUMENT_BYTES,
+            timeout,
+        )
+        .await;
+        match (answer, dpop) {
+            (Err(e), Some(dpop)) if !nonce_retried && dpop.takes_issuer_nonce(&e) => {
+                nonce_retried = true;
+            }
+            (answer, _) => {
+                break answer.map_err(|e| {
+                    TokenFailure::new(&e, failure(format!("the token request failed: {e}")))
+                })?;
+            }
+        }
+    };
+    let bound = dpop.and_then(|d| d.bound_key(answer.token_type.as_deref()));
+    if bound.is_none()
+        && answer
+            .token_type
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case(crate::oauth::dpop::SCHEME))
+    {
+        return Err(failure(
+            "the authorization server issued a DPoP-bound token for a request without a DPoP proof",
+        )
+        .into());
+    }
+    let granted = answer.scope.map(|scope| {
+        scope
+            .split(' ')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
+    });
+    let issued_at = unix_now();
+    Ok(StoredToken {
+        access_token: answer.access_token,
+        refresh_token: answer.refresh_token,
+        expires_at: expires_at(&answer.expires_in, issued_at),
+        issued_at: Some(issued_at),
+        scopes: granted.unwrap_or_else(|| scopes.to_vec()),
+        issuer: issuer.to_owned(),
+        dpop_key: bound,
+    })
+}
+
+/// A token request's form, with its `Authorization: Basic` header when the
+/// client authenticates so.
+type Authenticated = (
+    Vec<(&'static str, String)>,
+    Option<hyper::header::HeaderValue>,
+);
+
+/// `form` with the client authentication `registration` says: in the
+/// form, or as the header.
+fn authenticated(
+    mut form: Vec<(&'static str, String)>,
+    registration: &Registration,
+    issuer: &str,
+) -> Result<Authenticated, ClientError> {
     let credentials = &registration.credentials;
     let mut basic = None;
     match (registration.method, &credentials.secret) {
@@ -87,53 +164,7 @@ pub(super) async fn request(
         }
         _ => form.push(("client_id", credentials.client_id.clone())),
     }
-    let uri = endpoint.parse().map_err(|e| {
-        let endpoint = RedactedUrl::new(endpoint);
-        failure(format!("invalid token endpoint {endpoint}: {e}"))
-    })?;
-    let client = outbound::client_for(&uri).map_err(ClientError::Connect)?;
-    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut nonce_retried = false;
-    let answer: TokenResponse = loop {
-        let proof = dpop.map(|d| d.token_request_proof(endpoint)).transpose()?;
-        let answer = fetch::post_oauth_form(
-            &client,
-            endpoint,
-            &pairs,
-            basic.clone(),
-            proof,
-            MAX_DOCUMENT_BYTES,
-            timeout,
-        )
-        .await;
-        match (answer, dpop) {
-            (Err(e), Some(dpop)) if !nonce_retried && dpop.takes_issuer_nonce(&e) => {
-                nonce_retried = true;
-            }
-            (answer, _) => {
-                break answer.map_err(|e| {
-                    TokenFailure::new(&e, failure(format!("the token request failed: {e}")))
-                })?;
-            }
-        }
-    };
-    let granted = answer.scope.map(|scope| {
-        scope
-            .split(' ')
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect()
-    });
-    let issued_at = unix_now();
-    Ok(StoredToken {
-        access_token: answer.access_token,
-        refresh_token: answer.refresh_token,
-        expires_at: expires_at(&answer.expires_in, issued_at),
-        issued_at: Some(issued_at),
-        scopes: granted.unwrap_or_else(|| scopes.to_vec()),
-        issuer: issuer.to_owned(),
-        dpop_key: dpop.and_then(|d| d.bound_key(answer.token_type.as_deref())),
-    })
+    Ok((form, basic))
 }
 
 /// A client assertion (RFC 7523): `iss` and `sub` the client, `aud` the

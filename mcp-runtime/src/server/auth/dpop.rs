@@ -36,6 +36,9 @@ pub(crate) use replay::{ReplayCache, ReplayError, ReplayKey};
 /// default five-minute window.
 pub const DEFAULT_REPLAY_ENTRIES: usize = 100_000;
 
+/// The longest proof age a policy takes: a day.
+const MAX_AGE_LIMIT_SECS: u64 = 24 * 60 * 60;
+
 /// How a protected server takes DPoP-bound access tokens (RFC 9449), set
 /// with [`AuthConfig::dpop`](super::AuthConfig::dpop).
 ///
@@ -47,8 +50,10 @@ pub const DEFAULT_REPLAY_ENTRIES: usize = 100_000;
 /// bearer token is refused, as the RFC asks.
 ///
 /// Without a policy, a server still takes a bound token with its proof
-/// under the defaults below, but says nothing of DPoP and takes every
-/// token sent as `Bearer`, bound or not, as it always did.
+/// under the defaults below, and still refuses a bound token sent as a
+/// bearer token (its key unproven, it may be stolen), but says nothing
+/// of DPoP until a request uses it: unbound bearer tokens work as they
+/// always did.
 ///
 /// ```
 /// use std::time::Duration;
@@ -133,12 +138,14 @@ impl DpopPolicy {
         Ok(self)
     }
 
-    /// How old a proof may be (its `iat`), in whole seconds, at least one;
-    /// default five minutes. A proof made up to 30 seconds in the future
+    /// How old a proof may be (its `iat`), in whole seconds, from one to a
+    /// day; default five minutes. A proof made up to 30 seconds in the future
     /// is taken too, for clocks a little ahead. Proofs are remembered as
     /// long as this, so it bounds the replay memory in time.
     pub fn max_age(mut self, max_age: Duration) -> Self {
-        self.max_age = max_age.as_secs().max(1);
+        // At most a day: a proof is made for one request, and the replay
+        // memory must outlive it.
+        self.max_age = max_age.as_secs().clamp(1, MAX_AGE_LIMIT_SECS);
         self
     }
 
@@ -158,7 +165,7 @@ impl DpopPolicy {
     /// age window, a new proof is refused with 503 until one expires:
     /// forgetting one early would let it be replayed.
     pub fn max_replay_entries(mut self, entries: usize) -> Self {
-        self.replay = Arc::new(MemoryReplayCache::new(entries));
+        self.replay = Arc::new(MemoryReplayCache::new(entries.max(1)));
         self
     }
 

@@ -287,11 +287,11 @@ fn credentials(headers: &HeaderMap) -> Result<Option<(Scheme, &str)>, &'static s
     } else if scheme.eq_ignore_ascii_case(crate::oauth::dpop::SCHEME) {
         Scheme::Dpop
     } else {
-        return Err("the Authorization scheme must be Bearer");
+        return Err("the Authorization scheme must be Bearer or DPoP");
     };
     let token = token.trim_start_matches(' ');
     if !crate::oauth::is_token68(token) {
-        return Err("the bearer token is malformed");
+        return Err("the access token is malformed");
     }
     Ok(Some((scheme, token)))
 }

@@ -87,7 +87,12 @@ impl MemoryReplayCache {
             return Err(ReplayError::Full);
         }
         state.seen.insert(key);
-        let expiry = now.checked_add(ttl).unwrap_or(now);
+        // A ttl past what Instant holds is remembered as long as it can be,
+        // never forgotten at once.
+        let expiry = now
+            .checked_add(ttl)
+            .or_else(|| now.checked_add(Duration::from_secs(u32::MAX.into())))
+            .unwrap_or(now);
         state.expiries.push(Reverse((expiry, key)));
         Ok(true)
     }

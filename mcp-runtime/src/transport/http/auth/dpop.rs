@@ -32,7 +32,7 @@ pub(super) struct Dpop {
     #[cfg(feature = "jwt")]
     policy: DpopPolicy,
     /// Whether the server set a policy: only then does it speak of DPoP
-    /// in its metadata and challenges, and refuse bound bearer tokens.
+    /// in its metadata and unprompted challenges.
     #[cfg(feature = "jwt")]
     offered: bool,
 }
@@ -130,7 +130,9 @@ impl Protection {
 
     /// Takes the request whose token `principal` was verified from: a
     /// proof must be by the token's key and new; a bearer token must not
-    /// be bound, when DPoP is offered. `Ok` holds a header for the answer.
+    /// be bound (RFC 9449 section 7.2: this server takes DPoP, so a bound
+    /// token without its proof is refused, policy or not). `Ok` holds a
+    /// header for the answer.
     pub(super) async fn accept_proof(
         &self,
         proof: Option<Proof>,
@@ -141,7 +143,7 @@ impl Protection {
                 Ok(nonce) => Ok(nonce_header(nonce)),
                 Err(refusal) => Err(self.refuse_dpop(refusal)),
             },
-            None if self.dpop.offered && bound_key(principal).is_some() => {
+            None if bound_key(principal).is_some() => {
                 Err(self.refuse_dpop(DpopRefusal::BoundAsBearer))
             }
             None => Ok(None),
