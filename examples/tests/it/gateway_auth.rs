@@ -168,10 +168,13 @@ fn without_authentication_the_gateway_refuses_any_address_but_loopback() {
             if let Some(status) = child.try_wait().unwrap() {
                 break status;
             }
-            if started.elapsed() > Duration::from_secs(5) {
+            // Bounded, not timed: the refusal comes before any server
+            // starts, but a loaded machine (node-heavy tests beside it)
+            // has taken over 5 s just to start the process.
+            if started.elapsed() > Duration::from_secs(30) {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("serve --http {addr} without authentication still runs after 5 s");
+                panic!("serve --http {addr} without authentication still runs after 30 s");
             }
             std::thread::sleep(Duration::from_millis(20));
         };
