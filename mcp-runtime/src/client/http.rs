@@ -383,8 +383,9 @@ impl HttpLink {
             let mut attempt = copy(&request);
             let credentials = match &self.oauth {
                 Some(oauth) => {
-                    let url = self.url.to_string();
-                    oauth.credentials(request.method().as_str(), &url).await?
+                    oauth
+                        .credentials(request.method().as_str(), &self.url)
+                        .await?
                 }
                 None => None,
             };

@@ -204,7 +204,7 @@ impl OAuthSession {
     pub(crate) async fn credentials(
         &self,
         method: &str,
-        url: &str,
+        url: &hyper::Uri,
     ) -> Result<Option<Credentials>, ClientError> {
         self.load_stored().await;
         if self.holds_expired_token() {
@@ -216,17 +216,18 @@ impl OAuthSession {
                 tracing::debug!(%error, "the token could not be refreshed");
             }
         }
-        let Some(authorization) = self.authorization_now() else {
+        let Some(token) = lock(&self.state).token.clone() else {
             return Ok(None);
         };
-        let token = lock(&self.state).token.clone();
-        let proof = match token {
-            Some(StoredToken {
-                dpop_key: Some(key),
-                access_token,
-                ..
-            }) => match self.binding_for(&key) {
-                Ok(binding) => Some(binding.resource_proof(method, url, &access_token)?),
+        let Some(authorization) = authorization_of(&token) else {
+            return Ok(None);
+        };
+        let proof = match &token.dpop_key {
+            Some(key) => match self.binding_for(key) {
+                Ok(binding) => {
+                    let url = url.to_string();
+                    Some(binding.resource_proof(method, &url, &token.access_token)?)
+                }
                 // A key this build cannot use (unreadable, or kept by a
                 // build with DPoP): the token is useless without it, so
                 // the request goes without, and its refusal gets another.
@@ -236,7 +237,7 @@ impl OAuthSession {
                     return Ok(None);
                 }
             },
-            _ => None,
+            None => None,
         };
         Ok(Some(Credentials {
             authorization,
@@ -492,12 +493,7 @@ impl OAuthSession {
     /// `Authorization` for the held token, as it is: `DPoP ...` for a
     /// bound one, else `Bearer ...`.
     fn authorization_now(&self) -> Option<HeaderValue> {
-        let token = lock(&self.state).token.clone()?;
-        let scheme = match token.dpop_key {
-            Some(_) => crate::oauth::dpop::SCHEME,
-            None => "Bearer",
-        };
-        token_authorization(scheme, &token.access_token)
+        lock(&self.state).token.as_ref().and_then(authorization_of)
     }
 
     /// After a 401: a refreshed token (or one another client saved
@@ -748,6 +744,16 @@ impl OAuthSession {
             .inspect_err(|error| tracing::warn!(%error, "the token store failed"))
             .ok()
     }
+}
+
+/// `Authorization` for `token`: `DPoP ...` for a bound one, else
+/// `Bearer ...`.
+fn authorization_of(token: &StoredToken) -> Option<HeaderValue> {
+    let scheme = match token.dpop_key {
+        Some(_) => crate::oauth::dpop::SCHEME,
+        None => "Bearer",
+    };
+    token_authorization(scheme, &token.access_token)
 }
 
 /// The form of a JWT-bearer grant (RFC 7523 section 2.1) of `assertion`.
