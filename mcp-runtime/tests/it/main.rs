@@ -33,6 +33,7 @@ mod client_sse_resume;
 mod client_support;
 #[cfg(feature = "client")]
 mod client_tasks;
+#[cfg(feature = "client")]
 mod codegen_requests;
 #[cfg(feature = "jwt")]
 mod dpop_server;
@@ -54,7 +55,7 @@ mod http_support;
 mod input_rounds;
 #[cfg(feature = "client")]
 mod live_registry;
-#[cfg(feature = "http")]
+#[cfg(feature = "client")]
 mod live_registry_legacy;
 #[cfg(feature = "client")]
 mod middleware;
