@@ -1,15 +1,19 @@
 //! The stdio transport: one JSON-RPC message per line on stdin, replies on
 //! stdout, logs on stderr (through `tracing`).
 //!
-//! Requests run concurrently, each in its own task; a writer task batches
-//! whatever replies are ready into one write and one flush, so pipelined
-//! clients are answered without a syscall per message. Once a legacy
+//! Requests run concurrently: each is first polled by the reading loop and
+//! finishes there when it never waits, otherwise it continues in a task of
+//! its own. A writer task batches whatever replies are ready into one write
+//! and one flush, so pipelined clients are answered without a syscall per
+//! message. Once a legacy
 //! client has completed `initialize`, the server's announcements (list
 //! changes, updates of the resources it subscribed to) go out on the same
 //! connection until its input ends.
 
 use std::io;
 use std::sync::Arc;
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::Duration;
 
 use tokio::io::{
@@ -53,6 +57,10 @@ impl Default for StdioConfig {
 
 impl Server {
     /// Serves this process's stdin and stdout until stdin closes.
+    ///
+    /// A request is first run by the loop that reads them, until it first
+    /// waits: a tool that computes for long without an `.await` holds up
+    /// the reading meanwhile, and belongs in `tokio::task::spawn_blocking`.
     pub async fn serve_stdio(self) -> io::Result<()> {
         self.serve_stdio_with(StdioConfig::default()).await
     }
@@ -134,7 +142,7 @@ impl Server {
                     // which Tokio would otherwise copy on every move into
                     // and out of the task (a fifth of the CPU at 64 in
                     // flight); a box is moved as a pointer.
-                    let served = Box::pin(serve_one(
+                    let mut served = Box::pin(serve_one(
                         self.clone(),
                         session.clone(),
                         peer.clone(),
@@ -142,11 +150,18 @@ impl Server {
                         cancellation,
                     ));
                     if session.era_decided() {
-                        let permit = permits.clone().acquire_owned().await;
-                        tokio::spawn(async move {
-                            served.await;
-                            drop(permit);
-                        });
+                        // Most calls finish without waiting on anything:
+                        // served here, they cost no task and no wake-up of
+                        // another worker (on a multi-thread runtime, most
+                        // of a call's cost). One that waits continues in a
+                        // task of its own, so it never holds up the reading.
+                        if first_poll(served.as_mut()).await.is_pending() {
+                            let permit = permits.clone().acquire_owned().await;
+                            tokio::spawn(async move {
+                                served.await;
+                                drop(permit);
+                            });
+                        }
                     } else {
                         // Until the era is known (and for `initialize`),
                         // requests run in order so that a pipelined client's
@@ -277,6 +292,12 @@ async fn serve_one(
     if let Some(frame) = reply {
         peer.send(frame).await;
     }
+}
+
+/// Polls `work` once, with the reading loop's waker; when it is pending
+/// the task it moves to registers its own at the next poll.
+async fn first_poll<F: Future + ?Sized>(mut work: Pin<&mut F>) -> Poll<F::Output> {
+    std::future::poll_fn(move |cx| Poll::Ready(work.as_mut().poll(cx))).await
 }
 
 /// Writes frames as they come, one flush per batch of ready frames.
