@@ -2,7 +2,7 @@
 # callgrind-http.sh (sourced, not run). Expects BENCH_DIR; OURS_BIN may be
 # set beforehand to benchmark another echo-server.
 
-OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
+OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-default/release/echo-server"}
 RMCP_BIN="$BENCH_DIR/target/release/rmcp-echo-http"
 RAW_BIN="$BENCH_DIR/target/release/raw-echo-http"
 FLOOR_BIN="$BENCH_DIR/target/release/raw-echo-blocking"

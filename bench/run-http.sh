@@ -42,9 +42,9 @@ PIN=${PIN:-0}
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
         echo "== building echo-server (main workspace, release)" >&2
-        # No default features but `http`: stdio and Streamable HTTP, as
+        # The examples' defaults: stdio and Streamable HTTP, as
         # rmcp-echo-http carries both. Own target dir (see run.sh).
-        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --features http --bin echo-server --target-dir "$BENCH_DIR/target/ours-http")
+        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --bin echo-server --target-dir "$BENCH_DIR/target/ours-default")
     fi
     echo "== building rmcp-echo, raw-echo and loadgen (bench workspace, release)" >&2
     (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p raw-echo -p loadgen)

@@ -35,16 +35,15 @@ PIN=${PIN:-0}
 if [[ -z "${SKIP_BUILD:-}" ]]; then
     if [[ -z "${OURS_BIN:-}" ]]; then
         echo "== building echo-server (main workspace, release)" >&2
-        # Stdio only, no default features: what rmcp's stdio bench server
-        # is too (a binary without the HTTP stack). Own target dir, so that
-        # run-http.sh's build (with `http`) does not replace it.
-        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --no-default-features --bin echo-server --target-dir "$BENCH_DIR/target/ours-stdio")
+        # The examples' defaults (stdio and HTTP), as a user builds it; own
+        # target dir, shared with run-http.sh.
+        (cd "$MAIN_DIR" && env -u CARGO_TARGET_DIR cargo build --release -p mcp-examples --bin echo-server --target-dir "$BENCH_DIR/target/ours-default")
     fi
     echo "== building rmcp-echo, raw-echo and loadgen (bench workspace, release)" >&2
     (cd "$BENCH_DIR" && cargo build --release -p rmcp-echo -p raw-echo -p loadgen)
 fi
 
-OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-stdio/release/echo-server"}
+OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-default/release/echo-server"}
 RMCP_BIN="$CARGO_TARGET_DIR/release/rmcp-echo"
 RAW_BIN="$CARGO_TARGET_DIR/release/raw-echo"
 LOADGEN="$CARGO_TARGET_DIR/release/loadgen"

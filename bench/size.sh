@@ -2,12 +2,12 @@
 # Stripped sizes of the benchmark servers (see bench/README.md, "Size").
 # Run after run.sh and run-http.sh have built them.
 #
-# Environment (optional): OURS_BIN=path (default: run-http.sh's build, stdio
+# Environment (optional): OURS_BIN=path (default: the examples' defaults, stdio
 # and HTTP), OURS_STDIO_BIN=path (default: run.sh's build, stdio only).
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-http/release/echo-server"}
+OURS_BIN=${OURS_BIN:-"$BENCH_DIR/target/ours-default/release/echo-server"}
 OURS_STDIO_BIN=${OURS_STDIO_BIN:-"$BENCH_DIR/target/ours-stdio/release/echo-server"}
 BT="$BENCH_DIR/target/release"
 WORK=$(mktemp -d)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cold release build of a minimal stdio server: one `echo` tool, served over
-# stdio, written with our #[mcp_tool] (mcp-toolkit-runtime without default features,
+# stdio, written with our #[mcp_tool] (mcp-toolkit-runtime with its defaults, none,
 # as a server that needs nothing else would depend on it) and with rmcp
 # 3.11's #[tool] (features server, macros, transport-io). Each crate gets an
 # empty target dir and the dependency sources already downloaded, so the
@@ -36,7 +36,7 @@ publish = false
 [workspace]
 
 [dependencies]
-mcp-toolkit-runtime = { path = "$root/mcp-runtime", default-features = false, features = [${feature_list%, }] }
+mcp-toolkit-runtime = { path = "$root/mcp-runtime", features = [${feature_list%, }] }
 tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 serde = { version = "1", features = ["derive"] }
 TOML

@@ -9,7 +9,7 @@
 //! 3. Connects that typed client, checks the schema fingerprints, and calls
 //!    `echo` and `add`: a wrong argument type would not compile.
 //!
-//! Run: `cargo build -p mcp-examples -p mcp-toolkit-codegen && cargo run -p mcp-examples --bin demo`.
+//! Run: `cargo build -p mcp-examples -p mcp-toolkit-codegen --features mcp-examples/full && cargo run -p mcp-examples --features full --bin demo`.
 //! It takes no arguments, and refuses any.
 
 use std::io::{BufRead, BufReader};
@@ -36,7 +36,7 @@ fn sibling(name: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let path = std::env::current_exe()?.with_file_name(name);
     if !path.exists() {
         return Err(format!(
-            "{} is not built; run `cargo build -p mcp-examples -p mcp-toolkit-codegen` first",
+            "{} is not built; run `cargo build -p mcp-examples -p mcp-toolkit-codegen --features mcp-examples/full` first",
             path.display()
         )
         .into());
