@@ -168,28 +168,31 @@
 //!
 //! # Cargo features
 //!
-//! - `http` (default): Streamable HTTP, [`Server::serve_http`](server::Server::serve_http)
+//! None is on by default: as it comes, the crate serves stdio, with the
+//! macros and the built-in argument validator. Each of these adds one part:
+//!
+//! - `http`: Streamable HTTP, [`Server::serve_http`](server::Server::serve_http)
 //!   and `transport::http` (hyper), the protected-resource side of
 //!   authorization (`server::auth`'s verifiers, `oauth`), and
 //!   [`RequestContext::http_headers`](server::RequestContext::http_headers).
 //!   `client`, `tls`, `jwt` and `opentelemetry` turn it on. Without it a
 //!   server speaks stdio only and compiles no HTTP stack.
-//! - `validation` (default): tool arguments and structured output checked
+//! - `validation`: tool arguments and structured output checked
 //!   by the `jsonschema` crate, every keyword of every draft. Without it, a
 //!   built-in validator checks the keywords schemars emits for Rust types
 //!   and [`server::ServerBuilder::build`] refuses a schema with any other
 //!   validation keyword (`pattern`, `if`, ...); see [`schema`].
-//! - `skills` (default): [`server::SkillDef`] and
+//! - `skills`: [`server::SkillDef`] and
 //!   [`server::ServerBuilder::skill`], a server serving Agent Skills.
-//! - `client` (default): [`client::Client`] and everything built on it
+//! - `client`: [`client::Client`] and everything built on it
 //!   (generated clients and [`codegen`], what their code calls;
 //!   [`client::Client::mount`]; skills on the host side).
 //! - `codegen` (with `client`): [`codegen`], what generated code calls; on
 //!   its own for a types-only module (`mcp-codegen --types-only`) in a
 //!   crate without the client.
-//! - `tls` (default): `https://` through rustls, trusting the system's roots
+//! - `tls`: `https://` through rustls, trusting the system's roots
 //!   plus `SSL_CERT_FILE` / `SSL_CERT_DIR`.
-//! - `jwt` (default): [`server::auth::JwtVerifier`], and DPoP-bound tokens
+//! - `jwt`: [`server::auth::JwtVerifier`], and DPoP-bound tokens
 //!   ([`server::auth::DpopPolicy`], [`oauth::dpop`]).
 //! - `opentelemetry`: request spans joined to OpenTelemetry (the caller's
 //!   span as the server span's parent, the current OpenTelemetry span sent
@@ -198,14 +201,13 @@
 //! - `redis`: `server::SharedState`, tasks and announcements shared by the
 //!   instances of a server through Redis or Valkey.
 //!
-//! A server that needs none of the defaults depends on the crate with
-//! `default-features = false`: its binary then carries no HTTP, client,
-//! TLS, JWT or general-purpose schema validator (the example echo server
-//! with `http` alone: 3.75 MB stripped instead of 16.8 MB), and a stdio-only
+//! A server with the defaults carries no HTTP, client, TLS, JWT or
+//! general-purpose schema validator (the example echo server with `http`
+//! alone: 3.75 MB stripped, against 16.8 MB with all six), and a stdio-only
 //! server builds without hyper and its crates.
 
-// These docs link the items of every feature. docs.rs, and the default
-// build, have them all; a build without some cannot resolve those links,
+// These docs link the items of every feature. docs.rs (every feature) has
+// them all; a build without some cannot resolve those links,
 // which is no fault of the docs.
 #![cfg_attr(
     not(all(feature = "client", feature = "skills", feature = "jwt")),

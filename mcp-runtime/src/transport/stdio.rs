@@ -11,8 +11,8 @@
 //! connection until its input ends.
 
 use std::io;
-use std::sync::Arc;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
