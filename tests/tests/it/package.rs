@@ -256,9 +256,10 @@ fn cargo_in(root: &Path, args: &[&str]) -> String {
 
 /// The feature flags each further published configuration of `package` is
 /// checked with (its defaults and all of its features are checked with
-/// every crate's): none at all, and each optional feature that brings a
-/// dependency the defaults do not (added to them: `redis`,
-/// `opentelemetry`); nothing for a crate without features.
+/// every crate's): none at all when the defaults turn some on, and each
+/// optional feature that brings a dependency the defaults do not (added to
+/// them: `http`, `client`, `redis`, ...); nothing for a crate without
+/// features.
 fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     let features = package["features"].as_object().expect("features");
     // What `feature = [...]` lists: other features, `dep:x` and `x/feature`.
@@ -295,7 +296,12 @@ fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     if features.keys().all(|f| f == "default") {
         return Vec::new();
     }
-    let mut combinations = vec![vec!["--no-default-features".to_owned()]];
+    // Without defaults, when there are some (mcp-toolkit-runtime has none:
+    // its defaults, checked already, are that build).
+    let mut combinations = Vec::new();
+    if on.len() > 1 {
+        combinations.push(vec!["--no-default-features".to_owned()]);
+    }
     combinations.extend(
         features
             .keys()
