@@ -5,10 +5,9 @@
 //! finishes there when it never waits, otherwise it continues in a task of
 //! its own. A writer task batches whatever replies are ready into one write
 //! and one flush, so pipelined clients are answered without a syscall per
-//! message. Once a legacy
-//! client has completed `initialize`, the server's announcements (list
-//! changes, updates of the resources it subscribed to) go out on the same
-//! connection until its input ends.
+//! message. Once a legacy client has completed `initialize`, the server's
+//! announcements (list changes, updates of the resources it subscribed to)
+//! go out on the same connection until its input ends.
 
 use std::io;
 use std::pin::Pin;
