@@ -737,9 +737,10 @@ impl Inner {
                 .input_handler
                 .as_ref()
                 .ok_or(ClientError::InputRequired)?;
-            let requests: InputRequests =
-                serde_json::from_value(result.get("inputRequests").cloned().unwrap_or_default())
-                    .map_err(|e| ClientError::InvalidResponse(format!("inputRequests: {e}")))?;
+            let requests: InputRequests = <InputRequests as serde::Deserialize>::deserialize(
+                result.get("inputRequests").unwrap_or(&Value::Null),
+            )
+            .map_err(|e| ClientError::InvalidResponse(format!("inputRequests: {e}")))?;
             let responses = handler.respond(requests).await?;
             params.insert(
                 "inputResponses".into(),

@@ -96,7 +96,7 @@ async fn discover(inner: &Inner) -> Result<ServerDescription, ClientError> {
         .meta
         .as_ref()
         .and_then(|meta| meta.get(META_SERVER_INFO))
-        .and_then(|info| serde_json::from_value::<Implementation>(info.clone()).ok());
+        .and_then(|info| <Implementation as serde::Deserialize>::deserialize(info).ok());
     Ok(ServerDescription {
         era: Era::Modern,
         protocol_version: LATEST_PROTOCOL_VERSION.to_owned(),

@@ -121,7 +121,7 @@ impl Subscription {
             .as_ref()
             .and_then(|params| params.get("_meta"))
             .and_then(|meta| meta.get(META_SUBSCRIPTION_ID))
-            .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+            .and_then(|id| <RequestId as serde::Deserialize>::deserialize(id).ok());
         tag.is_some_and(|id| lock(&self.ids).0.contains(&id))
     }
 }

@@ -112,7 +112,7 @@ pub fn decode(bytes: &[u8]) -> Result<Incoming, Rejected> {
 
     let id = match raw.id {
         None => None,
-        Some(value) => match serde_json::from_value::<RequestId>(value) {
+        Some(value) => match <RequestId as serde::Deserialize>::deserialize(&value) {
             Ok(id) => Some(id),
             Err(_) => {
                 return Err(reject(None, "\"id\" must be a string or an integer", false));
@@ -154,10 +154,12 @@ pub fn decode(bytes: &[u8]) -> Result<Incoming, Rejected> {
         (None, Some(id)) => {
             let outcome = match (raw.result, raw.error) {
                 (Some(result), None) => Ok(result),
-                (None, Some(error)) => match serde_json::from_value::<ErrorObject>(error) {
-                    Ok(error) => Err(error),
-                    Err(_) => return Err(reject(Some(id), "malformed \"error\" object", true)),
-                },
+                (None, Some(error)) => {
+                    match <ErrorObject as serde::Deserialize>::deserialize(&error) {
+                        Ok(error) => Err(error),
+                        Err(_) => return Err(reject(Some(id), "malformed \"error\" object", true)),
+                    }
+                }
                 _ => {
                     return Err(reject(
                         Some(id),

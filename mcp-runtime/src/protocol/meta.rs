@@ -120,7 +120,7 @@ macro_rules! meta_view {
         impl $ty {
             /// Reads the reserved keys out of a raw `_meta` map (other keys are ignored).
             pub fn from_meta(meta: &Meta) -> Result<Self, serde_json::Error> {
-                serde_json::from_value(Value::Object(meta.clone()))
+                <Self as serde::Deserialize>::deserialize(meta)
             }
 
             /// Converts into a raw `_meta` map holding only the keys that are set.

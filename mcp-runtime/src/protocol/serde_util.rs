@@ -49,12 +49,12 @@ pub(crate) fn str_member<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&
 pub(crate) fn from_object<T: DeserializeOwned, E: serde::de::Error>(
     obj: Map<String, Value>,
 ) -> Result<T, E> {
-    serde_json::from_value(Value::Object(obj)).map_err(E::custom)
+    T::deserialize(&Value::Object(obj)).map_err(E::custom)
 }
 
 /// Converts an already-parsed value into `T`, mapping the error into `E`.
 pub(crate) fn from_value<T: DeserializeOwned, E: serde::de::Error>(value: Value) -> Result<T, E> {
-    serde_json::from_value(value).map_err(E::custom)
+    T::deserialize(&value).map_err(E::custom)
 }
 
 /// Error for a discriminator member that is missing or has an unexpected value.

@@ -326,7 +326,7 @@ impl Client {
                 ClientError::InvalidResponse(format!("{}: no `skills` array", Method::SkillsList))
             })?;
             for entry in entries {
-                match serde_json::from_value::<Skill>(entry.clone()) {
+                match <Skill as serde::Deserialize>::deserialize(entry) {
                     Ok(skill) => skills.push(skill),
                     Err(error) => tracing::warn!(
                         uri = %entry["uri"], %error, "skill entry left out"

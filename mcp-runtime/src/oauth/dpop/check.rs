@@ -248,8 +248,7 @@ fn check_header(
     {
         return Err(ProofError::PrivateKey);
     }
-    let jwk: Jwk =
-        serde_json::from_value(Value::Object(jwk.clone())).map_err(|_| ProofError::Key)?;
+    let jwk = <Jwk as serde::Deserialize>::deserialize(jwk).map_err(|_| ProofError::Key)?;
     if !fits(&jwk, algorithm) {
         return Err(ProofError::Key);
     }

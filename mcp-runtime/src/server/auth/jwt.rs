@@ -252,7 +252,7 @@ impl JwtVerifier {
         let keys: Vec<Jwk> = keys
             .iter()
             .take(MAX_KEYS)
-            .filter_map(|key| serde_json::from_value::<Jwk>(key.clone()).ok())
+            .filter_map(|key| <Jwk as serde::Deserialize>::deserialize(key).ok())
             .filter(|jwk| {
                 matches!(
                     jwk.algorithm,

@@ -251,12 +251,14 @@ impl RequestContext {
             _ => return Err(InputError::NoAnswer),
         };
         let parsed = match request {
-            InputRequest::Elicit(_) => serde_json::from_value(result).map(InputResponse::Elicit),
+            InputRequest::Elicit(_) => {
+                serde::Deserialize::deserialize(&result).map(InputResponse::Elicit)
+            }
             InputRequest::CreateMessage(_) => {
-                serde_json::from_value(result).map(InputResponse::CreateMessage)
+                serde::Deserialize::deserialize(&result).map(InputResponse::CreateMessage)
             }
             InputRequest::ListRoots(_) => {
-                serde_json::from_value(result).map(InputResponse::ListRoots)
+                serde::Deserialize::deserialize(&result).map(InputResponse::ListRoots)
             }
         };
         parsed.map_err(|e| InputError::Rejected(format!("unreadable answer: {e}")))

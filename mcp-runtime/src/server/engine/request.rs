@@ -104,11 +104,11 @@ impl Server {
         match notification.method.as_str() {
             NOTIFICATION_CANCELLED => {
                 let params = notification.params.unwrap_or(Value::Null);
-                match serde_json::from_value::<CancelledNotificationParams>(params) {
+                match <CancelledNotificationParams as serde::Deserialize>::deserialize(&params) {
                     Ok(CancelledNotificationParams {
                         request_id: Some(id),
                         ..
-                    }) => match serde_json::from_value::<RequestId>(id) {
+                    }) => match <RequestId as serde::Deserialize>::deserialize(&id) {
                         Ok(id) => session.cancel(&id),
                         Err(_) => tracing::debug!("cancellation of a malformed id ignored"),
                     },

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::params::{Reply, parse};
+use super::params::{Reply, parse, take_object};
 use super::rounds::Rounds;
 use super::task::{Plan, TaskOp};
 use crate::jsonrpc::ErrorObject;
@@ -136,9 +136,10 @@ impl Server {
                     Ok(answer(page))
                 }
                 Method::CallTool => {
+                    let mut params = params;
+                    let arguments = take_object(&mut params, "arguments")?;
                     let CallToolRequestParams {
                         name,
-                        arguments,
                         input_responses,
                         request_state,
                         ..

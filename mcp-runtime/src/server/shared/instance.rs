@@ -157,7 +157,7 @@ impl Instance {
             if !open.contains_key(&key) {
                 continue;
             }
-            serde_json::from_value::<InputResponse>(response.clone())
+            <InputResponse as serde::Deserialize>::deserialize(&response)
                 .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
             answers.insert(key, response);
         }

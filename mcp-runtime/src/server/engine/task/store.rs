@@ -366,7 +366,7 @@ impl TaskSlot {
             if !state.waiting.contains_key(&key) {
                 continue;
             }
-            let response = serde_json::from_value::<InputResponse>(response)
+            let response = <InputResponse as serde::Deserialize>::deserialize(&response)
                 .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
             answers.push((key, response));
         }
