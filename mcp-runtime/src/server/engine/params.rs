@@ -42,3 +42,27 @@ pub(crate) fn panicked(message: String) -> ErrorObject {
     tracing::error!(%message, "handler panicked");
     ErrorObject::internal(format!("handler panicked: {message}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_object_member_is_moved_out_and_anything_else_but_null_is_invalid_params() {
+        let mut params = Some(json!({"name": "t", "arguments": {"a": 1}}));
+        let taken = take_object(&mut params, "arguments").unwrap();
+        assert_eq!(taken, json!({"a": 1}).as_object().cloned());
+        assert_eq!(params, Some(json!({"name": "t"})));
+
+        for absent in [None, Some(json!({})), Some(json!({"arguments": null}))] {
+            let mut params = absent;
+            assert_eq!(take_object(&mut params, "arguments").unwrap(), None);
+        }
+        let mut params = Some(json!({"arguments": [1]}));
+        let error = take_object(&mut params, "arguments").unwrap_err();
+        assert_eq!(error.code, -32602);
+        assert!(error.message.contains("\"arguments\" must be an object"));
+    }
+}
