@@ -10,9 +10,9 @@ use crate::jsonrpc::ErrorObject;
 pub(crate) type Reply = Result<Vec<u8>, ErrorObject>;
 
 /// Parses method parameters; absent parameters read as `{}`. Read from a
-/// borrowed value, the one way the crate reads a `Value` into a type: each
-/// way is compiled once per type read, and the owned one would double that
-/// code (140 KB of a minimal server).
+/// borrowed value, the one way the server reads a `Value` into a type:
+/// each way is compiled once per type read, and the owned one would double
+/// that code (139 KB of a minimal server).
 pub(crate) fn parse<T: DeserializeOwned>(params: Option<Value>) -> Result<T, ErrorObject> {
     T::deserialize(&params.unwrap_or_else(|| Value::Object(Map::new())))
         .map_err(ErrorObject::invalid_params)
