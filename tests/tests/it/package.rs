@@ -299,7 +299,7 @@ fn feature_combinations(package: &Value) -> Vec<Vec<String>> {
     // Without defaults, when there are some (mcp-toolkit-runtime has none:
     // its defaults, checked already, are that build).
     let mut combinations = Vec::new();
-    if on.len() > 1 {
+    if items("default").next().is_some() {
         combinations.push(vec!["--no-default-features".to_owned()]);
     }
     combinations.extend(
