@@ -19,7 +19,7 @@ use crate::server::SkillDef;
 use crate::server::engine::{announce, discover_result, task::TaskStore};
 use crate::server::middleware::Middleware;
 #[cfg(feature = "redis")]
-use crate::server::shared::Instance;
+use crate::server::shared::{Backend, Instance};
 use crate::server::{
     ListChanges, LiveRegistry, PromptDef, ResourceDef, ResourceTemplateDef, SchemaProfile, Server,
     ServerOptions, ToolDef,
@@ -38,8 +38,10 @@ pub struct ServerBuilder {
     options: ServerOptions,
     list_changes: Option<ListChanges>,
     live: bool,
+    /// Made by `shared_state` rather than in `build`, so that a server that
+    /// never calls it links none of the Redis client (1.1 MB).
     #[cfg(feature = "redis")]
-    shared: Option<crate::server::SharedState>,
+    shared: Option<Arc<dyn Backend>>,
     middleware: Vec<Arc<dyn Middleware>>,
     /// Set by `schema_profile` (in `register.rs`).
     pub(super) schema_profile: SchemaProfile,
@@ -146,7 +148,7 @@ impl ServerBuilder {
     /// instance serves any request (see [`shared`](crate::server::shared)).
     #[cfg(feature = "redis")]
     pub fn shared_state(mut self, state: crate::server::SharedState) -> Self {
-        self.shared = Some(state);
+        self.shared = Some(state.backend(&self.info.name));
         self
     }
 
@@ -226,10 +228,9 @@ impl ServerBuilder {
             Arc::new(store)
         });
         #[cfg(feature = "redis")]
-        let shared = self.shared.map(|state| {
-            let backend = state.backend(&self.info.name);
-            Instance::new(backend, tasks.as_ref(), self.list_changes.as_ref())
-        });
+        let shared = self
+            .shared
+            .map(|backend| Instance::new(backend, tasks.as_ref(), self.list_changes.as_ref()));
         #[cfg(feature = "redis")]
         if let Some(shared) = &shared
             && tokio::runtime::Handle::try_current().is_ok()
