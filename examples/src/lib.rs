@@ -9,8 +9,8 @@
 //! ignore them.
 //!
 //! `--http` needs the `http` feature, `--mount` the `client` feature,
-//! `--auth-issuer` the `jwt` feature, `--redis-url` the `redis` feature; all
-//! are on by default (see `Cargo.toml`).
+//! `--auth-issuer` the `jwt` feature, `--redis-url` the `redis` feature:
+//! `http` is the default, and `full` turns on every one (see `Cargo.toml`).
 
 mod command_line;
 

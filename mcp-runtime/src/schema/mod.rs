@@ -1,7 +1,7 @@
 //! JSON Schema 2020-12 validation of tool arguments and structured output.
 //!
 //! Schemas are compiled once when a tool is registered; a call only runs the
-//! compiled validator. With the `validation` feature (on by default) that
+//! compiled validator. With the `validation` feature (off by default) that
 //! is the `jsonschema` crate, which knows every keyword of every draft.
 //! Without it, a small validator for the keywords schemars emits for Rust
 //! types, which refuses, when the tool is registered, a schema that uses

@@ -99,7 +99,7 @@ impl ServerBuilder {
     /// `skills/list`, `skills/get` and `resources/directory/read`, and
     /// serves each file as a resource at `skill://<skill-path>/<file-path>`.
     /// [`build`](Self::build) checks the skill (see [`SkillDef`]).
-    /// (The `skills` feature, on by default.)
+    /// (The `skills` feature.)
     #[cfg(feature = "skills")]
     pub fn skill(mut self, skill: SkillDef) -> Self {
         self.skills.push(skill);
