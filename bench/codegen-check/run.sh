@@ -36,7 +36,8 @@ publish = false
 [workspace]
 
 [dependencies]
-mcp-toolkit-runtime = { path = "$root/mcp-runtime" }
+# What generated clients call (the runtime has no default features).
+mcp-toolkit-runtime = { path = "$root/mcp-runtime", features = ["client"] }
 TOML
 echo 'include!("generated.rs");' > "$work/client/src/lib.rs"
 
