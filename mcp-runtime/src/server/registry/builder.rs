@@ -25,6 +25,10 @@ use crate::server::{
     ServerOptions, ToolDef,
 };
 
+/// How `build` checks and compiles the skills given.
+#[cfg(feature = "skills")]
+type CompileSkills = fn(Vec<SkillDef>) -> Result<(Skills, Vec<ResourceDef>), String>;
+
 /// Collects tools, resources and prompts; [`build`](Self::build) checks them.
 pub struct ServerBuilder {
     info: Implementation,
@@ -33,8 +37,11 @@ pub struct ServerBuilder {
     resources: Vec<ResourceDef>,
     templates: Vec<ResourceTemplateDef>,
     prompts: Vec<PromptDef>,
+    /// The skills given, and `Skills::build`, set by `skill` rather than
+    /// called by `build`, so that a server that serves none links none of
+    /// the skills' checks and frontmatter parser (169 KB).
     #[cfg(feature = "skills")]
-    skills: Vec<SkillDef>,
+    skills: Option<(Vec<SkillDef>, CompileSkills)>,
     options: ServerOptions,
     list_changes: Option<ListChanges>,
     live: bool,
@@ -58,7 +65,7 @@ impl ServerBuilder {
             templates: Vec::new(),
             prompts: Vec::new(),
             #[cfg(feature = "skills")]
-            skills: Vec::new(),
+            skills: None,
             options: ServerOptions::default(),
             list_changes: None,
             live: false,
@@ -102,7 +109,10 @@ impl ServerBuilder {
     /// (The `skills` feature.)
     #[cfg(feature = "skills")]
     pub fn skill(mut self, skill: SkillDef) -> Self {
-        self.skills.push(skill);
+        let (skills, _) = self
+            .skills
+            .get_or_insert_with(|| (Vec::new(), Skills::build));
+        skills.push(skill);
         self
     }
 
@@ -183,12 +193,13 @@ impl ServerBuilder {
             .map(|def| ToolEntry::compile(def).map(Arc::new))
             .collect::<Result<Vec<_>, _>>()?;
         #[cfg(feature = "skills")]
-        let skills = if self.skills.is_empty() {
-            None
-        } else {
-            let (skills, files) = Skills::build(self.skills).map_err(BuildError)?;
-            self.resources.extend(files);
-            Some(skills)
+        let skills = match self.skills {
+            None => None,
+            Some((defs, compile)) => {
+                let (skills, files) = compile(defs).map_err(BuildError)?;
+                self.resources.extend(files);
+                Some(skills)
+            }
         };
         let live = self.live;
         let has_completions = self.prompts.iter().any(|p| p.completer.is_some())
