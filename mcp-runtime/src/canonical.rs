@@ -17,16 +17,18 @@ pub fn canonical_json(value: &Value) -> String {
 pub fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
     match value {
         Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_unstable_by_key(|(key, _)| *key);
+            // Sorted here too: a map keeps insertion order when a crate
+            // turns on serde_json's `preserve_order`.
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_unstable();
             sink(b"{");
-            for (i, (key, value)) in entries.into_iter().enumerate() {
+            for (i, key) in keys.into_iter().enumerate() {
                 if i > 0 {
                     sink(b",");
                 }
                 write_json_string(key, sink);
                 sink(b":");
-                write_canonical(value, sink);
+                write_canonical(&map[key.as_str()], sink);
             }
             sink(b"}");
         }

@@ -97,21 +97,23 @@ impl Program {
             return None;
         }
         let trail = run(&self.insts, uri)?;
-        let mut seen: BTreeMap<&str, (Value, Option<u16>)> = BTreeMap::new();
+        // A template has a handful of variables: a list searched in order
+        // compiles to far less than a map per element type.
+        let mut seen: Vec<(&str, (Value, Option<u16>))> = Vec::new();
         for (index, value) in read_values(&trail, uri)? {
             let (name, prefix) = &self.vars[index];
             let occurrence = (value, *prefix);
-            let kept = match seen.remove(name.as_str()) {
-                Some(earlier) => agree(earlier, occurrence)?,
+            let kept = match seen.iter().position(|(seen_name, _)| seen_name == name) {
+                Some(at) => agree(seen.swap_remove(at).1, occurrence)?,
                 None => occurrence,
             };
-            seen.insert(name, kept);
+            seen.push((name, kept));
         }
-        Some(
-            seen.into_iter()
-                .map(|(name, (value, _))| (name.to_owned(), value))
-                .collect(),
-        )
+        let mut values = BTreeMap::new();
+        for (name, (value, _)) in seen {
+            values.insert(name.to_owned(), value);
+        }
+        Some(values)
     }
 }
 

@@ -29,24 +29,19 @@ impl Principal {
     /// (`sub`, `client_id`/`azp`, `iss`, `scope` or `scp`, `exp`).
     pub fn from_claims(claims: Map<String, Value>) -> Self {
         let text = |name: &str| claims.get(name).and_then(Value::as_str).map(str::to_owned);
-        let scopes = match (claims.get("scope"), claims.get("scp")) {
-            (Some(Value::String(scope)), _) => scope
-                .split(' ')
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            (_, Some(Value::Array(scopes))) => scopes
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect(),
-            (_, Some(Value::String(scp))) => scp
-                .split(' ')
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            _ => BTreeSet::new(),
+        // `scope` is space-separated; `scp` is a list or space-separated.
+        let granted: Vec<&str> = match (claims.get("scope"), claims.get("scp")) {
+            (Some(Value::String(scope)), _) | (_, Some(Value::String(scope))) => {
+                scope.split(' ').collect()
+            }
+            (_, Some(Value::Array(scopes))) => scopes.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
         };
+        let scopes = granted
+            .into_iter()
+            .filter(|scope| !scope.is_empty())
+            .map(str::to_owned)
+            .collect();
         Principal {
             subject: text("sub"),
             client_id: text("client_id").or_else(|| text("azp")),

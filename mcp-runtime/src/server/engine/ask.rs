@@ -225,14 +225,6 @@ impl RequestContext {
 
     /// Legacy: a server-to-client request on this connection.
     async fn ask_now(&self, request: InputRequest) -> Result<InputResponse, InputError> {
-        let (method, params) = match &request {
-            InputRequest::Elicit(r) => (Method::Elicit, serde_json::to_value(&r.params)),
-            InputRequest::CreateMessage(r) => {
-                (Method::CreateMessage, serde_json::to_value(&r.params))
-            }
-            InputRequest::ListRoots(r) => (Method::ListRoots, serde_json::to_value(&r.params)),
-        };
-        let params = params.map_err(|e| InputError::Rejected(e.to_string()))?;
         if !self.peer.carries_requests() {
             return Err(InputError::NoAnswer);
         }
@@ -240,10 +232,18 @@ impl RequestContext {
         let (id, answer) = replies.expect();
         // Forgets the question however this future ends, cancellation included.
         let _forget = Forget { replies, id: &id };
-        let params = (!params.is_null()).then_some(params);
-        self.peer
-            .send(request_frame(&id, method.name(), params.as_ref()))
-            .await;
+        // Straight to bytes: the params' writers are the ones a 2026-07-28
+        // `inputRequests` uses, so no second (`Value`) writer is compiled.
+        let frame = match &request {
+            InputRequest::Elicit(r) => request_frame(&id, Method::Elicit.name(), Some(&r.params)),
+            InputRequest::CreateMessage(r) => {
+                request_frame(&id, Method::CreateMessage.name(), Some(&r.params))
+            }
+            InputRequest::ListRoots(r) => {
+                request_frame(&id, Method::ListRoots.name(), r.params.as_ref())
+            }
+        };
+        self.peer.send(frame).await;
         let outcome = tokio::time::timeout(ANSWER_TIMEOUT, answer).await;
         let result = match outcome {
             Ok(Ok(Ok(result))) => result,

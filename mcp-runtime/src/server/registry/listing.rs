@@ -25,6 +25,14 @@ pub(crate) struct Listing<T> {
     restricted: bool,
 }
 
+/// The positions of `keys` in sorted order: one sort compiled for every
+/// kind of entry rather than one per kind.
+fn sorted_order(keys: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_unstable_by_key(|&at| keys[at]);
+    order
+}
+
 impl<T: Restricted> Listing<T> {
     /// Sorts `entries` by key; fails on the first duplicate key, naming it.
     #[cfg(any(feature = "skills", test))]
@@ -40,12 +48,16 @@ impl<T: Restricted> Listing<T> {
 
     /// [`build`](Self::build) from entries another listing may share.
     pub(crate) fn from_shared<S: Serialize>(
-        mut entries: Vec<Arc<T>>,
+        entries: Vec<Arc<T>>,
         key: impl Fn(&T) -> &str,
         listed: impl Fn(&T) -> &S,
         kind: &str,
     ) -> Result<Self, String> {
-        entries.sort_by(|a, b| key(a.as_ref()).cmp(key(b.as_ref())));
+        let keys: Vec<&str> = entries.iter().map(|entry| key(entry)).collect();
+        let entries: Vec<Arc<T>> = sorted_order(&keys)
+            .into_iter()
+            .map(|at| entries[at].clone())
+            .collect();
         let mut index = HashMap::with_capacity(entries.len());
         let mut raw = Vec::with_capacity(entries.len());
         for (i, entry) in entries.iter().enumerate() {

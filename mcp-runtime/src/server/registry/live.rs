@@ -11,7 +11,6 @@
 //! kind the batch touched, and `notifications/resources/updated` for each
 //! resource it replaced.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -464,8 +463,10 @@ struct Kind<T> {
     now: Arc<Listing<T>>,
     key: fn(&T) -> &str,
     name: &'static str,
-    /// The entries by key, once a change touched this kind.
-    next: Option<BTreeMap<String, Arc<T>>>,
+    /// The entries sorted by key, once a change touched this kind. A
+    /// sorted `Vec` rather than a map: registries are small, and a map per
+    /// kind of entry was a twentieth of the runtime's compiled code.
+    next: Option<Vec<Arc<T>>>,
 }
 
 impl<T: Restricted> Kind<T> {
@@ -485,29 +486,40 @@ impl<T: Restricted> Kind<T> {
     /// Makes one edit; returns the key of an entry it replaced.
     fn edit(&mut self, edit: Edit<T>) -> Result<Option<String>, BuildError> {
         let (now, key_of) = (&self.now, self.key);
-        let next = self.next.get_or_insert_with(|| {
-            now.iter()
-                .map(|entry| (key_of(entry).to_owned(), entry.clone()))
-                .collect()
-        });
+        // A listing is sorted by this same key.
+        let next = self
+            .next
+            .get_or_insert_with(|| now.iter().cloned().collect());
+        let find = |next: &[Arc<T>], key: &str| next.binary_search_by(|e| key_of(e).cmp(key));
         let kind = self.name;
         match edit {
-            Edit::Add(entry) => {
-                let key = key_of(&entry).to_owned();
-                if next.contains_key(&key) {
-                    return Err(BuildError::new(format!("two {kind}s are named `{key}`")));
+            Edit::Add(entry) => match find(next, key_of(&entry)) {
+                Ok(_) => Err(BuildError::new(format!(
+                    "two {kind}s are named `{}`",
+                    key_of(&entry)
+                ))),
+                Err(at) => {
+                    next.insert(at, Arc::new(entry));
+                    Ok(None)
                 }
-                next.insert(key, Arc::new(entry));
-                Ok(None)
-            }
-            Edit::Replace(entry) => {
-                let key = key_of(&entry).to_owned();
-                let replaced = next.insert(key.clone(), Arc::new(entry));
-                Ok(replaced.map(|_| key))
-            }
-            Edit::Remove(key) => match next.remove(&key) {
-                Some(_) => Ok(None),
-                None => Err(BuildError::new(format!("there is no {kind} `{key}`"))),
+            },
+            Edit::Replace(entry) => match find(next, key_of(&entry)) {
+                Ok(at) => {
+                    let key = key_of(&entry).to_owned();
+                    next[at] = Arc::new(entry);
+                    Ok(Some(key))
+                }
+                Err(at) => {
+                    next.insert(at, Arc::new(entry));
+                    Ok(None)
+                }
+            },
+            Edit::Remove(key) => match find(next, &key) {
+                Ok(at) => {
+                    next.remove(at);
+                    Ok(None)
+                }
+                Err(_) => Err(BuildError::new(format!("there is no {kind} `{key}`"))),
             },
         }
     }
@@ -516,7 +528,7 @@ impl<T: Restricted> Kind<T> {
     fn finish(self, build: MakeListing<T>) -> Result<Arc<Listing<T>>, BuildError> {
         match self.next {
             None => Ok(self.now),
-            Some(next) => build(next.into_values().collect()).map(Arc::new),
+            Some(next) => build(next).map(Arc::new),
         }
     }
 }

@@ -245,13 +245,12 @@ fn unknown_task(task_id: &str) -> ErrorObject {
 fn complete(mut result: CallToolResult) -> Outcome {
     // Task results are never cached: no hints.
     shape::apply(Era::Modern, &mut result, None);
-    match serde_json::to_value(result) {
-        Ok(Value::Object(object)) => Ok(object),
-        Ok(_) => unreachable!("a CallToolResult serializes to an object"),
-        Err(e) => Err(ErrorObject::internal(format!(
-            "tool result not serializable: {e}"
-        ))),
-    }
+    // Through bytes rather than `to_value`: the byte writer of every content
+    // type is compiled for the ordinary answer anyway, and a second
+    // (`Value`) writer for all of them would be compiled for this path alone.
+    serde_json::to_vec(&result)
+        .and_then(|bytes| serde_json::from_slice(&bytes))
+        .map_err(|e| ErrorObject::internal(format!("tool result not serializable: {e}")))
 }
 
 /// Polls `future` once, with the caller's waker.

@@ -8,7 +8,7 @@
 //! (work still running then is dropped). The map never holds more than
 //! `max_tasks` tasks, so a client cannot exhaust memory by creating them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
@@ -109,7 +109,7 @@ impl TaskStore {
                 status: TaskStatus::Working,
                 status_message: None,
                 last_updated_at: now,
-                waiting: BTreeMap::new(),
+                waiting: Vec::new(),
                 asked: BTreeSet::new(),
                 outcome: None,
             }),
@@ -176,8 +176,9 @@ struct TaskState {
     status: TaskStatus,
     status_message: Option<String>,
     last_updated_at: SystemTime,
-    /// Questions the work waits on, keyed like `inputRequests`.
-    waiting: BTreeMap<String, Waiting>,
+    /// Questions the work waits on, keyed like `inputRequests` (a few at
+    /// a time, and keys are never reused: a list, not a map).
+    waiting: Vec<(String, Waiting)>,
     /// Every key asked so far: a key names one question for the task's life.
     asked: BTreeSet<String>,
     outcome: Option<Outcome>,
@@ -203,6 +204,16 @@ impl TaskState {
             self.status = status;
             self.last_updated_at = SystemTime::now();
         }
+    }
+
+    fn waiting_at(&self, key: &str) -> Option<usize> {
+        self.waiting.iter().position(|(asked, _)| asked == key)
+    }
+
+    /// Takes the question `key` back, when it is still open.
+    fn withdraw(&mut self, key: &str) -> Option<Waiting> {
+        let at = self.waiting_at(key)?;
+        Some(self.waiting.swap_remove(at).1)
     }
 
     fn end(&mut self, status: TaskStatus, message: Option<String>, outcome: Option<Outcome>) {
@@ -346,7 +357,7 @@ impl TaskSlot {
             let (answer, receiver) = oneshot::channel();
             state
                 .waiting
-                .insert(key.clone(), Waiting { request, answer });
+                .push((key.clone(), Waiting { request, answer }));
             state.settle();
             receiver
         };
@@ -363,7 +374,7 @@ impl TaskSlot {
         let mut state = lock(&self.state);
         let mut answers = Vec::new();
         for (key, response) in responses {
-            if !state.waiting.contains_key(&key) {
+            if state.waiting_at(&key).is_none() {
                 continue;
             }
             let response = <InputResponse as serde::Deserialize>::deserialize(&response)
@@ -371,7 +382,7 @@ impl TaskSlot {
             answers.push((key, response));
         }
         for (key, response) in answers {
-            if let Some(waiting) = state.waiting.remove(&key) {
+            if let Some(waiting) = state.withdraw(&key) {
                 // The work may have stopped waiting; then the answer is moot.
                 let _ = waiting.answer.send(response);
             }
@@ -392,7 +403,7 @@ struct Withdraw<'a> {
 impl Drop for Withdraw<'_> {
     fn drop(&mut self) {
         let mut state = lock(&self.slot.state);
-        if state.waiting.remove(&self.key).is_some() {
+        if state.withdraw(&self.key).is_some() {
             state.settle();
             drop(state);
             self.slot.touched();
