@@ -59,6 +59,19 @@ pub fn result_frame<R: Serialize>(id: &RequestId, result: &R) -> Vec<u8> {
     })
 }
 
+/// A success response whose result `write` appends as JSON text: for
+/// results assembled from JSON serialized earlier (a listing's entries),
+/// which no `Serialize` type can carry without serde_json's `raw_value`.
+pub(crate) fn written_result_frame(id: &RequestId, write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(FRAME_CAPACITY);
+    bytes.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    serde_json::to_writer(&mut bytes, id).expect("a request id always serializes");
+    bytes.extend_from_slice(br#","result":"#);
+    write(&mut bytes);
+    bytes.push(b'}');
+    bytes
+}
+
 /// An error response; `id` is `None` (sent as `null`) when the request's id
 /// could not be read.
 pub fn error_frame(id: Option<&RequestId>, error: &ErrorObject) -> Vec<u8> {

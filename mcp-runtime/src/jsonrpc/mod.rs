@@ -5,6 +5,7 @@ mod error;
 mod id;
 mod message;
 
+pub(crate) use encode::written_result_frame;
 pub use encode::{error_frame, notification_frame, request_frame, result_frame};
 pub use error::{ErrorObject, code};
 pub use id::RequestId;

@@ -4,9 +4,7 @@
 //! cacheable one carries `ttlMs` and `cacheScope` (the server's options),
 //! unless its handler chose them; a legacy result is left as it is.
 
-use serde::Serialize;
-
-use crate::jsonrpc::{RequestId, result_frame};
+use crate::jsonrpc::RequestId;
 use crate::protocol::{
     CacheScope, CallToolResult, CompleteResult, CreateTaskResult, DiscoverResult, EmptyResult, Era,
     GetPromptResult, GetTaskResult, InitializeResult, InputRequiredResult, Method,
@@ -15,8 +13,8 @@ use crate::protocol::{
 use crate::server::{Server, ServerOptions};
 
 /// A result the era shapes: where its optional `resultType` and cache
-/// hints are, if it has them.
-pub(crate) trait Shaped: Serialize {
+/// hints are, if it has them, and how it is encoded.
+pub(crate) trait Shaped {
     /// The optional `resultType`; `None` for results of a fixed kind.
     fn result_type(&mut self) -> Option<&mut Option<ResultType>>;
 
@@ -25,6 +23,11 @@ pub(crate) trait Shaped: Serialize {
     fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<CacheScope>)> {
         None
     }
+
+    /// The response to `id` carrying this result: [`result_frame`](crate::jsonrpc::result_frame) for a
+    /// typed result; results made of JSON serialized earlier (a listing's
+    /// entries) write their own.
+    fn frame(&self, id: &RequestId) -> Vec<u8>;
 }
 
 /// Implements [`Shaped`] for results with an optional `result_type`
@@ -36,6 +39,9 @@ macro_rules! shaped {
             fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
                 Some(&mut self.result_type)
             }
+            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
+                $crate::jsonrpc::result_frame(id, self)
+            }
         })*
         $(impl $crate::server::engine::shape::Shaped for $cached {
             fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
@@ -44,10 +50,16 @@ macro_rules! shaped {
             fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<$crate::protocol::CacheScope>)> {
                 Some((&mut self.ttl_ms, &mut self.cache_scope))
             }
+            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
+                $crate::jsonrpc::result_frame(id, self)
+            }
         })*
         $(impl $crate::server::engine::shape::Shaped for $fixed {
             fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
                 None
+            }
+            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
+                $crate::jsonrpc::result_frame(id, self)
             }
         })*
     };
@@ -121,7 +133,7 @@ pub(crate) fn encode<R: Shaped>(
     options: &ServerOptions,
 ) -> Vec<u8> {
     apply(era, &mut result, cache_hints(method, options));
-    result_frame(id, &result)
+    result.frame(id)
 }
 
 impl Server {

@@ -8,19 +8,20 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::value::RawValue;
+use serde::Serialize;
 
 use super::audience::Restricted;
-use crate::jsonrpc::ErrorObject;
+use crate::canonical::write_json_string;
+use crate::jsonrpc::{ErrorObject, RequestId, written_result_frame};
 use crate::protocol::{CacheScope, ResultType};
 use crate::server::auth::Principal;
-use crate::server::engine::shape::shaped;
+use crate::server::engine::shape::Shaped;
 
 pub(crate) struct Listing<T> {
     entries: Vec<Arc<T>>,
     index: HashMap<String, usize>,
-    listed: Vec<Box<RawValue>>,
+    /// Each entry's JSON text, as listed.
+    listed: Vec<Box<str>>,
     /// Whether some entry is hidden from some caller.
     restricted: bool,
 }
@@ -65,9 +66,9 @@ impl<T: Restricted> Listing<T> {
             if index.insert(key(entry).to_owned(), i).is_some() {
                 return Err(format!("two {kind}s are named `{}`", key(entry)));
             }
-            let json = serde_json::value::to_raw_value(listed(entry))
+            let json = serde_json::to_string(listed(entry))
                 .map_err(|e| format!("{kind} `{}` cannot be serialized: {e}", key(entry)))?;
-            raw.push(json);
+            raw.push(json.into_boxed_str());
         }
         Ok(Listing {
             restricted: entries.iter().any(|entry| entry.audience().is_some()),
@@ -99,7 +100,7 @@ impl<T: Restricted> Listing<T> {
 
     /// The listed JSON of the entry `key`, as serialized at build time.
     #[cfg(feature = "skills")]
-    pub(crate) fn get_listed(&self, key: &str) -> Option<&RawValue> {
+    pub(crate) fn get_listed(&self, key: &str) -> Option<&str> {
         self.index.get(key).map(|&i| &*self.listed[i])
     }
 
@@ -158,8 +159,8 @@ impl<T: Restricted> Listing<T> {
 /// The entries of one page: a slice of the listing, or those picked for
 /// one caller.
 enum Items<'a> {
-    All(&'a [Box<RawValue>]),
-    Picked(Vec<&'a RawValue>),
+    All(&'a [Box<str>]),
+    Picked(Vec<&'a str>),
 }
 
 impl<'a> Items<'a> {
@@ -182,12 +183,27 @@ impl<'a> Items<'a> {
     }
 }
 
-impl Serialize for Items<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl Items<'_> {
+    /// `[…]`, each entry's JSON as serialized when the listing was built.
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'[');
+        let mut write_entry = |at: usize, entry: &str| {
+            if at > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(entry.as_bytes());
+        };
         match self {
-            Items::All(all) => all.serialize(serializer),
-            Items::Picked(picked) => picked.serialize(serializer),
+            Items::All(all) => all
+                .iter()
+                .enumerate()
+                .for_each(|(at, e)| write_entry(at, e)),
+            Items::Picked(picked) => picked
+                .iter()
+                .enumerate()
+                .for_each(|(at, e)| write_entry(at, e)),
         }
+        out.push(b']');
     }
 }
 
@@ -203,29 +219,49 @@ pub(crate) struct Page<'a> {
     cache_scope: Option<CacheScope>,
 }
 
-shaped! {
-    kind: ;
-    cached: Page<'_>;
-    fixed: ;
+impl Shaped for Page<'_> {
+    fn result_type(&mut self) -> Option<&mut Option<ResultType>> {
+        Some(&mut self.result_type)
+    }
+
+    fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<CacheScope>)> {
+        Some((&mut self.ttl_ms, &mut self.cache_scope))
+    }
+
+    /// Written by hand: the entries are JSON text already.
+    fn frame(&self, id: &RequestId) -> Vec<u8> {
+        written_result_frame(id, |out| {
+            out.push(b'{');
+            write_json_string(self.member, &mut |bytes| out.extend_from_slice(bytes));
+            out.push(b':');
+            self.items.write(out);
+            write_member(out, "nextCursor", &self.next_cursor);
+            write_shape(out, self.result_type, self.ttl_ms, self.cache_scope);
+            out.push(b'}');
+        })
+    }
 }
 
-impl Serialize for Page<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry(self.member, &self.items)?;
-        if let Some(cursor) = &self.next_cursor {
-            map.serialize_entry("nextCursor", cursor)?;
-        }
-        if let Some(result_type) = &self.result_type {
-            map.serialize_entry("resultType", result_type)?;
-        }
-        if let Some(ttl_ms) = &self.ttl_ms {
-            map.serialize_entry("ttlMs", ttl_ms)?;
-        }
-        if let Some(scope) = &self.cache_scope {
-            map.serialize_entry("cacheScope", scope)?;
-        }
-        map.end()
+/// Appends `,"resultType":…,"ttlMs":…,"cacheScope":…`, each only when set,
+/// to a result object being written by hand.
+pub(crate) fn write_shape(
+    out: &mut Vec<u8>,
+    result_type: Option<ResultType>,
+    ttl_ms: Option<u64>,
+    cache_scope: Option<CacheScope>,
+) {
+    write_member(out, "resultType", &result_type);
+    write_member(out, "ttlMs", &ttl_ms);
+    write_member(out, "cacheScope", &cache_scope);
+}
+
+/// Appends `,"name":value` when `value` is set.
+fn write_member<T: Serialize>(out: &mut Vec<u8>, name: &str, value: &Option<T>) {
+    if let Some(value) = value {
+        out.push(b',');
+        write_json_string(name, &mut |bytes| out.extend_from_slice(bytes));
+        out.push(b':');
+        serde_json::to_writer(&mut *out, value).expect("a string, number or name serializes");
     }
 }
 
@@ -259,7 +295,7 @@ mod tests {
             let Items::All(items) = page.items else {
                 panic!("an unrestricted listing pages by slices")
             };
-            seen.extend(items.iter().map(|r| r.get().to_owned()));
+            seen.extend(items.iter().map(|r| r.to_string()));
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
                 None => break,
@@ -332,7 +368,7 @@ mod tests {
     #[cfg(feature = "skills")]
     fn an_entry_is_found_serialized() {
         let list = listing(&["b", "a"]);
-        assert_eq!(list.get_listed("b").map(RawValue::get), Some("\"b\""));
+        assert_eq!(list.get_listed("b"), Some("\"b\""));
         assert!(list.get_listed("c").is_none());
     }
 
@@ -365,12 +401,9 @@ mod tests {
             for _ in 0..10 {
                 let page = list.page("things", cursor.as_deref(), 2, caller).unwrap();
                 assert_eq!(page.cache_scope, Some(CacheScope::Private));
-                seen.extend(
-                    serde_json::from_str::<Vec<String>>(
-                        &serde_json::to_string(&page.items).unwrap(),
-                    )
-                    .unwrap(),
-                );
+                let mut items = Vec::new();
+                page.items.write(&mut items);
+                seen.extend(serde_json::from_slice::<Vec<String>>(&items).unwrap());
                 match page.next_cursor {
                     Some(next) => cursor = Some(next),
                     None => break,

@@ -7,21 +7,18 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::audience::{Audience, Restricted};
 use super::handler::erase;
-use super::listing::Listing;
-use super::listing::Page;
+use super::listing::{Listing, Page, write_shape};
 use super::resource::{ResourceDef, ResourceRead};
 use super::skill::{SkillDef, compile};
-use crate::jsonrpc::ErrorObject;
+use crate::jsonrpc::{ErrorObject, RequestId, written_result_frame};
 use crate::protocol::{
     CacheScope, DIRECTORY_MIME_TYPE, JsonObject, ReadResourceResult, Resource, ResultType, Skill,
 };
-use crate::server::engine::shape::shaped;
+use crate::server::engine::shape::Shaped;
 
 // Skills, and their files, are shown to everyone.
 impl Restricted for Skill {
@@ -146,22 +143,32 @@ impl Skills {
 /// The result of `skills/get`, around the entry serialized at build time.
 /// The entry is registry data that does not change while the server runs,
 /// so it carries the cache hints of list results.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub(crate) struct GetSkillResult<'a> {
-    skill: &'a RawValue,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The skill's JSON text, as listed.
+    skill: &'a str,
     result_type: Option<ResultType>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     ttl_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     cache_scope: Option<CacheScope>,
 }
 
-shaped! {
-    kind: ;
-    cached: GetSkillResult<'_>;
-    fixed: ;
+impl Shaped for GetSkillResult<'_> {
+    fn result_type(&mut self) -> Option<&mut Option<ResultType>> {
+        Some(&mut self.result_type)
+    }
+
+    fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<CacheScope>)> {
+        Some((&mut self.ttl_ms, &mut self.cache_scope))
+    }
+
+    /// Written by hand: the skill is JSON text already.
+    fn frame(&self, id: &RequestId) -> Vec<u8> {
+        written_result_frame(id, |out| {
+            out.extend_from_slice(br#"{"skill":"#);
+            out.extend_from_slice(self.skill.as_bytes());
+            write_shape(out, self.result_type, self.ttl_ms, self.cache_scope);
+            out.push(b'}');
+        })
+    }
 }
 
 /// Nested skills would need the enclosing skill's manifest to list the
