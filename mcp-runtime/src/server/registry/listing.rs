@@ -232,7 +232,7 @@ impl Shaped for Page<'_> {
     fn frame(&self, id: &RequestId) -> Vec<u8> {
         written_result_frame(id, |out| {
             out.push(b'{');
-            write_json_string(self.member, &mut |bytes| out.extend_from_slice(bytes));
+            push_json_string(out, self.member);
             out.push(b':');
             self.items.write(out);
             write_member(out, "nextCursor", &self.next_cursor);
@@ -255,11 +255,17 @@ pub(crate) fn write_shape(
     write_member(out, "cacheScope", &cache_scope);
 }
 
+/// Appends `text` as a JSON string (one sink type, so one copy of the
+/// escaper for every caller here).
+fn push_json_string(out: &mut Vec<u8>, text: &str) {
+    write_json_string(text, &mut |bytes| out.extend_from_slice(bytes));
+}
+
 /// Appends `,"name":value` when `value` is set.
 fn write_member<T: Serialize>(out: &mut Vec<u8>, name: &str, value: &Option<T>) {
     if let Some(value) = value {
         out.push(b',');
-        write_json_string(name, &mut |bytes| out.extend_from_slice(bytes));
+        push_json_string(out, name);
         out.push(b':');
         serde_json::to_writer(&mut *out, value).expect("a string, number or name serializes");
     }
