@@ -40,6 +40,18 @@ pub struct ErrorObject {
 }
 
 impl ErrorObject {
+    /// The error as a JSON object (`code`, `message`, and `data` when set),
+    /// for results that carry an error as data (a failed task's `error`).
+    pub(crate) fn to_object(&self) -> serde_json::Map<String, Value> {
+        let mut object = serde_json::Map::new();
+        object.insert("code".to_owned(), self.code.into());
+        object.insert("message".to_owned(), self.message.clone().into());
+        if let Some(data) = &self.data {
+            object.insert("data".to_owned(), data.clone());
+        }
+        object
+    }
+
     /// An error with a code and a message and no data.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         ErrorObject {

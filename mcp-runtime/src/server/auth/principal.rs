@@ -37,11 +37,12 @@ impl Principal {
             (_, Some(Value::Array(scopes))) => scopes.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         };
-        let scopes = granted
-            .into_iter()
-            .filter(|scope| !scope.is_empty())
-            .map(str::to_owned)
-            .collect();
+        // Inserted one by one: collecting into a set sorts a vector first,
+        // one more sort compiled for nothing.
+        let mut scopes = BTreeSet::new();
+        for scope in granted.into_iter().filter(|scope| !scope.is_empty()) {
+            scopes.insert(scope.to_owned());
+        }
         Principal {
             subject: text("sub"),
             client_id: text("client_id").or_else(|| text("azp")),

@@ -137,12 +137,7 @@ impl Server {
         let request = CompletionRequest {
             argument: params.argument.name,
             value: params.argument.value,
-            context_arguments: params
-                .context
-                .and_then(|c| c.arguments)
-                .unwrap_or_default()
-                .into_iter()
-                .collect(),
+            context_arguments: params.context.and_then(|c| c.arguments).unwrap_or_default(),
             context,
         };
         catch_panic(completer(request))

@@ -91,11 +91,7 @@ impl TaskRecord {
                 let message = "the server instance running this task stopped before it finished";
                 task.status = TaskStatus::Failed;
                 task.status_message = Some(message.to_owned());
-                let error = ErrorObject::internal(message);
-                self.state.error = Some(JsonObject::from_iter([
-                    ("code".to_owned(), error.code.into()),
-                    ("message".to_owned(), error.message.into()),
-                ]));
+                self.state.error = Some(ErrorObject::internal(message).to_object());
             }
         }
     }

@@ -13,7 +13,6 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -22,7 +21,8 @@ use super::clock::rfc3339;
 use crate::jsonrpc::ErrorObject;
 use crate::lifetime::{bounded, millis};
 use crate::protocol::{
-    CreateTaskResult, GetTaskResult, InputRequest, InputResponse, JsonObject, Task, TaskStatus,
+    CreateTaskResult, GetTaskResult, InputRequest, InputRequests, InputResponse, JsonObject, Task,
+    TaskStatus,
 };
 use crate::server::InputError;
 use crate::sync::lock;
@@ -262,15 +262,17 @@ impl TaskSlot {
     pub(crate) fn snapshot(&self) -> GetTaskResult {
         let state = lock(&self.state);
         let input_requests = (state.status == TaskStatus::InputRequired).then(|| {
-            state
-                .waiting
-                .iter()
-                .map(|(key, waiting)| (key.clone(), waiting.request.clone()))
-                .collect()
+            // Inserted one by one: collecting into a map sorts a vector
+            // first, one more sort compiled for nothing.
+            let mut open = InputRequests::new();
+            for (key, waiting) in &state.waiting {
+                open.insert(key.clone(), waiting.request.clone());
+            }
+            open
         });
         let (result, error) = match &state.outcome {
             Some(Ok(result)) => (Some(result.clone()), None),
-            Some(Err(error)) => (None, Some(error_object(error))),
+            Some(Err(error)) => (None, Some(error.to_object())),
             None => (None, None),
         };
         GetTaskResult {
@@ -408,17 +410,6 @@ impl Drop for Withdraw<'_> {
             drop(state);
             self.slot.touched();
         }
-    }
-}
-
-/// The JSON-RPC error object as JSON (`code`, `message`, `data`).
-fn error_object(error: &ErrorObject) -> JsonObject {
-    match serde_json::to_value(error) {
-        Ok(Value::Object(object)) => object,
-        _ => JsonObject::from_iter([
-            ("code".to_owned(), Value::from(error.code)),
-            ("message".to_owned(), Value::from(error.message.clone())),
-        ]),
     }
 }
 
