@@ -366,3 +366,28 @@ fn published_crates_carry_crates_io_metadata() {
         );
     }
 }
+
+/// serde_json's `raw_value` compiles every struct field's serializer a
+/// second time (for its `RawValue` emitter), in the runtime and in every
+/// crate that serializes through serde_json: a fifth of what the runtime
+/// compiled was such copies. The runtime does without it; checked with
+/// every feature on, as a workspace may unify them.
+#[test]
+fn the_runtime_does_not_turn_on_serde_json_raw_value() {
+    let output = support::cargo()
+        .args(["tree", "-p", "mcp-toolkit-runtime", "--all-features"])
+        .args(["-e", "normal,build,features", "-i", "serde_json"])
+        .args(["--prefix", "none"])
+        .output()
+        .expect("run cargo tree");
+    let tree = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && tree.contains("serde_json feature \"std\""),
+        "cargo tree shows no serde_json:\n{tree}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        !tree.contains("serde_json feature \"raw_value\""),
+        "something turns on serde_json's raw_value:\n{tree}"
+    );
+}
