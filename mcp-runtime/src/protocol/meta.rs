@@ -115,15 +115,21 @@ pub struct SubscriptionsListenResultMetaObject {
     pub subscription_id: Option<Value>,
 }
 
+// The views are for applications; the runtime reads and writes the
+// reserved keys itself. `#[inline]` has them compiled in the crates that
+// call them, so that every server does not compile a `Value` reader and
+// writer for each view (the client-capability tree is the largest).
 macro_rules! meta_view {
     ($($ty:ident),*) => {$(
         impl $ty {
             /// Reads the reserved keys out of a raw `_meta` map (other keys are ignored).
+            #[inline]
             pub fn from_meta(meta: &Meta) -> Result<Self, serde_json::Error> {
                 <Self as serde::Deserialize>::deserialize(meta)
             }
 
             /// Converts into a raw `_meta` map holding only the keys that are set.
+            #[inline]
             pub fn into_meta(self) -> Meta {
                 match serde_json::to_value(self) {
                     Ok(Value::Object(map)) => map,
@@ -132,6 +138,7 @@ macro_rules! meta_view {
             }
 
             /// Writes the keys that are set into `meta`, replacing existing values.
+            #[inline]
             pub fn merge_into(self, meta: &mut Meta) {
                 meta.extend(self.into_meta());
             }

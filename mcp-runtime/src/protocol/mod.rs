@@ -33,6 +33,7 @@ mod resources;
 mod roots;
 mod sampling;
 mod serde_util;
+pub(crate) use serde_util::to_json_via_bytes;
 mod skills;
 mod subscriptions;
 mod tasks;

@@ -1,7 +1,7 @@
 //! Private serde helpers shared by the protocol types.
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 /// Largest magnitude below which every integral `f64` is exactly representable as an integer.
@@ -67,4 +67,14 @@ pub(crate) fn bad_tag<E: serde::de::Error>(what: &str, key: &str, found: Option<
         Some(v) => E::custom(format!("unknown {what} {key} `{v}`")),
         None => E::custom(format!("{what} is missing the `{key}` member")),
     }
+}
+
+/// `value` as JSON (a `Value`, a `Map`), written to bytes and read back:
+/// for types whose byte writer the runtime compiles anyway, on paths that
+/// run once or rarely. `serde_json::to_value` would compile a second writer
+/// (to `Value`) for each type and everything it contains.
+pub(crate) fn to_json_via_bytes<T: Serialize + ?Sized, V: DeserializeOwned>(
+    value: &T,
+) -> serde_json::Result<V> {
+    serde_json::from_slice(&serde_json::to_vec(value)?)
 }

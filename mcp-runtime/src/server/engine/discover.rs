@@ -5,7 +5,9 @@ use serde_json::Map;
 
 use super::classify::supported_versions;
 use super::shape;
-use crate::protocol::{DiscoverResult, Era, Implementation, META_SERVER_INFO, Method};
+use crate::protocol::{
+    DiscoverResult, Era, Implementation, META_SERVER_INFO, Method, to_json_via_bytes,
+};
 use crate::server::ServerOptions;
 
 /// The `server/discover` result, built once.
@@ -18,7 +20,7 @@ pub(crate) fn discover_result(
     let mut meta = Map::new();
     meta.insert(
         META_SERVER_INFO.to_owned(),
-        serde_json::to_value(info).unwrap_or_default(),
+        to_json_via_bytes(info).unwrap_or_default(),
     );
     let mut result = DiscoverResult {
         supported_versions: supported_versions()

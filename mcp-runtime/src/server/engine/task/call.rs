@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
 use crate::protocol::{
     CallToolResult, GetTaskResult, JsonObject, Method, TaskAck, TaskSupport, declares_tasks,
-    tasks_required_capabilities,
+    tasks_required_capabilities, to_json_via_bytes,
 };
 use crate::server::Server;
 use crate::server::engine::params::Reply;
@@ -245,11 +245,7 @@ fn unknown_task(task_id: &str) -> ErrorObject {
 fn complete(mut result: CallToolResult) -> Outcome {
     // Task results are never cached: no hints.
     shape::apply(Era::Modern, &mut result, None);
-    // Through bytes rather than `to_value`: the byte writer of every content
-    // type is compiled for the ordinary answer anyway, and a second
-    // (`Value`) writer for all of them would be compiled for this path alone.
-    serde_json::to_vec(&result)
-        .and_then(|bytes| serde_json::from_slice(&bytes))
+    to_json_via_bytes(&result)
         .map_err(|e| ErrorObject::internal(format!("tool result not serializable: {e}")))
 }
 
