@@ -24,9 +24,10 @@ pub(crate) trait Shaped {
         None
     }
 
-    /// The response to `id` carrying this result: [`result_frame`](crate::jsonrpc::result_frame) for a
-    /// typed result; results made of JSON serialized earlier (a listing's
-    /// entries) write their own.
+    /// The response to `id` carrying this result:
+    /// [`result_frame`](crate::jsonrpc::result_frame) for a typed result;
+    /// results made of JSON serialized earlier (a listing's entries) write
+    /// their own.
     fn frame(&self, id: &RequestId) -> Vec<u8>;
 }
 

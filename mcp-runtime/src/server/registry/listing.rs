@@ -181,9 +181,7 @@ impl<'a> Items<'a> {
             }
         }
     }
-}
 
-impl Items<'_> {
     /// `[…]`, each entry's JSON as serialized when the listing was built.
     fn write(&self, out: &mut Vec<u8>) {
         out.push(b'[');
