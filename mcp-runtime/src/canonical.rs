@@ -20,7 +20,7 @@ pub fn write_canonical(value: &Value, sink: &mut impl FnMut(&[u8])) {
             // Sorted here too: a map keeps insertion order when a crate
             // turns on serde_json's `preserve_order`.
             let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_unstable();
+            keys.sort();
             sink(b"{");
             for (i, key) in keys.into_iter().enumerate() {
                 if i > 0 {

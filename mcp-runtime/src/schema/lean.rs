@@ -638,7 +638,7 @@ fn canonical(value: &Value, out: &mut String) {
         }
         Value::Object(members) => {
             let mut names: Vec<&String> = members.keys().collect();
-            names.sort_unstable();
+            names.sort();
             out.push('{');
             for name in names {
                 out.push_str(&Value::from(name.as_str()).to_string());
