@@ -25,7 +25,7 @@ impl Server {
         &self,
         era: Era,
         id: &RequestId,
-        rounds: Rounds,
+        mut rounds: Rounds,
         mut context: RequestContext,
         run: F,
     ) -> Reply
@@ -34,7 +34,7 @@ impl Server {
         F: FnOnce(RequestContext) -> Fut,
         Fut: std::future::Future<Output = Result<T, ErrorObject>>,
     {
-        let input = self.open_rounds(era, &rounds)?;
+        let input = self.open_rounds(era, &mut rounds)?;
         context.input = input.clone();
         let outcome = run(context).await;
         match self.input_reply(id, &rounds, &input) {
@@ -48,7 +48,7 @@ impl Server {
     pub(crate) fn open_rounds(
         &self,
         era: Era,
-        rounds: &Rounds,
+        rounds: &mut Rounds,
     ) -> Result<Arc<InputState>, ErrorObject> {
         match era {
             Era::Modern => Ok(Arc::new(
@@ -123,13 +123,14 @@ impl Rounds {
         request_state::request_digest(self.method.name(), &self.target, arguments)
     }
 
-    /// The answers of earlier rounds (from the verified state) and this one.
-    fn answers(&self, key: &StateKey) -> Result<InputState, ErrorObject> {
+    /// The answers of earlier rounds (from the verified state) and this
+    /// one's, moved out (they are read once per request).
+    fn answers(&mut self, key: &StateKey) -> Result<InputState, ErrorObject> {
         let mut answers = match &self.state {
             Some(state) => request_state::open(key, state, self.method.name(), &self.digest())?,
             None => Default::default(),
         };
-        answers.extend(self.responses.clone().unwrap_or_default());
+        answers.extend(self.responses.take().unwrap_or_default());
         Ok(InputState::with_answers(answers))
     }
 }

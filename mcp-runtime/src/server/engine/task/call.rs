@@ -64,7 +64,7 @@ impl Server {
     pub(crate) async fn call_tool_as_task(
         &self,
         id: &RequestId,
-        rounds: Rounds,
+        mut rounds: Rounds,
         tool: Arc<ToolEntry>,
         arguments: Arc<Value>,
         mut context: RequestContext,
@@ -73,7 +73,7 @@ impl Server {
         let Some(store) = self.inner.tasks.clone() else {
             unreachable!("a task plan needs a task store")
         };
-        let input = self.open_rounds(Era::Modern, &rounds)?;
+        let input = self.open_rounds(Era::Modern, &mut rounds)?;
         context.input = input.clone();
         // The call may outlive its request, whose cancellation fires when
         // the response is sent: it answers to the task's token instead.
