@@ -33,8 +33,23 @@ pub(crate) trait Shaped {
 
 /// Implements [`Shaped`] for results with an optional `result_type`
 /// (`kind`), also `ttl_ms` and `cache_scope` (`cached`), or neither
-/// (`fixed`: their kind is part of what they are).
+/// (`fixed`: their kind is part of what they are); or, for `cached`
+/// results made of JSON serialized earlier (`written`), whose frame their
+/// `write_result(&self, out: &mut Vec<u8>)` writes.
 macro_rules! shaped {
+    (written: $($written:ty),*;) => {
+        $(impl $crate::server::engine::shape::Shaped for $written {
+            fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
+                Some(&mut self.result_type)
+            }
+            fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<$crate::protocol::CacheScope>)> {
+                Some((&mut self.ttl_ms, &mut self.cache_scope))
+            }
+            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
+                $crate::jsonrpc::written_result_frame(id, |out| self.write_result(out))
+            }
+        })*
+    };
     (kind: $($kind:ty),*; cached: $($cached:ty),*; fixed: $($fixed:ty),*;) => {
         $(impl $crate::server::engine::shape::Shaped for $kind {
             fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {

@@ -12,10 +12,10 @@ use serde::Serialize;
 
 use super::audience::Restricted;
 use crate::canonical::write_json_string;
-use crate::jsonrpc::{ErrorObject, RequestId, written_result_frame};
+use crate::jsonrpc::ErrorObject;
 use crate::protocol::{CacheScope, ResultType};
 use crate::server::auth::Principal;
-use crate::server::engine::shape::Shaped;
+use crate::server::engine::shape::shaped;
 
 pub(crate) struct Listing<T> {
     entries: Vec<Arc<T>>,
@@ -219,26 +219,21 @@ pub(crate) struct Page<'a> {
     cache_scope: Option<CacheScope>,
 }
 
-impl Shaped for Page<'_> {
-    fn result_type(&mut self) -> Option<&mut Option<ResultType>> {
-        Some(&mut self.result_type)
-    }
+shaped! {
+    written: Page<'_>;
+}
 
-    fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<CacheScope>)> {
-        Some((&mut self.ttl_ms, &mut self.cache_scope))
-    }
-
-    /// Written by hand: the entries are JSON text already.
-    fn frame(&self, id: &RequestId) -> Vec<u8> {
-        written_result_frame(id, |out| {
-            out.push(b'{');
-            push_json_string(out, self.member);
-            out.push(b':');
-            self.items.write(out);
-            write_member(out, "nextCursor", &self.next_cursor);
-            write_shape(out, self.result_type, self.ttl_ms, self.cache_scope);
-            out.push(b'}');
-        })
+impl Page<'_> {
+    /// The result object, written by hand: the entries are JSON text
+    /// already.
+    fn write_result(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        push_json_string(out, self.member);
+        out.push(b':');
+        self.items.write(out);
+        write_member(out, "nextCursor", &self.next_cursor);
+        write_shape(out, self.result_type, self.ttl_ms, self.cache_scope);
+        out.push(b'}');
     }
 }
 

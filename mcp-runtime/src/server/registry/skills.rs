@@ -14,11 +14,11 @@ use super::handler::erase;
 use super::listing::{Listing, Page, write_shape};
 use super::resource::{ResourceDef, ResourceRead};
 use super::skill::{SkillDef, compile};
-use crate::jsonrpc::{ErrorObject, RequestId, written_result_frame};
+use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
     CacheScope, DIRECTORY_MIME_TYPE, JsonObject, ReadResourceResult, Resource, ResultType, Skill,
 };
-use crate::server::engine::shape::Shaped;
+use crate::server::engine::shape::shaped;
 
 // Skills, and their files, are shown to everyone.
 impl Restricted for Skill {
@@ -151,23 +151,17 @@ pub(crate) struct GetSkillResult<'a> {
     cache_scope: Option<CacheScope>,
 }
 
-impl Shaped for GetSkillResult<'_> {
-    fn result_type(&mut self) -> Option<&mut Option<ResultType>> {
-        Some(&mut self.result_type)
-    }
+shaped! {
+    written: GetSkillResult<'_>;
+}
 
-    fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<CacheScope>)> {
-        Some((&mut self.ttl_ms, &mut self.cache_scope))
-    }
-
-    /// Written by hand: the skill is JSON text already.
-    fn frame(&self, id: &RequestId) -> Vec<u8> {
-        written_result_frame(id, |out| {
-            out.extend_from_slice(br#"{"skill":"#);
-            out.extend_from_slice(self.skill.as_bytes());
-            write_shape(out, self.result_type, self.ttl_ms, self.cache_scope);
-            out.push(b'}');
-        })
+impl GetSkillResult<'_> {
+    /// The result object, written by hand: the skill is JSON text already.
+    fn write_result(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(br#"{"skill":"#);
+        out.extend_from_slice(self.skill.as_bytes());
+        write_shape(out, self.result_type, self.ttl_ms, self.cache_scope);
+        out.push(b'}');
     }
 }
 
