@@ -335,6 +335,28 @@ mod tests {
     }
 
     #[test]
+    fn a_page_frame_is_the_response_with_every_member_set() {
+        let list = listing(&["b", "a\"q", "c"]);
+        let page = list.page("things", None, 2, None).unwrap();
+        let frame = shape::encode(
+            Era::Modern,
+            Method::ToolsList,
+            &RequestId::String("r-1".into()),
+            page,
+            &ServerOptions::default(),
+        );
+        let frame: serde_json::Value = serde_json::from_slice(&frame).unwrap();
+        assert_eq!(
+            frame,
+            json!({"jsonrpc": "2.0", "id": "r-1", "result": {
+                "things": ["a\"q", "b"], "nextCursor": "2", "resultType": "complete",
+                "ttlMs": ServerOptions::default().list_ttl_ms,
+                "cacheScope": ServerOptions::default().list_cache_scope,
+            }})
+        );
+    }
+
+    #[test]
     fn modern_pages_carry_cache_fields() {
         let list = listing(&["a"]);
         let page = |era| {
