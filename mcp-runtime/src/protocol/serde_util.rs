@@ -1,4 +1,5 @@
-//! Private serde helpers shared by the protocol types.
+//! Private serde helpers shared by the protocol types (and, re-exported,
+//! `to_json_via_bytes` for the server).
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -369,9 +369,10 @@ fn published_crates_carry_crates_io_metadata() {
 
 /// serde_json's `raw_value` compiles every struct field's serializer a
 /// second time (for its `RawValue` emitter), in the runtime and in every
-/// crate that serializes through serde_json: a fifth of what the runtime
-/// compiled was such copies. The runtime does without it; checked with
-/// every feature on, as a workspace may unify them.
+/// crate that serializes through serde_json: 124 such copies in a minimal
+/// server's runtime, and 6% of its LLVM IR left with the feature. The
+/// runtime does without it; checked with every feature on, as a workspace
+/// may unify them.
 #[test]
 fn the_runtime_does_not_turn_on_serde_json_raw_value() {
     let output = support::cargo()

@@ -39,12 +39,7 @@ pub(crate) trait Shaped {
 macro_rules! shaped {
     (written: $($written:ty),*;) => {
         $(impl $crate::server::engine::shape::Shaped for $written {
-            fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
-                Some(&mut self.result_type)
-            }
-            fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<$crate::protocol::CacheScope>)> {
-                Some((&mut self.ttl_ms, &mut self.cache_scope))
-            }
+            $crate::server::engine::shape::shaped!(@cached);
             fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
                 $crate::jsonrpc::written_result_frame(id, |out| self.write_result(out))
             }
@@ -55,29 +50,33 @@ macro_rules! shaped {
             fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
                 Some(&mut self.result_type)
             }
-            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
-                $crate::jsonrpc::result_frame(id, self)
-            }
+            $crate::server::engine::shape::shaped!(@typed);
         })*
         $(impl $crate::server::engine::shape::Shaped for $cached {
-            fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
-                Some(&mut self.result_type)
-            }
-            fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<$crate::protocol::CacheScope>)> {
-                Some((&mut self.ttl_ms, &mut self.cache_scope))
-            }
-            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
-                $crate::jsonrpc::result_frame(id, self)
-            }
+            $crate::server::engine::shape::shaped!(@cached);
+            $crate::server::engine::shape::shaped!(@typed);
         })*
         $(impl $crate::server::engine::shape::Shaped for $fixed {
             fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
                 None
             }
-            fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
-                $crate::jsonrpc::result_frame(id, self)
-            }
+            $crate::server::engine::shape::shaped!(@typed);
         })*
+    };
+    // The members of a result with `result_type`, `ttl_ms` and `cache_scope`.
+    (@cached) => {
+        fn result_type(&mut self) -> Option<&mut Option<$crate::protocol::ResultType>> {
+            Some(&mut self.result_type)
+        }
+        fn cache(&mut self) -> Option<(&mut Option<u64>, &mut Option<$crate::protocol::CacheScope>)> {
+            Some((&mut self.ttl_ms, &mut self.cache_scope))
+        }
+    };
+    // The frame of a `Serialize` result.
+    (@typed) => {
+        fn frame(&self, id: &$crate::jsonrpc::RequestId) -> Vec<u8> {
+            $crate::jsonrpc::result_frame(id, self)
+        }
     };
 }
 

@@ -186,22 +186,20 @@ impl<'a> Items<'a> {
 
     /// `[…]`, each entry's JSON as serialized when the listing was built.
     fn write(&self, out: &mut Vec<u8>) {
+        let (all, picked): (&[Box<str>], &[&str]) = match self {
+            Items::All(all) => (all, &[]),
+            Items::Picked(picked) => (&[], picked),
+        };
+        let entries = all
+            .iter()
+            .map(|entry| &**entry)
+            .chain(picked.iter().copied());
         out.push(b'[');
-        let mut write_entry = |at: usize, entry: &str| {
+        for (at, entry) in entries.enumerate() {
             if at > 0 {
                 out.push(b',');
             }
             out.extend_from_slice(entry.as_bytes());
-        };
-        match self {
-            Items::All(all) => all
-                .iter()
-                .enumerate()
-                .for_each(|(at, e)| write_entry(at, e)),
-            Items::Picked(picked) => picked
-                .iter()
-                .enumerate()
-                .for_each(|(at, e)| write_entry(at, e)),
         }
         out.push(b']');
     }
