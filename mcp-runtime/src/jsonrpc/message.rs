@@ -155,9 +155,17 @@ pub fn decode(bytes: &[u8]) -> Result<Incoming, Rejected> {
             let outcome = match (raw.result, raw.error) {
                 (Some(result), None) => Ok(result),
                 (None, Some(error)) => {
-                    match <ErrorObject as serde::Deserialize>::deserialize(&error) {
-                        Ok(error) => Err(error),
-                        Err(_) => return Err(reject(Some(id), "malformed \"error\" object", true)),
+                    // Read from the object itself: a `Value` would add
+                    // serde's struct-from-array reader.
+                    let read = match &error {
+                        Value::Object(object) => {
+                            <ErrorObject as serde::Deserialize>::deserialize(object).ok()
+                        }
+                        _ => None,
+                    };
+                    match read {
+                        Some(error) => Err(error),
+                        None => return Err(reject(Some(id), "malformed \"error\" object", true)),
                     }
                 }
                 _ => {

@@ -54,7 +54,7 @@ pub(crate) fn str_member<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&
 pub(crate) fn from_object<T: DeserializeOwned, E: serde::de::Error>(
     obj: Map<String, Value>,
 ) -> Result<T, E> {
-    T::deserialize(&Value::Object(obj)).map_err(E::custom)
+    T::deserialize(&obj).map_err(E::custom)
 }
 
 /// Converts an already-parsed value into `T`, mapping the error into `E`.

@@ -11,6 +11,7 @@ use tracing::Instrument;
 
 use super::classify::{Classified, Decoded};
 use super::method::method_name;
+use super::params::parse;
 use super::peer::Peer;
 use super::session::Session;
 use crate::jsonrpc::{ErrorObject, Notification, Request, RequestId, error_frame};
@@ -103,8 +104,7 @@ impl Server {
     pub(crate) fn handle_notification(&self, session: &Session, notification: Notification) {
         match notification.method.as_str() {
             NOTIFICATION_CANCELLED => {
-                let params = notification.params.unwrap_or(Value::Null);
-                match <CancelledNotificationParams as serde::Deserialize>::deserialize(&params) {
+                match parse::<CancelledNotificationParams>(notification.params) {
                     Ok(CancelledNotificationParams {
                         request_id: Some(id),
                         ..
