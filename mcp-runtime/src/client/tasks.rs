@@ -311,7 +311,7 @@ impl TaskHandle {
         params.insert("taskId".into(), Value::String(task.id.clone()));
         params.insert(
             "inputResponses".into(),
-            serde_json::to_value(responses).unwrap_or_default(),
+            Value::Object(responses.into_object()),
         );
         let _: TaskAck = self
             .client

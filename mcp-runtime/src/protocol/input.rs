@@ -4,11 +4,12 @@ use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 use super::serde_util::{bad_tag, from_object, object, str_member};
 use super::{
-    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsRequest,
-    ListRootsResult, Meta, ResultType,
+    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, JsonObject,
+    ListRootsRequest, ListRootsResult, Meta, ResultType,
 };
 
 /// A request the server needs the client to fulfil, discriminated by `method`.
@@ -35,10 +36,35 @@ impl<'de> Deserialize<'de> for InputRequest {
     }
 }
 
+impl InputRequest {
+    /// Reads `response` as the answer to this question: an elicitation
+    /// result, a sampling result or a roots list, as the question asked.
+    pub fn read_response(&self, response: &Value) -> Result<InputResponse, serde_json::Error> {
+        match self {
+            InputRequest::CreateMessage(_) => read(response).map(InputResponse::CreateMessage),
+            InputRequest::ListRoots(_) => read(response).map(InputResponse::ListRoots),
+            InputRequest::Elicit(_) => read(response).map(InputResponse::Elicit),
+        }
+    }
+}
+
+/// An answer is an object; read from the map itself, not the `Value`
+/// (which would compile serde's struct-from-array reader per type).
+fn read<T: DeserializeOwned>(response: &Value) -> Result<T, serde_json::Error> {
+    match response {
+        Value::Object(object) => T::deserialize(object),
+        _ => Err(serde::de::Error::custom(
+            "an input response must be an object",
+        )),
+    }
+}
+
 /// The client's answer to an [`InputRequest`].
 ///
-/// The schema gives no discriminator: a response with `action` is an elicitation result,
-/// one with `roots` a roots list, anything else a sampling result.
+/// The schema gives no discriminator: read one with
+/// [`InputRequest::read_response`] when the question is known. Read alone, a
+/// response with `action` is an elicitation result, one with `roots` a roots
+/// list, anything else a sampling result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum InputResponse {
@@ -66,8 +92,82 @@ impl<'de> Deserialize<'de> for InputResponse {
 /// Input requests keyed by a server-chosen name.
 pub type InputRequests = BTreeMap<String, InputRequest>;
 
-/// Input responses keyed by the names used in [`InputRequests`].
-pub type InputResponses = BTreeMap<String, InputResponse>;
+/// The client's answers, keyed like the [`InputRequests`] they answer.
+///
+/// Kept as the JSON the client sent: an answer says nothing of its own type,
+/// so the server reads one as the result the question asked for, when its
+/// handler asks that question again ([`InputRequest::read_response`]), and
+/// never reads an answer to a question it did not ask. A server that asks
+/// nothing compiles none of the readers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct InputResponses(JsonObject);
+
+impl InputResponses {
+    /// No answers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Answers the question `key` with `response`.
+    pub fn insert(&mut self, key: impl Into<String>, response: InputResponse) {
+        // Plain structs with string keys: nothing in them fails to serialize.
+        let response = serde_json::to_value(response).expect("an input response serializes");
+        self.0.insert(key.into(), response);
+    }
+
+    /// The answer to the question `key`, as the client sent it.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.get(key)
+    }
+
+    /// Takes the answer to the question `key` out, as the client sent it.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.0.remove(key)
+    }
+
+    /// The keys of the questions answered.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.keys()
+    }
+
+    /// How many questions are answered.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no question is answered.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The answers as a JSON object, keyed like the questions.
+    pub fn into_object(self) -> JsonObject {
+        self.0
+    }
+}
+
+impl From<JsonObject> for InputResponses {
+    fn from(answers: JsonObject) -> Self {
+        InputResponses(answers)
+    }
+}
+
+impl<const N: usize> From<[(String, InputResponse); N]> for InputResponses {
+    fn from(answers: [(String, InputResponse); N]) -> Self {
+        answers.into_iter().collect()
+    }
+}
+
+impl FromIterator<(String, InputResponse)> for InputResponses {
+    fn from_iter<I: IntoIterator<Item = (String, InputResponse)>>(answers: I) -> Self {
+        let mut responses = InputResponses::new();
+        for (key, response) in answers {
+            responses.insert(key, response);
+        }
+        responses
+    }
+}
 
 /// A result telling the client that more input is needed before the request can complete;
 /// the client retries the original request with `inputResponses` and `requestState`.

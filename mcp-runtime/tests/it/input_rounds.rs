@@ -214,6 +214,37 @@ async fn request_state_is_sealed_and_bound_to_the_request() {
     );
 }
 
+#[tokio::test]
+async fn an_answer_is_read_as_its_question_asked_and_only_when_asked() {
+    let server = server(StateKey::random());
+    // A sampling result is no answer to an elicitation: -32602 naming the key.
+    let sampled = json!({"input-0": {"role": "assistant", "model": "m",
+        "content": {"type": "text", "text": "Ada"}}});
+    let refused = raw_call(
+        &server,
+        json!({"name": "interview", "arguments": {}, "inputResponses": sampled}),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("inputResponses.input-0"), "{refused}");
+    assert!(message.contains("action"), "{refused}");
+
+    // An answer to a question never asked is never read, however it looks.
+    let answers = json!({"input-0": {"action": "accept", "content": {"answer": "Ada"}},
+        "unasked": 5});
+    let next = raw_call(
+        &server,
+        json!({"name": "interview", "arguments": {}, "inputResponses": answers}),
+    )
+    .await;
+    assert_eq!(next["result"]["resultType"], "input_required", "{next}");
+    assert!(
+        next["result"]["inputRequests"].get("input-1").is_some(),
+        "{next}"
+    );
+}
+
 #[test]
 fn input_errors_read_well() {
     assert_eq!(

@@ -211,9 +211,13 @@ impl RequestContext {
         let key = key.unwrap_or_else(|| self.input.next_key());
         match self.client.era {
             Era::Modern => match (self.input.answer(&key), self.input.task()) {
-                (Some(answer), _) => Ok(answer.clone()),
-                // A task waits for `tasks/update` to answer.
-                (None, Some(task)) => task.ask(key, request).await,
+                (Some(answer), _) => request.read_response(answer).map_err(|why| {
+                    self.input.record_unreadable(&key, &why);
+                    unreadable(&why)
+                }),
+                // A task waits for `tasks/update` to answer; the readers go
+                // with the question, so a server that never asks has none.
+                (None, Some(task)) => task.ask(key, request, InputRequest::read_response).await,
                 (None, None) => {
                     self.input.defer(key, request);
                     Err(InputError::Pending)
@@ -250,17 +254,12 @@ impl RequestContext {
             Ok(Ok(Err(error))) => return Err(InputError::Rejected(error.message)),
             _ => return Err(InputError::NoAnswer),
         };
-        let parsed = match request {
-            InputRequest::Elicit(_) => {
-                serde::Deserialize::deserialize(&result).map(InputResponse::Elicit)
-            }
-            InputRequest::CreateMessage(_) => {
-                serde::Deserialize::deserialize(&result).map(InputResponse::CreateMessage)
-            }
-            InputRequest::ListRoots(_) => {
-                serde::Deserialize::deserialize(&result).map(InputResponse::ListRoots)
-            }
-        };
-        parsed.map_err(|e| InputError::Rejected(format!("unreadable answer: {e}")))
+        request
+            .read_response(&result)
+            .map_err(|why| unreadable(&why))
     }
+}
+
+fn unreadable(why: &serde_json::Error) -> InputError {
+    InputError::Rejected(format!("unreadable answer: {why}"))
 }

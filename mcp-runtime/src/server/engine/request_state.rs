@@ -5,7 +5,6 @@
 //! Format: `base64url(payload) "." base64url(mac)`, payload JSON
 //! `{"v":1,"m":method,"d":digest,"e":expiry_ms,"r":{answers}}`.
 
-use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
@@ -17,7 +16,7 @@ use serde_json::Value;
 use crate::canonical::write_canonical;
 use crate::jsonrpc::ErrorObject;
 use crate::lifetime::millis;
-use crate::protocol::InputResponse;
+use crate::protocol::JsonObject;
 
 /// The secret that seals request states. Give every instance behind a load
 /// balancer the same key so that any of them can continue a request.
@@ -59,7 +58,7 @@ struct Payload {
     m: String,
     d: String,
     e: u64,
-    r: BTreeMap<String, InputResponse>,
+    r: JsonObject,
 }
 
 /// A digest of what makes a request itself: its method, its target and
@@ -79,7 +78,7 @@ pub(crate) fn seal(
     key: &StateKey,
     method: &str,
     digest: &str,
-    answers: &BTreeMap<String, InputResponse>,
+    answers: &JsonObject,
     ttl: Duration,
 ) -> String {
     let payload = Payload {
@@ -101,7 +100,7 @@ pub(crate) fn open(
     state: &str,
     method: &str,
     digest: &str,
-) -> Result<BTreeMap<String, InputResponse>, ErrorObject> {
+) -> Result<JsonObject, ErrorObject> {
     let refuse = |why: &str| ErrorObject::invalid_params(format!("invalid requestState: {why}"));
     let (payload, tag) = state.split_once('.').ok_or_else(|| refuse("malformed"))?;
     let tag: [u8; 32] = URL_SAFE_NO_PAD
@@ -137,11 +136,9 @@ mod tests {
 
     use super::*;
 
-    fn answers() -> BTreeMap<String, InputResponse> {
-        let answer: InputResponse =
-            serde_json::from_value(json!({"action": "accept", "content": {"name": "octocat"}}))
-                .unwrap();
-        BTreeMap::from([("input-0".to_owned(), answer)])
+    fn answers() -> JsonObject {
+        let answer = json!({"action": "accept", "content": {"name": "octocat"}});
+        JsonObject::from_iter([("input-0".to_owned(), answer)])
     }
 
     #[test]

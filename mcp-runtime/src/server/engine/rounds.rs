@@ -59,7 +59,8 @@ impl Server {
     }
 
     /// How a request ends when its handler asked the client something:
-    /// -32021 for a capability the client lacks, an `input_required`
+    /// -32021 for a capability the client lacks, -32602 for an answer that
+    /// is not the result its question asked for, an `input_required`
     /// result for open questions; `None` when it asked nothing new.
     pub(crate) fn input_reply(
         &self,
@@ -71,6 +72,9 @@ impl Server {
             return Some(Err(ErrorObject::missing_required_client_capability(
                 required,
             )));
+        }
+        if let Some(why) = input.unreadable_answer() {
+            return Some(Err(ErrorObject::invalid_params(why)));
         }
         let questions = input.take_questions();
         if questions.is_empty() {
@@ -130,7 +134,7 @@ impl Rounds {
             Some(state) => request_state::open(key, state, self.method.name(), &self.digest())?,
             None => Default::default(),
         };
-        answers.extend(self.responses.take().unwrap_or_default());
+        answers.extend(self.responses.take().unwrap_or_default().into_object());
         Ok(InputState::with_answers(answers))
     }
 }

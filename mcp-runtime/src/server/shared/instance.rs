@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use super::backend::{Backend, Event, StateError, TaskRecord};
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::{GetTaskResult, InputResponse, JsonObject};
+use crate::protocol::{GetTaskResult, JsonObject};
 use crate::server::ListChanges;
 use crate::server::engine::task::{TaskSlot, TaskStore};
 use crate::sync::lock;
@@ -154,10 +154,11 @@ impl Instance {
         let open = record.state.input_requests.unwrap_or_default();
         let mut answers = JsonObject::new();
         for (key, response) in responses {
-            if !open.contains_key(&key) {
+            let Some(question) = open.get(&key) else {
                 continue;
-            }
-            <InputResponse as serde::Deserialize>::deserialize(&response)
+            };
+            question
+                .read_response(&response)
                 .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
             answers.insert(key, response);
         }

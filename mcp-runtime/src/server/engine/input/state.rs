@@ -2,38 +2,41 @@
 //! the answers of earlier rounds arrive with the retry, and new questions
 //! end the round.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
-use crate::protocol::{InputRequest, InputRequests, InputResponse};
+use crate::protocol::{InputRequest, InputRequests, JsonObject};
 use crate::server::engine::task::TaskSlot;
 use crate::sync::lock;
 
 /// The questions and answers of one request.
 #[derive(Debug, Default)]
 pub(crate) struct InputState {
-    /// Answers from the retry (2026-07-28), keyed like the questions.
-    answers: BTreeMap<String, InputResponse>,
+    /// Answers from the retry (2026-07-28), keyed like the questions, as
+    /// the client sent them: each is read when its question is asked again.
+    answers: JsonObject,
     next_key: AtomicUsize,
     questions: Mutex<InputRequests>,
     /// The `requiredCapabilities` of the -32021 error the request ends with.
     missing_capability: Mutex<Option<Value>>,
+    /// Why an answer did not read as the result its question asked for:
+    /// the request then fails with -32602.
+    unreadable_answer: Mutex<Option<String>>,
     /// Set when the request became a task: new questions go to the task.
     task: OnceLock<Arc<TaskSlot>>,
 }
 
 impl InputState {
-    pub(crate) fn with_answers(answers: BTreeMap<String, InputResponse>) -> Self {
+    pub(crate) fn with_answers(answers: JsonObject) -> Self {
         InputState {
             answers,
             ..InputState::default()
         }
     }
 
-    pub(crate) fn answers(&self) -> &BTreeMap<String, InputResponse> {
+    pub(crate) fn answers(&self) -> &JsonObject {
         &self.answers
     }
 
@@ -53,6 +56,17 @@ impl InputState {
         let _ = self.task.set(task);
     }
 
+    /// Why an answer the handler asked for was unreadable, if one was.
+    pub(crate) fn unreadable_answer(&self) -> Option<String> {
+        lock(&self.unreadable_answer).clone()
+    }
+
+    /// Remembers that the answer to `key` did not read as its question
+    /// asked (`why`): the request then fails with -32602 saying so.
+    pub(crate) fn record_unreadable(&self, key: &str, why: &serde_json::Error) {
+        *lock(&self.unreadable_answer) = Some(format!("inputResponses.{key}: {why}"));
+    }
+
     /// Remembers that a question needed `required` (a `requiredCapabilities`
     /// object), which the client lacks: the request then fails with -32021
     /// naming it.
@@ -66,7 +80,7 @@ impl InputState {
     }
 
     /// The answer a retry brought for the question `key`.
-    pub(crate) fn answer(&self, key: &str) -> Option<&InputResponse> {
+    pub(crate) fn answer(&self, key: &str) -> Option<&Value> {
         self.answers.get(key)
     }
 

@@ -13,6 +13,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
 
+use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -187,8 +188,14 @@ struct TaskState {
 #[derive(Debug)]
 struct Waiting {
     request: InputRequest,
+    read: ReadAnswer,
     answer: oneshot::Sender<InputResponse>,
 }
+
+/// Reads an answer as its question asked
+/// ([`InputRequest::read_response`]). The asker gives it with the question,
+/// so that a server whose handlers never ask compiles none of the readers.
+pub(crate) type ReadAnswer = fn(&InputRequest, &Value) -> Result<InputResponse, serde_json::Error>;
 
 impl TaskState {
     /// Derives a live task's status from its open questions.
@@ -345,6 +352,7 @@ impl TaskSlot {
         &self,
         key: String,
         request: InputRequest,
+        read: ReadAnswer,
     ) -> Result<InputResponse, InputError> {
         let answer = {
             let mut state = lock(&self.state);
@@ -357,9 +365,14 @@ impl TaskSlot {
                 )));
             }
             let (answer, receiver) = oneshot::channel();
-            state
-                .waiting
-                .push((key.clone(), Waiting { request, answer }));
+            state.waiting.push((
+                key.clone(),
+                Waiting {
+                    request,
+                    read,
+                    answer,
+                },
+            ));
             state.settle();
             receiver
         };
@@ -376,10 +389,11 @@ impl TaskSlot {
         let mut state = lock(&self.state);
         let mut answers = Vec::new();
         for (key, response) in responses {
-            if state.waiting_at(&key).is_none() {
+            let Some(at) = state.waiting_at(&key) else {
                 continue;
-            }
-            let response = <InputResponse as serde::Deserialize>::deserialize(&response)
+            };
+            let (_, waiting) = &state.waiting[at];
+            let response = (waiting.read)(&waiting.request, &response)
                 .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
             answers.push((key, response));
         }
@@ -453,7 +467,8 @@ mod tests {
     async fn a_question_is_withdrawn_when_the_asking_future_ends() {
         let store = store();
         let slot = store.create(CancellationToken::new()).unwrap();
-        let mut asking = Box::pin(slot.ask("k".to_owned(), question()));
+        let mut asking =
+            Box::pin(slot.ask("k".to_owned(), question(), InputRequest::read_response));
         assert!(futures_poll_once(asking.as_mut()).is_pending());
         let snapshot = slot.snapshot();
         assert_eq!(snapshot.task.status, TaskStatus::InputRequired);
@@ -463,7 +478,9 @@ mod tests {
         assert_eq!(snapshot.task.status, TaskStatus::Working);
         assert_eq!(snapshot.input_requests, None);
         // A key names one question for the task's life.
-        let again = slot.ask("k".to_owned(), question()).await;
+        let again = slot
+            .ask("k".to_owned(), question(), InputRequest::read_response)
+            .await;
         assert!(matches!(again, Err(InputError::Rejected(_))), "{again:?}");
     }
 
