@@ -282,7 +282,7 @@ impl TaskHandle {
             TaskStatus::InputRequired => {
                 let mut open = found.input_requests.unwrap_or_default();
                 open.retain(|key, _| !task.answered.contains(key));
-                TaskState::InputRequired(open)
+                TaskState::InputRequired(decode(method, Value::Object(open))?)
             }
             TaskStatus::Completed => {
                 let result = found.result.ok_or_else(|| missing(method, "result"))?;

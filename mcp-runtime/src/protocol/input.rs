@@ -40,13 +40,22 @@ impl InputRequest {
     /// Reads `response` as the answer to this question: an elicitation
     /// result, a sampling result or a roots list, as the question asked.
     pub fn read_response(&self, response: &Value) -> Result<InputResponse, serde_json::Error> {
+        self.response_reader()(response)
+    }
+
+    /// [`read_response`](Self::read_response) for this kind of question, as
+    /// a function that outlives it.
+    pub(crate) fn response_reader(&self) -> ReadResponse {
         match self {
-            InputRequest::CreateMessage(_) => read(response).map(InputResponse::CreateMessage),
-            InputRequest::ListRoots(_) => read(response).map(InputResponse::ListRoots),
-            InputRequest::Elicit(_) => read(response).map(InputResponse::Elicit),
+            InputRequest::CreateMessage(_) => |r| read(r).map(InputResponse::CreateMessage),
+            InputRequest::ListRoots(_) => |r| read(r).map(InputResponse::ListRoots),
+            InputRequest::Elicit(_) => |r| read(r).map(InputResponse::Elicit),
         }
     }
 }
+
+/// Reads an answer as one kind of question asked.
+pub(crate) type ReadResponse = fn(&Value) -> Result<InputResponse, serde_json::Error>;
 
 /// An answer is an object; read from the map itself, not the `Value`
 /// (which would compile serde's struct-from-array reader per type).
@@ -176,9 +185,11 @@ impl FromIterator<(String, InputResponse)> for InputResponses {
 pub struct InputRequiredResult {
     /// Always [`ResultType::InputRequired`].
     pub result_type: ResultType,
-    /// Requests for the client to fulfil.
+    /// Requests for the client to fulfil, keyed by name, as JSON (read
+    /// them as [`InputRequests`]): the server writes each question when its
+    /// handler asks it, so a server that asks nothing compiles no writer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_requests: Option<InputRequests>,
+    pub input_requests: Option<JsonObject>,
     /// Opaque state to echo back on retry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_state: Option<String>,
@@ -190,7 +201,7 @@ pub struct InputRequiredResult {
 impl InputRequiredResult {
     /// An `input_required` result asking `input_requests`, with the
     /// `request_state` the retry must bring back.
-    pub fn new(input_requests: InputRequests, request_state: String) -> Self {
+    pub fn new(input_requests: JsonObject, request_state: String) -> Self {
         InputRequiredResult {
             result_type: ResultType::InputRequired,
             input_requests: Some(input_requests),

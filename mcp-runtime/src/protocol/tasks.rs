@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{InputRequests, JsonObject, Meta, ResultType};
+use super::{JsonObject, Meta, ResultType};
 
 /// The extension's identifier, the key under `capabilities.extensions` on
 /// both sides.
@@ -102,9 +102,10 @@ pub struct GetTaskResult {
     #[serde(flatten)]
     pub task: Task,
     /// The open questions (status `input_required`), keyed for
-    /// `tasks/update`.
+    /// `tasks/update`, as JSON (read them as [`InputRequests`](super::InputRequests)), like
+    /// `result` and `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_requests: Option<InputRequests>,
+    pub input_requests: Option<JsonObject>,
     /// The request's result (status `completed`), e.g. a `CallToolResult`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<JsonObject>,

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::input::{Forget, InputError};
 use crate::jsonrpc::{notification_frame, request_frame};
 use crate::protocol::methods::NOTIFICATION_ELICITATION_COMPLETE;
+use crate::protocol::to_json_via_bytes;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams, ElicitResult,
@@ -215,11 +216,15 @@ impl RequestContext {
                     self.input.record_unreadable(&key, &why);
                     unreadable(&why)
                 }),
-                // A task waits for `tasks/update` to answer; the readers go
-                // with the question, so a server that never asks has none.
-                (None, Some(task)) => task.ask(key, request, InputRequest::read_response).await,
+                // The question is written, and its answer read, here: a
+                // server whose handlers never ask compiles neither.
+                (None, Some(task)) => {
+                    let read = request.response_reader();
+                    let answer = task.ask(key, question(&request)?, read).await?;
+                    read(&answer).map_err(|why| unreadable(&why))
+                }
                 (None, None) => {
-                    self.input.defer(key, request);
+                    self.input.defer(key, question(&request)?);
                     Err(InputError::Pending)
                 }
             },
@@ -258,6 +263,13 @@ impl RequestContext {
             .read_response(&result)
             .map_err(|why| unreadable(&why))
     }
+}
+
+/// A question as the JSON of `inputRequests`, through the byte writer that
+/// a legacy question's params use too.
+fn question(request: &InputRequest) -> Result<Value, InputError> {
+    to_json_via_bytes(request)
+        .map_err(|e| InputError::Rejected(format!("unwritable question: {e}")))
 }
 
 fn unreadable(why: &serde_json::Error) -> InputError {

@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use super::backend::{Backend, Event, StateError, TaskRecord};
 use crate::jsonrpc::ErrorObject;
-use crate::protocol::{GetTaskResult, JsonObject};
+use crate::protocol::{GetTaskResult, InputRequest, JsonObject};
 use crate::server::ListChanges;
 use crate::server::engine::task::{TaskSlot, TaskStore};
 use crate::sync::lock;
@@ -157,9 +157,10 @@ impl Instance {
             let Some(question) = open.get(&key) else {
                 continue;
             };
-            question
-                .read_response(&response)
-                .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
+            let invalid = |e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}"));
+            let question = <InputRequest as serde::Deserialize>::deserialize(question)
+                .map_err(|e| ErrorObject::internal(format!("a stored question: {e}")))?;
+            question.read_response(&response).map_err(invalid)?;
             answers.insert(key, response);
         }
         if answers.is_empty() {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
-use crate::protocol::{InputRequest, InputRequests, JsonObject};
+use crate::protocol::JsonObject;
 use crate::server::engine::task::TaskSlot;
 use crate::sync::lock;
 
@@ -18,7 +18,8 @@ pub(crate) struct InputState {
     /// the client sent them: each is read when its question is asked again.
     answers: JsonObject,
     next_key: AtomicUsize,
-    questions: Mutex<InputRequests>,
+    /// Open questions (2026-07-28), keyed, written to JSON when asked.
+    questions: Mutex<JsonObject>,
     /// The `requiredCapabilities` of the -32021 error the request ends with.
     missing_capability: Mutex<Option<Value>>,
     /// Why an answer did not read as the result its question asked for:
@@ -47,7 +48,7 @@ impl InputState {
     }
 
     /// The questions still open (2026-07-28).
-    pub(crate) fn take_questions(&self) -> InputRequests {
+    pub(crate) fn take_questions(&self) -> JsonObject {
         std::mem::take(&mut *lock(&self.questions))
     }
 
@@ -85,8 +86,8 @@ impl InputState {
     }
 
     /// Keeps a question for the `input_required` result.
-    pub(crate) fn defer(&self, key: String, request: InputRequest) {
-        lock(&self.questions).insert(key, request);
+    pub(crate) fn defer(&self, key: String, question: Value) {
+        lock(&self.questions).insert(key, question);
     }
 
     /// The task the request became, if it did.

@@ -22,8 +22,7 @@ use super::clock::rfc3339;
 use crate::jsonrpc::ErrorObject;
 use crate::lifetime::{bounded, millis};
 use crate::protocol::{
-    CreateTaskResult, GetTaskResult, InputRequest, InputRequests, InputResponse, JsonObject, Task,
-    TaskStatus,
+    CreateTaskResult, GetTaskResult, JsonObject, ReadResponse, Task, TaskStatus,
 };
 use crate::server::InputError;
 use crate::sync::lock;
@@ -185,17 +184,15 @@ struct TaskState {
     outcome: Option<Outcome>,
 }
 
+/// A question as JSON, how to read its answer, and where the answer goes.
+/// The asker writes the question and gives the reader, so that a server
+/// whose handlers never ask compiles no question writer or answer reader.
 #[derive(Debug)]
 struct Waiting {
-    request: InputRequest,
-    read: ReadAnswer,
-    answer: oneshot::Sender<InputResponse>,
+    question: Value,
+    read: ReadResponse,
+    answer: oneshot::Sender<Value>,
 }
-
-/// Reads an answer as its question asked
-/// ([`InputRequest::read_response`]). The asker gives it with the question,
-/// so that a server whose handlers never ask compiles none of the readers.
-pub(crate) type ReadAnswer = fn(&InputRequest, &Value) -> Result<InputResponse, serde_json::Error>;
 
 impl TaskState {
     /// Derives a live task's status from its open questions.
@@ -271,9 +268,9 @@ impl TaskSlot {
         let input_requests = (state.status == TaskStatus::InputRequired).then(|| {
             // Inserted one by one: collecting into a map sorts a vector
             // first, one more sort compiled for nothing.
-            let mut open = InputRequests::new();
+            let mut open = JsonObject::new();
             for (key, waiting) in &state.waiting {
-                open.insert(key.clone(), waiting.request.clone());
+                open.insert(key.clone(), waiting.question.clone());
             }
             open
         });
@@ -351,9 +348,9 @@ impl TaskSlot {
     pub(crate) async fn ask(
         &self,
         key: String,
-        request: InputRequest,
-        read: ReadAnswer,
-    ) -> Result<InputResponse, InputError> {
+        question: Value,
+        read: ReadResponse,
+    ) -> Result<Value, InputError> {
         let answer = {
             let mut state = lock(&self.state);
             if state.status.is_terminal() {
@@ -368,7 +365,7 @@ impl TaskSlot {
             state.waiting.push((
                 key.clone(),
                 Waiting {
-                    request,
+                    question,
                     read,
                     answer,
                 },
@@ -392,8 +389,8 @@ impl TaskSlot {
             let Some(at) = state.waiting_at(&key) else {
                 continue;
             };
-            let (_, waiting) = &state.waiting[at];
-            let response = (waiting.read)(&waiting.request, &response)
+            // Read to refuse a wrong answer here; the asker reads it again.
+            (state.waiting[at].1.read)(&response)
                 .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
             answers.push((key, response));
         }
@@ -450,13 +447,16 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::protocol::{InputRequest, InputResponse};
 
-    fn question() -> InputRequest {
-        serde_json::from_value(json!({
+    /// An elicitation, as JSON and as the reader of its answer.
+    fn question() -> (Value, ReadResponse) {
+        let question = json!({
             "method": "elicitation/create",
             "params": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}}
-        }))
-        .unwrap()
+        });
+        let request: InputRequest = serde_json::from_value(question.clone()).unwrap();
+        (question, request.response_reader())
     }
 
     fn store() -> TaskStore {
@@ -467,21 +467,44 @@ mod tests {
     async fn a_question_is_withdrawn_when_the_asking_future_ends() {
         let store = store();
         let slot = store.create(CancellationToken::new()).unwrap();
-        let mut asking =
-            Box::pin(slot.ask("k".to_owned(), question(), InputRequest::read_response));
+        let (question, read) = question();
+        let mut asking = Box::pin(slot.ask("k".to_owned(), question.clone(), read));
         assert!(futures_poll_once(asking.as_mut()).is_pending());
         let snapshot = slot.snapshot();
         assert_eq!(snapshot.task.status, TaskStatus::InputRequired);
-        assert!(snapshot.input_requests.unwrap().contains_key("k"));
+        assert_eq!(snapshot.input_requests.unwrap()["k"], question);
         drop(asking);
         let snapshot = slot.snapshot();
         assert_eq!(snapshot.task.status, TaskStatus::Working);
         assert_eq!(snapshot.input_requests, None);
         // A key names one question for the task's life.
-        let again = slot
-            .ask("k".to_owned(), question(), InputRequest::read_response)
-            .await;
+        let again = slot.ask("k".to_owned(), question, read).await;
         assert!(matches!(again, Err(InputError::Rejected(_))), "{again:?}");
+    }
+
+    #[tokio::test]
+    async fn an_update_is_read_as_its_question_asked_and_a_wrong_one_delivers_nothing() {
+        let store = store();
+        let slot = store.create(CancellationToken::new()).unwrap();
+        let (question, read) = question();
+        let mut asking = Box::pin(slot.ask("k".to_owned(), question, read));
+        assert!(futures_poll_once(asking.as_mut()).is_pending());
+        // A sampling result answers no elicitation.
+        let sampled = json!({"role": "assistant", "model": "m",
+            "content": {"type": "text", "text": "hi"}});
+        let answers = JsonObject::from_iter([("k".to_owned(), sampled)]);
+        let error = slot.answer(answers).unwrap_err();
+        assert_eq!(error.code, crate::jsonrpc::code::INVALID_PARAMS);
+        assert!(error.message.starts_with("inputResponses.k: "), "{error:?}");
+        assert_eq!(slot.snapshot().task.status, TaskStatus::InputRequired);
+
+        let accepted = json!({"action": "accept", "content": {"name": "Ada"}});
+        let answers = JsonObject::from_iter([("k".to_owned(), accepted.clone())]);
+        slot.answer(answers).unwrap();
+        let answer = asking.await.unwrap();
+        assert_eq!(answer, accepted);
+        assert!(matches!(read(&answer), Ok(InputResponse::Elicit(_))));
+        assert_eq!(slot.snapshot().task.status, TaskStatus::Working);
     }
 
     #[test]
