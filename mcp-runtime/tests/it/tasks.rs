@@ -271,6 +271,34 @@ async fn discover_announces_the_extension_only_when_a_tool_supports_tasks() {
 }
 
 #[tokio::test]
+async fn a_live_registry_runs_a_task_tool_added_after_build() {
+    let server = Server::builder(mcp_toolkit_runtime::server_info!())
+        .live_registry()
+        .build()
+        .unwrap();
+    let registry = server.registry().unwrap();
+    let mut client = Client::start(server);
+    let reply = client.request("server/discover", json!({}), true).await;
+    assert_eq!(
+        reply["result"]["capabilities"]["extensions"][TASKS_EXTENSION],
+        json!({}),
+        "{reply}"
+    );
+    let reply = client.get("anything").await;
+    assert_eq!(error_code(&reply), INVALID_PARAMS, "no such task: {reply}");
+
+    registry
+        .add_tool(sleepy(Arc::default()).task_support(TaskSupport::Optional))
+        .unwrap();
+    let task_id = client.start_task("sleepy", json!({"ms": 10})).await;
+    let done = client.wait_for(&task_id, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "slept 10 ms",
+        "{done}"
+    );
+}
+
+#[tokio::test]
 async fn a_waiting_handler_becomes_a_task_whose_result_tasks_get_inlines() {
     let mut client = client();
     let reply = client.call("sleepy", json!({"ms": 200}), true).await;

@@ -10,12 +10,11 @@ use serde_json::Value;
 
 use super::params::{Reply, parse, take_object};
 use super::rounds::Rounds;
-use super::task::{Plan, TaskOp};
+use super::task::{Plan, ToolTask};
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{
     CallToolRequestParams, CompleteResult, EmptyResult, GetPromptRequestParams, Method,
-    PaginatedRequestParams, ReadResourceRequestParams, SetLevelRequestParams, TaskRequestParams,
-    UpdateTaskRequestParams,
+    PaginatedRequestParams, ReadResourceRequestParams, SetLevelRequestParams,
 };
 use crate::server::Server;
 use crate::server::middleware::McpRequest;
@@ -71,29 +70,14 @@ impl Server {
                     let result = self.listen(&id, parse(params)?, context).await?;
                     Ok(self.answer(era, method, &id, result))
                 }
-                Method::TasksGet => {
-                    let TaskRequestParams { task_id, .. } = parse(params)?;
-                    let result = self
-                        .task_method(&task_id, TaskOp::Get, context.client())
-                        .await?;
-                    Ok(self.answer(era, method, &id, result))
-                }
-                Method::TasksUpdate => {
-                    let UpdateTaskRequestParams {
-                        task_id,
-                        input_responses,
-                        ..
-                    } = parse(params)?;
-                    let op = TaskOp::Update(input_responses);
-                    let result = self.task_method(&task_id, op, context.client()).await?;
-                    Ok(self.answer(era, method, &id, result))
-                }
-                Method::TasksCancel => {
-                    let TaskRequestParams { task_id, .. } = parse(params)?;
-                    let result = self
-                        .task_method(&task_id, TaskOp::Cancel, context.client())
-                        .await?;
-                    Ok(self.answer(era, method, &id, result))
+                Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => {
+                    match &registry.tasks {
+                        Some(tasks) => {
+                            let client = context.client();
+                            tasks.method(self, &id, method, params, client).await
+                        }
+                        None => Err(ErrorObject::method_not_found(method.name())),
+                    }
                 }
                 Method::ToolsList => {
                     let PaginatedRequestParams { cursor, .. } = parse(params)?;
@@ -157,10 +141,15 @@ impl Server {
                         input_responses,
                         request_state,
                     );
-                    if let Plan::Task { required } = plan {
-                        return self
-                            .call_tool_as_task(&id, rounds, tool, arguments, context, required)
-                            .await;
+                    if let (Plan::Task { required }, Some(tasks)) = (plan, &registry.tasks) {
+                        let call = ToolTask {
+                            rounds,
+                            tool,
+                            arguments,
+                            context,
+                            required,
+                        };
+                        return tasks.call_tool(self, &id, call).await;
                     }
                     self.with_input(era, &id, rounds, context, |context| async move {
                         self.call_tool(tool, arguments, context).await

@@ -12,11 +12,12 @@ use super::skills::Skills;
 use crate::protocol::SKILLS_EXTENSION;
 use crate::protocol::{
     Implementation, JsonObject, PromptsCapability, ResourcesCapability, ServerCapabilities,
-    TASKS_EXTENSION, TaskSupport, ToolsCapability,
+    TASKS_EXTENSION, ToolsCapability,
 };
 #[cfg(feature = "skills")]
 use crate::server::SkillDef;
-use crate::server::engine::{announce, discover_result, task::TaskStore};
+use crate::server::engine::task::MakeTasks;
+use crate::server::engine::{announce, discover_result};
 use crate::server::middleware::Middleware;
 #[cfg(feature = "redis")]
 use crate::server::shared::{Backend, Instance};
@@ -45,6 +46,10 @@ pub struct ServerBuilder {
     options: ServerOptions,
     list_changes: Option<ListChanges>,
     live: bool,
+    /// How to make the tasks, set by `live_registry` (a task tool may come
+    /// later); a task tool brings its own. Not called by `build` itself,
+    /// so that a server without tasks links none of their machinery.
+    make_tasks: Option<MakeTasks>,
     /// Made by `shared_state` rather than in `build`, so that a server that
     /// never calls it links none of the Redis client (1.1 MB).
     #[cfg(feature = "redis")]
@@ -69,6 +74,7 @@ impl ServerBuilder {
             options: ServerOptions::default(),
             list_changes: None,
             live: false,
+            make_tasks: None,
             #[cfg(feature = "redis")]
             shared: None,
             middleware: Vec::new(),
@@ -150,6 +156,7 @@ impl ServerBuilder {
     /// configuration).
     pub fn live_registry(mut self) -> Self {
         self.live = true;
+        self.make_tasks = Some(crate::server::engine::task::make);
         self
     }
 
@@ -221,27 +228,18 @@ impl ServerBuilder {
                 .get_or_insert_with(Default::default)
                 .insert(SKILLS_EXTENSION.to_owned(), Skills::capability());
         }
-        let tasks = (live
-            || tools
-                .iter()
-                .any(|t| t.def.task_support != TaskSupport::Forbidden))
-        .then(|| {
-            let store = TaskStore::new(
-                self.options.max_tasks,
-                self.options.task_ttl,
-                self.options.task_poll_interval,
-            );
-            #[cfg(feature = "redis")]
-            let store = match self.shared {
-                Some(_) => store.watched(),
-                None => store,
-            };
-            Arc::new(store)
-        });
         #[cfg(feature = "redis")]
-        let shared = self
-            .shared
-            .map(|backend| Instance::new(backend, tasks.as_ref(), self.list_changes.as_ref()));
+        let watched = self.shared.is_some();
+        #[cfg(not(feature = "redis"))]
+        let watched = false;
+        let tasks = (self.make_tasks)
+            .or_else(|| tools.iter().find_map(|t| t.def.make_tasks))
+            .map(|make| make(&self.options, watched));
+        #[cfg(feature = "redis")]
+        let shared = self.shared.map(|backend| {
+            let store = tasks.as_ref().map(|tasks| tasks.store());
+            Instance::new(backend, store, self.list_changes.as_ref())
+        });
         #[cfg(feature = "redis")]
         if let Some(shared) = &shared
             && tokio::runtime::Handle::try_current().is_ok()

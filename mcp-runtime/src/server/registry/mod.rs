@@ -33,7 +33,7 @@ use catalogue::Current;
 use skills::Skills;
 
 use crate::protocol::{DiscoverResult, Implementation, ServerCapabilities};
-use crate::server::engine::task::TaskStore;
+use crate::server::engine::task::Tasks;
 use crate::server::middleware::Chain;
 use crate::server::{ListChanges, LiveRegistry, ServerOptions};
 
@@ -50,7 +50,7 @@ pub(crate) struct Registry {
     pub(crate) options: ServerOptions,
     pub(crate) list_changes: Option<ListChanges>,
     /// Present when some tool may run as a task.
-    pub(crate) tasks: Option<Arc<TaskStore>>,
+    pub(crate) tasks: Option<Arc<dyn Tasks>>,
     /// Present when instances share tasks and announcements.
     #[cfg(feature = "redis")]
     pub(crate) shared: Option<Arc<crate::server::shared::Instance>>,

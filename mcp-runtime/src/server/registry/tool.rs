@@ -11,6 +11,7 @@ use super::audience::Audience;
 use super::handler::{Handler, erase};
 use crate::protocol::{CallToolResult, ContentBlock, TaskSupport, Tool, ToolAnnotations};
 use crate::server::RequestContext;
+use crate::server::engine::task::MakeTasks;
 
 /// What a tool handler returns: a result, or a failure that the client sees
 /// as a result with `isError: true`.
@@ -22,6 +23,9 @@ pub struct ToolDef {
     pub(crate) handler: Handler<ToolCall, ToolOutcome>,
     /// Set by `task_support` (in `task/mod.rs`).
     pub(crate) task_support: TaskSupport,
+    /// Set with a `task_support` other than forbidden: how the server
+    /// makes its tasks (see `task/engine.rs`).
+    pub(crate) make_tasks: Option<MakeTasks>,
     /// OAuth scopes a caller's token needs on a protected server.
     pub(crate) scopes: Vec<String>,
     /// Who sees it (`visible_to`, in `audience.rs`); `None`: everyone.
@@ -67,6 +71,7 @@ impl ToolDef {
             tool,
             handler: erase(handler),
             task_support: TaskSupport::Forbidden,
+            make_tasks: None,
             scopes: Vec::new(),
             audience: None,
         }

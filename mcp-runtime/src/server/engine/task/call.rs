@@ -9,7 +9,7 @@ use tracing::Instrument;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::store::Outcome;
+use super::store::{Outcome, TaskStore};
 use serde::Serialize;
 
 use crate::jsonrpc::{ErrorObject, RequestId, result_frame};
@@ -60,19 +60,21 @@ impl Server {
 
     /// Runs a call that may become a task (see `ToolDef::task_support`):
     /// one step within the request, then either its `input_required`
-    /// round, its result, or a task that carries on in the background.
-    pub(crate) async fn call_tool_as_task(
+    /// round, its result, or a task of `store` that carries on in the
+    /// background.
+    pub(super) async fn call_tool_as_task(
         &self,
+        store: &Arc<TaskStore>,
         id: &RequestId,
-        mut rounds: Rounds,
-        tool: Arc<ToolEntry>,
-        arguments: Arc<Value>,
-        mut context: RequestContext,
-        required: bool,
+        call: ToolTask,
     ) -> Reply {
-        let Some(store) = self.inner.tasks.clone() else {
-            unreachable!("a task plan needs a task store")
-        };
+        let ToolTask {
+            mut rounds,
+            tool,
+            arguments,
+            mut context,
+            required,
+        } = call;
         let input = self.open_rounds(Era::Modern, &mut rounds)?;
         context.input = input.clone();
         // The call may outlive its request, whose cancellation fires when
@@ -138,15 +140,13 @@ impl Server {
     /// `task_id`, for clients that declare the extension (-32021 for
     /// others, -32602 for an unknown or expired task). A task another
     /// instance runs is served through the shared state, when there is one.
-    pub(crate) async fn task_method(
+    pub(super) async fn task_method(
         &self,
+        store: &TaskStore,
         task_id: &str,
         op: TaskOp,
         client: &ClientMeta,
     ) -> Result<TaskAnswer, ErrorObject> {
-        let Some(store) = &self.inner.tasks else {
-            return Err(ErrorObject::method_not_found(op.method().name()));
-        };
         if !declares_tasks(client.capabilities.extensions.as_ref()) {
             return Err(ErrorObject::missing_required_client_capability(
                 tasks_required_capabilities(),
@@ -174,6 +174,16 @@ impl Server {
     }
 }
 
+/// A `tools/call` that may become a task: its rounds, tool, arguments and
+/// context, and whether it is a task even when it answers at once.
+pub(crate) struct ToolTask {
+    pub(crate) rounds: Rounds,
+    pub(crate) tool: Arc<ToolEntry>,
+    pub(crate) arguments: Arc<Value>,
+    pub(crate) context: RequestContext,
+    pub(crate) required: bool,
+}
+
 /// What a `tasks/*` request asks of its task.
 pub(crate) enum TaskOp {
     /// `tasks/get`.
@@ -182,16 +192,6 @@ pub(crate) enum TaskOp {
     Update(JsonObject),
     /// `tasks/cancel`.
     Cancel,
-}
-
-impl TaskOp {
-    fn method(&self) -> Method {
-        match self {
-            TaskOp::Get => Method::TasksGet,
-            TaskOp::Update(_) => Method::TasksUpdate,
-            TaskOp::Cancel => Method::TasksCancel,
-        }
-    }
 }
 
 /// The answer to a `tasks/*` request.

@@ -13,10 +13,14 @@
 
 mod call;
 pub(crate) mod clock;
+mod engine;
 mod store;
 
-pub(crate) use call::{Plan, TaskOp};
-pub(crate) use store::{TaskSlot, TaskStore};
+pub(crate) use call::{Plan, ToolTask};
+pub(crate) use engine::{MakeTasks, Tasks, make};
+pub(crate) use store::TaskSlot;
+#[cfg(feature = "redis")]
+pub(crate) use store::TaskStore;
 
 use crate::protocol::TaskSupport;
 use crate::server::{RequestContext, ToolDef};
@@ -83,6 +87,9 @@ impl ToolDef {
     /// [`RequestContext::cancellation_token`]: crate::server::RequestContext::cancellation_token
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.task_support = support;
+        if support != TaskSupport::Forbidden {
+            self.make_tasks = Some(engine::make);
+        }
         self
     }
 }
