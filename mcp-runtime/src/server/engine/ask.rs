@@ -10,12 +10,11 @@ use serde_json::{Value, json};
 use super::input::{Forget, InputError};
 use crate::jsonrpc::{notification_frame, request_frame};
 use crate::protocol::methods::NOTIFICATION_ELICITATION_COMPLETE;
-use crate::protocol::to_json_via_bytes;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams, ElicitResult,
     ElicitationCompleteNotificationParams, InputRequest, InputResponse, ListRootsRequest,
-    ListRootsResult, Method,
+    ListRootsResult, Method, to_json_via_bytes,
 };
 use crate::server::{Era, RequestContext};
 

@@ -49,7 +49,7 @@ pub(crate) struct Registry {
     pub(crate) live: Option<LiveRegistry>,
     pub(crate) options: ServerOptions,
     pub(crate) list_changes: Option<ListChanges>,
-    /// Present when some tool may run as a task.
+    /// Present when some tool may run as a task, now or (live) later.
     pub(crate) tasks: Option<Arc<dyn Tasks>>,
     /// Present when instances share tasks and announcements.
     #[cfg(feature = "redis")]
