@@ -230,9 +230,10 @@ async fn an_answer_is_read_as_its_question_asked_and_only_when_asked() {
     assert!(message.contains("inputResponses.input-0"), "{refused}");
     assert!(message.contains("action"), "{refused}");
 
-    // An answer to a question never asked is never read, however it looks.
+    // An answer to a question never asked is never read, however it looks,
+    // nor carried into the next round's requestState.
     let answers = json!({"input-0": {"action": "accept", "content": {"answer": "Ada"}},
-        "unasked": 5});
+        "unasked": 5, "bulk": "x".repeat(50_000)});
     let next = raw_call(
         &server,
         json!({"name": "interview", "arguments": {}, "inputResponses": answers}),
@@ -243,6 +244,8 @@ async fn an_answer_is_read_as_its_question_asked_and_only_when_asked() {
         next["result"]["inputRequests"].get("input-1").is_some(),
         "{next}"
     );
+    let state = next["result"]["requestState"].as_str().unwrap();
+    assert!(state.len() < 1_000, "{} bytes of requestState", state.len());
 }
 
 #[test]

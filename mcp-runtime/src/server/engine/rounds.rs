@@ -85,7 +85,7 @@ impl Server {
             &options.request_state_key,
             rounds.method.name(),
             &rounds.digest(),
-            input.answers(),
+            &input.read_answers(),
             options.request_state_ttl,
         );
         let result = InputRequiredResult::new(questions, state);

@@ -17,6 +17,9 @@ pub(crate) struct InputState {
     /// Answers from the retry (2026-07-28), keyed like the questions, as
     /// the client sent them: each is read when its question is asked again.
     answers: JsonObject,
+    /// The keys of the answers the handler read: only those go on into
+    /// the next `requestState`.
+    read: Mutex<Vec<String>>,
     next_key: AtomicUsize,
     /// Open questions (2026-07-28), keyed, written to JSON when asked.
     questions: Mutex<JsonObject>,
@@ -37,8 +40,17 @@ impl InputState {
         }
     }
 
-    pub(crate) fn answers(&self) -> &JsonObject {
-        &self.answers
+    /// The answers the handler read, for the next round's `requestState`:
+    /// an answer to a question it never asked is not carried on.
+    pub(crate) fn read_answers(&self) -> JsonObject {
+        let read = lock(&self.read);
+        let mut answers = JsonObject::new();
+        for (key, answer) in &self.answers {
+            if read.contains(key) {
+                answers.insert(key.clone(), answer.clone());
+            }
+        }
+        answers
     }
 
     /// The capability a question needed and the client lacked, as the
@@ -82,7 +94,9 @@ impl InputState {
 
     /// The answer a retry brought for the question `key`.
     pub(crate) fn answer(&self, key: &str) -> Option<&Value> {
-        self.answers.get(key)
+        let answer = self.answers.get(key)?;
+        lock(&self.read).push(key.to_owned());
+        Some(answer)
     }
 
     /// Keeps a question for the `input_required` result.
