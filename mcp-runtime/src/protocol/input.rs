@@ -135,6 +135,16 @@ impl InputResponses {
         self.0.remove(key)
     }
 
+    /// Whether the question `key` is answered.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
+    /// The answers, keyed, as the client sent them.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter()
+    }
+
     /// The keys of the questions answered.
     pub fn keys(&self) -> impl Iterator<Item = &String> {
         self.0.keys()

@@ -246,6 +246,18 @@ async fn an_answer_is_read_as_its_question_asked_and_only_when_asked() {
     );
     let state = next["result"]["requestState"].as_str().unwrap();
     assert!(state.len() < 1_000, "{} bytes of requestState", state.len());
+    // The answer read was carried on: the last round brings only its own.
+    let last = json!({"input-1": {"action": "accept", "content": {"answer": "the Grail"}}});
+    let done = raw_call(
+        &server,
+        json!({"name": "interview", "arguments": {},
+        "inputResponses": last, "requestState": state}),
+    )
+    .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Ada / the Grail",
+        "{done}"
+    );
 }
 
 #[test]

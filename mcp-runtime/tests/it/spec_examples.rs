@@ -66,6 +66,28 @@ fn response<R: Serialize + DeserializeOwned>(v: &Value) -> Result<(), String> {
     roundtrip::<JsonRpcResponse<R>>(v).map(drop)
 }
 
+/// `InputResponses` keeps answers as JSON: each must also read as an
+/// `InputResponse`.
+fn input_responses(v: &Value) -> Result<(), String> {
+    plain::<InputResponses>(v)?;
+    each_entry::<InputResponse>(Some(v))
+}
+
+/// `InputRequiredResult` keeps questions as JSON: each must also read as an
+/// `InputRequest`.
+fn input_required(v: &Value) -> Result<(), String> {
+    plain::<InputRequiredResult>(v)?;
+    each_entry::<InputRequest>(v.get("inputRequests"))
+}
+
+/// Every member of the object `map` (none when absent) round-trips as `T`.
+fn each_entry<T: Serialize + DeserializeOwned>(map: Option<&Value>) -> Result<(), String> {
+    for (key, entry) in map.and_then(Value::as_object).into_iter().flatten() {
+        plain::<T>(entry).map_err(|e| format!("{key}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Embedded input requests (`{method, params}`) carry their method as a struct tag.
 fn embedded<T: Serialize + DeserializeOwned>(v: &Value, method: &str) -> Result<(), String> {
     roundtrip::<T>(v)?;
@@ -207,8 +229,8 @@ fn checker_for(folder: &str) -> Option<Checker> {
         "Root" => plain::<Root>,
         // Multi-round-trip input.
         "InputRequests" => plain::<InputRequests>,
-        "InputResponses" => plain::<InputResponses>,
-        "InputRequiredResult" => plain::<InputRequiredResult>,
+        "InputResponses" => input_responses,
+        "InputRequiredResult" => input_required,
         // Errors: bare error objects and whole error responses.
         "ParseError" => |v| error_object(v, ec::PARSE_ERROR),
         "InvalidParamsError" => |v| error_object(v, ec::INVALID_PARAMS),

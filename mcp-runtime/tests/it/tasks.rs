@@ -252,10 +252,15 @@ async fn discover_announces_the_extension_only_when_a_tool_supports_tasks() {
     );
     assert!(reply["result"]["capabilities"].get("tasks").is_none());
 
+    // The last word on task support is the one that counts.
     let plain = Server::builder(mcp_toolkit_runtime::server_info!())
-        .tool(ToolDef::new("plain", |_call: ToolCall| async {
-            Ok(CallToolResult::text("plain"))
-        }))
+        .tool(
+            ToolDef::new("plain", |_call: ToolCall| async {
+                Ok(CallToolResult::text("plain"))
+            })
+            .task_support(TaskSupport::Optional)
+            .task_support(TaskSupport::Forbidden),
+        )
         .build()
         .unwrap();
     let mut client = Client::start(plain);
@@ -497,6 +502,22 @@ async fn questions_before_the_first_wait_are_input_required_rounds() {
         format!("hello Alice from {task_id}"),
         "the task sees the round's answer and its own id"
     );
+}
+
+#[tokio::test]
+async fn an_answer_of_the_wrong_type_read_in_a_task_fails_it_with_32602() {
+    let mut client = client();
+    let sampled = json!({"role": "assistant", "model": "m",
+        "content": {"type": "text", "text": "hi"}});
+    let params = json!({"name": "two_questions", "arguments": {},
+        "inputResponses": {"first": sampled, "second": answer("b")}});
+    let reply = client.request("tools/call", params, true).await;
+    assert_eq!(reply["result"]["resultType"], "task", "{reply}");
+    let task_id = reply["result"]["taskId"].as_str().unwrap();
+    let failed = client.wait_for(task_id, "failed").await;
+    assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("inputResponses.first: "), "{failed}");
 }
 
 #[tokio::test]

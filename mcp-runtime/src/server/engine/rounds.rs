@@ -20,7 +20,7 @@ impl Server {
     /// Runs a handler that may ask the client for input. A question the
     /// client lacks the capability for fails the request with -32021; in
     /// 2026-07-28, open questions end it with an `input_required` result
-    /// whose sealed `requestState` carries the answers so far.
+    /// whose sealed `requestState` carries the answers the handler read.
     pub(super) async fn with_input<T, F, Fut>(
         &self,
         era: Era,

@@ -43,10 +43,11 @@ impl InputState {
     /// The answers the handler read, for the next round's `requestState`:
     /// an answer to a question it never asked is not carried on.
     pub(crate) fn read_answers(&self) -> JsonObject {
-        let read = lock(&self.read);
         let mut answers = JsonObject::new();
-        for (key, answer) in &self.answers {
-            if read.contains(key) {
+        for key in lock(&self.read).iter() {
+            if let Some(answer) = self.answers.get(key)
+                && !answers.contains_key(key)
+            {
                 answers.insert(key.clone(), answer.clone());
             }
         }

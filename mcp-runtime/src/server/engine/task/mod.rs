@@ -87,9 +87,7 @@ impl ToolDef {
     /// [`RequestContext::cancellation_token`]: crate::server::RequestContext::cancellation_token
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.task_support = support;
-        if support != TaskSupport::Forbidden {
-            self.make_tasks = Some(engine::make);
-        }
+        self.make_tasks = (support != TaskSupport::Forbidden).then_some(engine::make as MakeTasks);
         self
     }
 }
