@@ -215,12 +215,11 @@ impl RequestContext {
                     self.input.record_unreadable(&key, &why);
                     unreadable(&why)
                 }),
-                // The question is written, and its answer read, here: a
+                // The question is written, and its reader given, here: a
                 // server whose handlers never ask compiles neither.
                 (None, Some(task)) => {
                     let read = request.response_reader();
-                    let answer = task.ask(key, question(&request)?, read).await?;
-                    read(&answer).map_err(|why| unreadable(&why))
+                    task.ask(key, question(&request)?, read).await
                 }
                 (None, None) => {
                     self.input.defer(key, question(&request)?);

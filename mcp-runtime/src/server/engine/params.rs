@@ -1,6 +1,9 @@
 //! Shared by every stage after the envelope: how method parameters are
 //! read and how a reply or a handler's panic is expressed.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -8,6 +11,9 @@ use crate::jsonrpc::ErrorObject;
 
 /// An encoded result frame, or the error to answer with.
 pub(crate) type Reply = Result<Vec<u8>, ErrorObject>;
+
+/// A [`Reply`] being made, boxed, borrowing the server for the request.
+pub(crate) type PendingReply<'a> = Pin<Box<dyn Future<Output = Reply> + Send + 'a>>;
 
 /// Parses method parameters; absent parameters read as `{}`. The envelope
 /// let only objects through (MCP's parameters are named, never by

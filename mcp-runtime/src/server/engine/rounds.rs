@@ -68,13 +68,8 @@ impl Server {
         rounds: &Rounds,
         input: &InputState,
     ) -> Option<Reply> {
-        if let Some(required) = input.missing_capability() {
-            return Some(Err(ErrorObject::missing_required_client_capability(
-                required,
-            )));
-        }
-        if let Some(why) = input.unreadable_answer() {
-            return Some(Err(ErrorObject::invalid_params(why)));
+        if let Some(error) = input.failure() {
+            return Some(Err(error));
         }
         let questions = input.take_questions();
         if questions.is_empty() {

@@ -3,12 +3,11 @@
 //! that the client answers, is -32601 before the match; every answer is
 //! shaped for its era by [`shape`](super::shape).
 
-use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::params::{Reply, parse, take_object};
+use super::params::{PendingReply, parse, take_object};
 use super::rounds::Rounds;
 use super::task::{Plan, ToolTask};
 use crate::jsonrpc::ErrorObject;
@@ -25,10 +24,7 @@ impl Server {
     /// crate, and as the body of an `async fn` the compiler would copy it
     /// into every codegen unit that awaits it (two here, 28 KB each, in
     /// every server binary). One allocation per request is the price.
-    pub(super) fn route(
-        &self,
-        request: McpRequest,
-    ) -> Pin<Box<dyn Future<Output = Reply> + Send + '_>> {
+    pub(super) fn route(&self, request: McpRequest) -> PendingReply<'_> {
         Box::pin(async move {
             let McpRequest {
                 era,

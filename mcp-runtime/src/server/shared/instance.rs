@@ -13,6 +13,7 @@ use super::backend::{Backend, Event, StateError, TaskRecord};
 use crate::jsonrpc::ErrorObject;
 use crate::protocol::{GetTaskResult, InputRequest, JsonObject};
 use crate::server::ListChanges;
+use crate::server::engine::input::unreadable_answer;
 use crate::server::engine::task::{TaskSlot, TaskStore};
 use crate::sync::lock;
 
@@ -157,10 +158,11 @@ impl Instance {
             let Some(question) = open.get(&key) else {
                 continue;
             };
-            let invalid = |e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}"));
             let question = <InputRequest as serde::Deserialize>::deserialize(question)
                 .map_err(|e| ErrorObject::internal(format!("a stored question: {e}")))?;
-            question.read_response(&response).map_err(invalid)?;
+            question
+                .read_response(&response)
+                .map_err(|why| unreadable_answer(&key, &why))?;
             answers.insert(key, response);
         }
         if answers.is_empty() {

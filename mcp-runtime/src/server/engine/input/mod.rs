@@ -15,4 +15,4 @@ mod state;
 
 pub use error::InputError;
 pub(crate) use replies::{Forget, Replies};
-pub(crate) use state::InputState;
+pub(crate) use state::{InputState, unreadable_answer};

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
+use crate::jsonrpc::ErrorObject;
 use crate::protocol::JsonObject;
 use crate::server::engine::task::TaskSlot;
 use crate::sync::lock;
@@ -23,11 +24,10 @@ pub(crate) struct InputState {
     next_key: AtomicUsize,
     /// Open questions (2026-07-28), keyed, written to JSON when asked.
     questions: Mutex<JsonObject>,
-    /// The `requiredCapabilities` of the -32021 error the request ends with.
-    missing_capability: Mutex<Option<Value>>,
-    /// Why an answer did not read as the result its question asked for:
-    /// the request then fails with -32602.
-    unreadable_answer: Mutex<Option<String>>,
+    /// The error the request ends with whatever its handler returns: the
+    /// first of -32021 (a question needed a capability the client lacks)
+    /// and -32602 (an answer was not its question's result).
+    failure: Mutex<Option<ErrorObject>>,
     /// Set when the request became a task: new questions go to the task.
     task: OnceLock<Arc<TaskSlot>>,
 }
@@ -45,19 +45,17 @@ impl InputState {
     pub(crate) fn read_answers(&self) -> JsonObject {
         let mut answers = JsonObject::new();
         for key in lock(&self.read).iter() {
-            if let Some(answer) = self.answers.get(key)
-                && !answers.contains_key(key)
-            {
+            if let Some(answer) = self.answers.get(key) {
                 answers.insert(key.clone(), answer.clone());
             }
         }
         answers
     }
 
-    /// The capability a question needed and the client lacked, as the
-    /// `requiredCapabilities` object of a -32021 error.
-    pub(crate) fn missing_capability(&self) -> Option<Value> {
-        lock(&self.missing_capability).clone()
+    /// The error the request must end with, if a question or an answer
+    /// went wrong (see `failure`).
+    pub(crate) fn failure(&self) -> Option<ErrorObject> {
+        lock(&self.failure).clone()
     }
 
     /// The questions still open (2026-07-28).
@@ -70,22 +68,21 @@ impl InputState {
         let _ = self.task.set(task);
     }
 
-    /// Why an answer the handler asked for was unreadable, if one was.
-    pub(crate) fn unreadable_answer(&self) -> Option<String> {
-        lock(&self.unreadable_answer).clone()
-    }
-
     /// Remembers that the answer to `key` did not read as its question
     /// asked (`why`): the request then fails with -32602 saying so.
     pub(crate) fn record_unreadable(&self, key: &str, why: &serde_json::Error) {
-        *lock(&self.unreadable_answer) = Some(format!("inputResponses.{key}: {why}"));
+        self.fail(unreadable_answer(key, why));
     }
 
     /// Remembers that a question needed `required` (a `requiredCapabilities`
     /// object), which the client lacks: the request then fails with -32021
     /// naming it.
     pub(crate) fn record_missing(&self, required: Value) {
-        *lock(&self.missing_capability) = Some(required);
+        self.fail(ErrorObject::missing_required_client_capability(required));
+    }
+
+    fn fail(&self, error: ErrorObject) {
+        lock(&self.failure).get_or_insert(error);
     }
 
     /// The key of the next question asked without one: `input-0`, `input-1`, ...
@@ -96,7 +93,10 @@ impl InputState {
     /// The answer a retry brought for the question `key`.
     pub(crate) fn answer(&self, key: &str) -> Option<&Value> {
         let answer = self.answers.get(key)?;
-        lock(&self.read).push(key.to_owned());
+        let mut read = lock(&self.read);
+        if !read.iter().any(|k| k == key) {
+            read.push(key.to_owned());
+        }
         Some(answer)
     }
 
@@ -109,4 +109,10 @@ impl InputState {
     pub(crate) fn task(&self) -> Option<&TaskSlot> {
         self.task.get().map(|task| &**task)
     }
+}
+
+/// -32602 for an answer to the question `key` that is not the result the
+/// question asked for (`why`): one wording wherever answers are read.
+pub(crate) fn unreadable_answer(key: &str, why: &serde_json::Error) -> ErrorObject {
+    ErrorObject::invalid_params(format!("inputResponses.{key}: {why}"))
 }

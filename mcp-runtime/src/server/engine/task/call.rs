@@ -122,15 +122,11 @@ impl Server {
                 slot.finish(outcome);
                 None
             }
-            // What ends a request ends the task: a capability the client
-            // lacks (-32021), an answer that is not its question's (-32602).
+            // What ends a request ends the task (see `InputState::failure`).
             None => Some(Box::pin(async move {
                 let outcome = call.await;
-                if let Some(required) = input.missing_capability() {
-                    return Err(ErrorObject::missing_required_client_capability(required));
-                }
-                match input.unreadable_answer() {
-                    Some(why) => Err(ErrorObject::invalid_params(why)),
+                match input.failure() {
+                    Some(error) => Err(error),
                     None => outcome,
                 }
             }) as BoxFuture<Outcome>),

@@ -6,8 +6,6 @@
 //! [`ToolDef::task_support`]: crate::server::ToolDef::task_support
 //! [`ServerBuilder::live_registry`]: crate::server::ServerBuilder::live_registry
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -16,11 +14,8 @@ use super::call::{TaskOp, ToolTask};
 use super::store::TaskStore;
 use crate::jsonrpc::{ErrorObject, RequestId};
 use crate::protocol::{Method, TaskRequestParams, UpdateTaskRequestParams};
-use crate::server::engine::params::{Reply, parse};
+use crate::server::engine::params::{PendingReply, parse};
 use crate::server::{ClientMeta, Era, Server, ServerOptions};
-
-/// A future borrowing the server for one request.
-type Pending<'a> = Pin<Box<dyn Future<Output = Reply> + Send + 'a>>;
 
 /// What the router asks of the tasks extension.
 pub(crate) trait Tasks: Send + Sync {
@@ -30,7 +25,7 @@ pub(crate) trait Tasks: Send + Sync {
         server: &'a Server,
         id: &'a RequestId,
         call: ToolTask,
-    ) -> Pending<'a>;
+    ) -> PendingReply<'a>;
 
     /// `tasks/get`, `tasks/update` or `tasks/cancel` (`method`) with its
     /// `params`, for `client`.
@@ -41,7 +36,7 @@ pub(crate) trait Tasks: Send + Sync {
         method: Method,
         params: Option<Value>,
         client: &'a ClientMeta,
-    ) -> Pending<'a>;
+    ) -> PendingReply<'a>;
 
     /// The store, for the state instances share.
     #[cfg(feature = "redis")]
@@ -78,7 +73,7 @@ impl Tasks for Engine {
         server: &'a Server,
         id: &'a RequestId,
         call: ToolTask,
-    ) -> Pending<'a> {
+    ) -> PendingReply<'a> {
         Box::pin(server.call_tool_as_task(&self.store, id, call))
     }
 
@@ -89,9 +84,13 @@ impl Tasks for Engine {
         method: Method,
         params: Option<Value>,
         client: &'a ClientMeta,
-    ) -> Pending<'a> {
+    ) -> PendingReply<'a> {
         Box::pin(async move {
             let (task_id, op) = match method {
+                Method::TasksGet => (parse::<TaskRequestParams>(params)?.task_id, TaskOp::Get),
+                Method::TasksCancel => {
+                    (parse::<TaskRequestParams>(params)?.task_id, TaskOp::Cancel)
+                }
                 Method::TasksUpdate => {
                     let UpdateTaskRequestParams {
                         task_id,
@@ -99,14 +98,6 @@ impl Tasks for Engine {
                         ..
                     } = parse(params)?;
                     (task_id, TaskOp::Update(input_responses))
-                }
-                Method::TasksGet | Method::TasksCancel => {
-                    let TaskRequestParams { task_id, .. } = parse(params)?;
-                    let op = match method {
-                        Method::TasksGet => TaskOp::Get,
-                        _ => TaskOp::Cancel,
-                    };
-                    (task_id, op)
                 }
                 other => return Err(ErrorObject::method_not_found(other.name())),
             };

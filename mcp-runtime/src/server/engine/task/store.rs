@@ -22,9 +22,10 @@ use super::clock::rfc3339;
 use crate::jsonrpc::ErrorObject;
 use crate::lifetime::{bounded, millis};
 use crate::protocol::{
-    CreateTaskResult, GetTaskResult, JsonObject, ReadResponse, Task, TaskStatus,
+    CreateTaskResult, GetTaskResult, InputResponse, JsonObject, ReadResponse, Task, TaskStatus,
 };
 use crate::server::InputError;
+use crate::server::engine::input::unreadable_answer;
 use crate::sync::lock;
 
 /// How a task's work ended: the request's result, or its JSON-RPC error.
@@ -191,7 +192,7 @@ struct TaskState {
 struct Waiting {
     question: Value,
     read: ReadResponse,
-    answer: oneshot::Sender<Value>,
+    answer: oneshot::Sender<InputResponse>,
 }
 
 impl TaskState {
@@ -350,7 +351,7 @@ impl TaskSlot {
         key: String,
         question: Value,
         read: ReadResponse,
-    ) -> Result<Value, InputError> {
+    ) -> Result<InputResponse, InputError> {
         let answer = {
             let mut state = lock(&self.state);
             if state.status.is_terminal() {
@@ -389,9 +390,8 @@ impl TaskSlot {
             let Some(at) = state.waiting_at(&key) else {
                 continue;
             };
-            // Read to refuse a wrong answer here; the asker reads it again.
-            (state.waiting[at].1.read)(&response)
-                .map_err(|e| ErrorObject::invalid_params(format!("inputResponses.{key}: {e}")))?;
+            let response = (state.waiting[at].1.read)(&response)
+                .map_err(|why| unreadable_answer(&key, &why))?;
             answers.push((key, response));
         }
         for (key, response) in answers {
@@ -447,7 +447,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::{InputRequest, InputResponse};
+    use crate::protocol::InputRequest;
 
     /// An elicitation, as JSON and as the reader of its answer.
     fn question() -> (Value, ReadResponse) {
@@ -502,8 +502,8 @@ mod tests {
         let answers = JsonObject::from_iter([("k".to_owned(), accepted.clone())]);
         slot.answer(answers).unwrap();
         let answer = asking.await.unwrap();
-        assert_eq!(answer, accepted);
-        assert!(matches!(read(&answer), Ok(InputResponse::Elicit(_))));
+        assert_eq!(answer, read(&accepted).unwrap());
+        assert!(matches!(answer, InputResponse::Elicit(_)), "{answer:?}");
         assert_eq!(slot.snapshot().task.status, TaskStatus::Working);
     }
 
