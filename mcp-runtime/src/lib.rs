@@ -68,6 +68,7 @@
 //! a wrong call is a compile error.
 //!
 //! ```no_run
+//! # #[cfg(feature = "client")]
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use mcp_toolkit_runtime::client::Client;
 //! use serde_json::json;

@@ -12,7 +12,7 @@
 //! says. The `differential` tests check it against the `jsonschema` crate.
 
 use std::cmp::Ordering;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
@@ -117,7 +117,7 @@ impl LeanSchema {
             budget: MAX_STEPS,
             instance: Some(instance),
         };
-        run.validate(&self.root, instance, &mut String::new());
+        run.validate(&self.root, instance, &Path::Root);
         run.errors
     }
 
@@ -303,7 +303,7 @@ struct Run<'a> {
 
 impl<'a> Run<'a> {
     /// Adds the violations of `instance` (at `path`) against `schema`.
-    fn validate(&mut self, schema: &'a Value, instance: &Value, path: &mut String) {
+    fn validate(&mut self, schema: &'a Value, instance: &Value, path: &Path<'_>) {
         let object = match schema {
             Value::Bool(true) => return,
             Value::Bool(false) => return self.fail(path, "False schema does not allow any value"),
@@ -338,7 +338,7 @@ impl<'a> Run<'a> {
         keyword: &str,
         value: &'a Value,
         instance: &Value,
-        path: &mut String,
+        path: &Path<'_>,
     ) {
         // Keywords that look into members and items report at their paths.
         match (keyword, instance) {
@@ -357,7 +357,7 @@ impl<'a> Run<'a> {
             ("properties", Value::Object(members)) => {
                 for (name, sub) in value.as_object().into_iter().flatten() {
                     if let Some(member) = members.get(name) {
-                        self.descend(path, name, |run, path| run.validate(sub, member, path));
+                        self.validate(sub, member, &Path::Member(path, name));
                     }
                 }
                 return;
@@ -366,7 +366,7 @@ impl<'a> Run<'a> {
                 let declared = schema.get("properties").and_then(Value::as_object);
                 for (name, member) in members {
                     if !declared.is_some_and(|d| d.contains_key(name)) {
-                        self.descend(path, name, |run, path| run.validate(value, member, path));
+                        self.validate(value, member, &Path::Member(path, name));
                     }
                 }
                 return;
@@ -374,17 +374,13 @@ impl<'a> Run<'a> {
             ("prefixItems", Value::Array(items)) => {
                 let subs = value.as_array().into_iter().flatten();
                 for (i, (sub, item)) in subs.zip(items).enumerate() {
-                    self.descend(path, &i.to_string(), |run, path| {
-                        run.validate(sub, item, path)
-                    });
+                    self.validate(sub, item, &Path::Item(path, i));
                 }
                 return;
             }
             ("items", Value::Array(items)) if value != &Value::Bool(false) => {
                 for (i, item) in items.iter().enumerate().skip(prefix_len(schema)) {
-                    self.descend(path, &i.to_string(), |run, path| {
-                        run.validate(value, item, path)
-                    });
+                    self.validate(value, item, &Path::Item(path, i));
                 }
                 return;
             }
@@ -441,18 +437,18 @@ impl<'a> Run<'a> {
             }
             ("additionalProperties", Value::Object(members)) => {
                 let declared = schema.get("properties").and_then(Value::as_object);
-                let extra: Vec<String> = members
+                let mut extra = members
                     .keys()
                     .filter(|name| !declared.is_some_and(|d| d.contains_key(*name)))
-                    .map(|name| format!("'{name}'"))
-                    .collect();
+                    .peekable();
+                // The common case, nothing extra, builds no message.
+                extra.peek()?;
+                let extra: Vec<String> = extra.map(|name| format!("'{name}'")).collect();
                 let verb = if extra.len() == 1 { "was" } else { "were" };
-                (!extra.is_empty()).then(|| {
-                    format!(
-                        "Additional properties are not allowed ({} {verb} unexpected)",
-                        extra.join(", ")
-                    )
-                })?
+                format!(
+                    "Additional properties are not allowed ({} {verb} unexpected)",
+                    extra.join(", ")
+                )
             }
             ("required", Value::Object(members)) => {
                 let names = value
@@ -460,11 +456,12 @@ impl<'a> Run<'a> {
                     .into_iter()
                     .flatten()
                     .filter_map(Value::as_str);
-                let missing: Vec<String> = names
-                    .filter(|name| !members.contains_key(*name))
+                let mut missing = names.filter(|name| !members.contains_key(*name)).peekable();
+                missing.peek()?;
+                let missing: Vec<String> = missing
                     .map(|name| format!("{} is a required property", Value::from(name)))
                     .collect();
-                (!missing.is_empty()).then(|| missing.join("; "))?
+                missing.join("; ")
             }
             ("minProperties", Value::Object(members)) if below(members.len(), value) => {
                 format!("{shown} has less than {bound} properties")
@@ -521,35 +518,52 @@ impl<'a> Run<'a> {
     /// Whether `instance` passes `schema`, leaving no errors behind.
     fn passes(&mut self, schema: &'a Value, instance: &Value) -> bool {
         let before = self.errors.len();
-        self.validate(schema, instance, &mut String::new());
+        self.validate(schema, instance, &Path::Root);
         let passed = self.errors.len() == before;
         self.errors.truncate(before);
         passed
     }
 
-    /// Runs `check` with `token` appended to the instance path.
-    fn descend(
-        &mut self,
-        path: &mut String,
-        token: &str,
-        check: impl FnOnce(&mut Self, &mut String),
-    ) {
-        let len = path.len();
-        path.push('/');
-        // The JSON pointer escapes, written in place: no string per member.
-        for c in token.chars() {
-            match c {
-                '~' => path.push_str("~0"),
-                '/' => path.push_str("~1"),
-                c => path.push(c),
+    fn fail(&mut self, path: &Path<'_>, message: &str) {
+        let mut pointer = String::new();
+        path.write(&mut pointer);
+        self.errors.push((pointer, message.to_owned()));
+    }
+}
+
+/// Where a value is in the instance: the member names and item indexes
+/// from the root, each on the stack of the check that descended there.
+/// It is written out as a JSON pointer only for a violation, so checking a
+/// valid instance allocates no path.
+enum Path<'p> {
+    Root,
+    Member(&'p Path<'p>, &'p str),
+    Item(&'p Path<'p>, usize),
+}
+
+impl Path<'_> {
+    /// Appends the JSON pointer (`/name/0`, `~` and `/` escaped; empty for
+    /// the root). As deep as the check, which [`MAX_DEPTH`] bounds.
+    fn write(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Member(parent, name) => {
+                parent.write(out);
+                out.push('/');
+                for c in name.chars() {
+                    match c {
+                        '~' => out.push_str("~0"),
+                        '/' => out.push_str("~1"),
+                        c => out.push(c),
+                    }
+                }
+            }
+            Path::Item(parent, index) => {
+                parent.write(out);
+                // Writing to a String cannot fail.
+                let _ = write!(out, "/{index}");
             }
         }
-        check(self, path);
-        path.truncate(len);
-    }
-
-    fn fail(&mut self, path: &str, message: &str) {
-        self.errors.push((path.to_owned(), message.to_owned()));
     }
 }
 

@@ -54,6 +54,31 @@ fn messages_name_the_field() {
     );
 }
 
+/// A violation deep in the instance is reported at its JSON pointer:
+/// member names escaped (`~0`, `~1`), item indexes as numbers, in the
+/// order of the schema's keywords (`items` before `prefixItems`).
+#[test]
+fn violations_are_reported_at_their_json_pointer() {
+    let schema = json!({"properties": {"a/b~c": {
+        "items": {"properties": {"x": {"type": "integer"}}},
+        "prefixItems": [{"type": "object"}]
+    }}});
+    let found = errors(schema, json!({"a/b~c": [3, {"x": 1}, {"x": "no"}]}));
+    assert_eq!(
+        found,
+        vec![
+            (
+                "/a~1b~0c/2/x".to_owned(),
+                "\"no\" is not of type \"integer\"".to_owned()
+            ),
+            (
+                "/a~1b~0c/0".to_owned(),
+                "3 is not of type \"object\"".to_owned()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn keywords_it_cannot_check_are_refused_at_compile_time() {
     for schema in [

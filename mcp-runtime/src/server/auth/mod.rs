@@ -9,6 +9,7 @@
 //! its key; [`DpopPolicy`] says how DPoP is taken (`jwt` feature).
 //!
 //! ```no_run
+//! # #[cfg(feature = "jwt")]
 //! # async fn run(server: mcp_toolkit_runtime::server::Server) -> Result<(), Box<dyn std::error::Error>> {
 //! use mcp_toolkit_runtime::server::auth::AuthConfig;
 //! use mcp_toolkit_runtime::transport::http::HttpConfig;
