@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::serde_util::{bad_tag, from_object, object, str_member};
+use super::serde_util::{bad_tag, from_object, object, str_member, to_json_via_bytes};
 use super::{
     CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, JsonObject,
     ListRootsRequest, ListRootsResult, Meta, ResultType,
@@ -120,8 +120,10 @@ impl InputResponses {
 
     /// Answers the question `key` with `response`.
     pub fn insert(&mut self, key: impl Into<String>, response: InputResponse) {
-        // Plain structs with string keys: nothing in them fails to serialize.
-        let response = serde_json::to_value(response).expect("an input response serializes");
+        // Plain structs with string keys: nothing in them fails to write.
+        // Through bytes, the writer the client sends them with: `to_value`
+        // would compile a second one.
+        let response = to_json_via_bytes(&response).expect("an input response serializes");
         self.0.insert(key.into(), response);
     }
 

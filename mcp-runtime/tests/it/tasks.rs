@@ -520,6 +520,23 @@ async fn an_answer_of_the_wrong_type_read_in_a_task_fails_it_with_32602() {
     assert!(message.starts_with("inputResponses.first: "), "{failed}");
 }
 
+/// Once an answer failed to read, the task fails: a question its handler
+/// asks afterwards is refused at once instead of keeping the task waiting
+/// for an answer that could change nothing.
+#[tokio::test]
+async fn no_question_waits_after_an_answer_failed_to_read_in_a_task() {
+    let mut client = client();
+    let sampled = json!({"role": "assistant", "model": "m",
+        "content": {"type": "text", "text": "hi"}});
+    let params = json!({"name": "two_questions", "arguments": {},
+        "inputResponses": {"first": sampled}});
+    let reply = client.request("tools/call", params, true).await;
+    assert_eq!(reply["result"]["resultType"], "task", "{reply}");
+    let task_id = reply["result"]["taskId"].as_str().unwrap();
+    let failed = client.wait_for(task_id, "failed").await;
+    assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
+}
+
 #[tokio::test]
 async fn cancel_drops_the_handler_and_acknowledges_again_once_ended() {
     let dropped = Arc::new(AtomicBool::new(false));

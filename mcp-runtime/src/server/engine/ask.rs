@@ -203,6 +203,11 @@ impl RequestContext {
         key: Option<String>,
         request: InputRequest,
     ) -> Result<InputResponse, InputError> {
+        // The request fails anyway (-32021 or -32602): no new question may
+        // keep a task waiting for an answer that changes nothing.
+        if let Some(failure) = self.input.failure() {
+            return Err(InputError::Rejected(failure.message));
+        }
         let needed = Needed::of(&request);
         if !needed.declared_by(&self.client.capabilities) {
             self.input.record_missing(needed.required());

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::jsonrpc::ErrorObject;
+use crate::protocol::InputResponses;
 
 /// An encoded result frame, or the error to answer with.
 pub(crate) type Reply = Result<Vec<u8>, ErrorObject>;
@@ -48,6 +49,15 @@ pub(crate) fn take_object(
             "\"{member}\" must be an object"
         ))),
     }
+}
+
+/// Takes a request's `inputResponses` out of its parameters, so that the
+/// answers (a sampling answer may carry images) are moved, not copied by
+/// [`parse`]; each is read only if its question is asked again.
+pub(crate) fn take_input_responses(
+    params: &mut Option<Value>,
+) -> Result<Option<InputResponses>, ErrorObject> {
+    Ok(take_object(params, "inputResponses")?.map(InputResponses::from))
 }
 
 pub(crate) fn panicked(message: String) -> ErrorObject {

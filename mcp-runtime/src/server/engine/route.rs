@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::params::{PendingReply, parse, take_object};
+use super::params::{PendingReply, parse, take_input_responses, take_object};
 use super::rounds::Rounds;
 use super::task::{Plan, ToolTask};
 use crate::jsonrpc::ErrorObject;
@@ -118,9 +118,9 @@ impl Server {
                 Method::CallTool => {
                     let mut params = params;
                     let arguments = take_object(&mut params, "arguments")?;
+                    let input_responses = take_input_responses(&mut params)?;
                     let CallToolRequestParams {
                         name,
-                        input_responses,
                         request_state,
                         ..
                     } = parse(params)?;
@@ -153,12 +153,14 @@ impl Server {
                     .await
                 }
                 Method::ReadResource => {
+                    let mut params = params;
+                    let input_responses = take_input_responses(&mut params)?;
                     let params: ReadResourceRequestParams = parse(params)?;
                     let rounds = Rounds::new(
                         method,
                         &params.uri,
                         None,
-                        params.input_responses,
+                        input_responses,
                         params.request_state,
                     );
                     self.with_input(era, &id, rounds, context, |context| {
@@ -167,6 +169,8 @@ impl Server {
                     .await
                 }
                 Method::GetPrompt => {
+                    let mut params = params;
+                    let input_responses = take_input_responses(&mut params)?;
                     let params: GetPromptRequestParams = parse(params)?;
                     let arguments = params.arguments.unwrap_or_default();
                     let prompt = self.prompt_for(&params.name, &arguments, caller)?;
@@ -176,7 +180,7 @@ impl Server {
                         method,
                         &params.name,
                         Some(digest_input),
-                        params.input_responses,
+                        input_responses,
                         params.request_state,
                     );
                     self.with_input(era, &id, rounds, context, |context| {
