@@ -210,6 +210,16 @@ fn tools(dropped: Arc<AtomicBool>) -> Vec<ToolDef> {
             Ok(CallToolResult::text(format!("{} and {}", first?, second?)))
         })
         .task_support(TaskSupport::Optional),
+        // Asks `second` first; `first` is read once `second` waits.
+        ToolDef::new("second_waits_first_read", |call: ToolCall| async move {
+            call.context().start_task().await;
+            let (second, first) = tokio::join!(ask(&call, "second"), async {
+                tokio::task::yield_now().await;
+                ask(&call, "first").await
+            });
+            Ok(CallToolResult::text(format!("{} and {}", first?, second?)))
+        })
+        .task_support(TaskSupport::Optional),
         ToolDef::new("gather_then_work", |call: ToolCall| async move {
             let name = ask(&call, "name").await?;
             call.context().start_task().await;
@@ -535,6 +545,18 @@ async fn no_question_waits_after_an_answer_failed_to_read_in_a_task() {
     let task_id = reply["result"]["taskId"].as_str().unwrap();
     let failed = client.wait_for(task_id, "failed").await;
     assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
+
+    // A question already waiting when the answer failed is taken back.
+    let sampled = json!({"role": "assistant", "model": "m",
+        "content": {"type": "text", "text": "hi"}});
+    let params = json!({"name": "second_waits_first_read", "arguments": {},
+        "inputResponses": {"first": sampled}});
+    let reply = client.request("tools/call", params, true).await;
+    let task_id = reply["result"]["taskId"].as_str().unwrap();
+    let failed = client.wait_for(task_id, "failed").await;
+    assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("inputResponses.first: "), "{failed}");
 }
 
 #[tokio::test]

@@ -81,8 +81,13 @@ impl InputState {
         self.fail(ErrorObject::missing_required_client_capability(required));
     }
 
+    /// Records the request's failure; a task it became stops waiting for
+    /// answers to questions asked before (later ones are refused).
     fn fail(&self, error: ErrorObject) {
         lock(&self.failure).get_or_insert(error);
+        if let Some(task) = self.task() {
+            task.withdraw_all();
+        }
     }
 
     /// The key of the next question asked without one: `input-0`, `input-1`, ...

@@ -380,6 +380,19 @@ impl TaskSlot {
         answer.await.map_err(|_| InputError::NoAnswer)
     }
 
+    /// Takes back every open question: their askers get no answer. For a
+    /// request that has failed, whose answers could change nothing.
+    pub(crate) fn withdraw_all(&self) {
+        let mut state = lock(&self.state);
+        if state.waiting.is_empty() {
+            return;
+        }
+        state.waiting.clear();
+        state.settle();
+        drop(state);
+        self.touched();
+    }
+
     /// `tasks/update`: delivers the answers to open questions; answers to
     /// other keys are ignored. An unreadable answer to an open question
     /// fails the update (-32602) and delivers nothing.
