@@ -517,41 +517,33 @@ async fn questions_before_the_first_wait_are_input_required_rounds() {
 #[tokio::test]
 async fn an_answer_of_the_wrong_type_read_in_a_task_fails_it_with_32602() {
     let mut client = client();
-    let sampled = json!({"role": "assistant", "model": "m",
-        "content": {"type": "text", "text": "hi"}});
-    let params = json!({"name": "two_questions", "arguments": {},
-        "inputResponses": {"first": sampled, "second": answer("b")}});
-    let reply = client.request("tools/call", params, true).await;
-    assert_eq!(reply["result"]["resultType"], "task", "{reply}");
-    let task_id = reply["result"]["taskId"].as_str().unwrap();
-    let failed = client.wait_for(task_id, "failed").await;
-    assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
-    let message = failed["error"]["message"].as_str().unwrap();
-    assert!(message.starts_with("inputResponses.first: "), "{failed}");
+    wrong_first_answer_fails_the_task(&mut client, "two_questions", Some(answer("b"))).await;
 }
 
 /// Once an answer failed to read, the task fails: a question its handler
-/// asks afterwards is refused at once instead of keeping the task waiting
-/// for an answer that could change nothing.
+/// asks afterwards is refused at once, and one already waiting is taken
+/// back, instead of keeping the task waiting for an answer that could
+/// change nothing.
 #[tokio::test]
 async fn no_question_waits_after_an_answer_failed_to_read_in_a_task() {
     let mut client = client();
+    wrong_first_answer_fails_the_task(&mut client, "two_questions", None).await;
+    wrong_first_answer_fails_the_task(&mut client, "second_waits_first_read", None).await;
+}
+
+/// Calls `tool` as a task with a sampling result as the answer to its
+/// elicitation `first` (and `second`, if given), and checks that the task
+/// fails with -32602 naming `first`.
+async fn wrong_first_answer_fails_the_task(client: &mut Client, tool: &str, second: Option<Value>) {
     let sampled = json!({"role": "assistant", "model": "m",
         "content": {"type": "text", "text": "hi"}});
-    let params = json!({"name": "two_questions", "arguments": {},
-        "inputResponses": {"first": sampled}});
+    let mut responses = json!({ "first": sampled });
+    if let Some(second) = second {
+        responses["second"] = second;
+    }
+    let params = json!({"name": tool, "arguments": {}, "inputResponses": responses});
     let reply = client.request("tools/call", params, true).await;
     assert_eq!(reply["result"]["resultType"], "task", "{reply}");
-    let task_id = reply["result"]["taskId"].as_str().unwrap();
-    let failed = client.wait_for(task_id, "failed").await;
-    assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
-
-    // A question already waiting when the answer failed is taken back.
-    let sampled = json!({"role": "assistant", "model": "m",
-        "content": {"type": "text", "text": "hi"}});
-    let params = json!({"name": "second_waits_first_read", "arguments": {},
-        "inputResponses": {"first": sampled}});
-    let reply = client.request("tools/call", params, true).await;
     let task_id = reply["result"]["taskId"].as_str().unwrap();
     let failed = client.wait_for(task_id, "failed").await;
     assert_eq!(failed["error"]["code"], INVALID_PARAMS, "{failed}");
