@@ -14,6 +14,11 @@
 #   SERVERS="ours-session rmcp-session ours-modern rmcp-modern raw"
 #   SMALL=1000 LARGE=3000     measured calls of the two runs
 #   OURS_BIN=path             default: run-http.sh's build
+#   CACHE=1                   also simulate the first-level caches (the host's
+#                             sizes) and add first-level instruction misses
+#                             and data write misses per call: the code a
+#                             call walks through and the fresh memory it
+#                             writes, which instructions alone do not show
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -43,13 +48,18 @@ cat >"$WORK/wrap.sh" <<'EOF'
 #!/usr/bin/env bash
 out=$1 pidfile=$2
 shift 2
-valgrind --tool=callgrind --callgrind-out-file="$out" "$@" 2>/dev/null &
+valgrind --tool=callgrind ${CACHE_SIM:-} --callgrind-out-file="$out" "$@" 2>/dev/null &
 echo $! >"$pidfile"
 wait
 EOF
 chmod +x "$WORK/wrap.sh"
 
-# Total instructions of one server run with $3 measured calls.
+CACHE=${CACHE:-}
+# The wrapper runs in its own shell: the knob goes through the environment.
+export CACHE_SIM=${CACHE:+--cache-sim=yes}
+
+# Totals of one server run with $3 measured calls: instructions, and with
+# CACHE=1 first-level instruction misses and data write misses.
 total() {
     local name=$1 spec=$2 calls=$3
     local out="$WORK/$name-$calls.cg" pidfile="$WORK/$name-$calls.pid"
@@ -63,14 +73,29 @@ total() {
     kill -TERM "$pid"
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     rm -f "$pidfile"
-    awk '/^(summary|totals):/ { print $2 }' "$out" | tail -1
+    # Events are Ir [Dr Dw I1mr D1mr D1mw ...]; a file has summary: and totals:.
+    awk '/^(summary|totals):/ { t = $2; if (NF >= 7) t = t " " $5 " " $7 } END { print t }' "$out"
 }
 
-echo "| server | protocol | instructions per call |"
-echo "| --- | --- | ---: |"
+# One figure per call: the difference of the two runs' totals.
+per_call() {
+    echo $(( ($2 - $1) / (LARGE - SMALL) ))
+}
+
+if [[ -n "$CACHE" ]]; then
+    echo "| server | protocol | instructions per call | I1 misses per call | D1 write misses per call |"
+    echo "| --- | --- | ---: | ---: | ---: |"
+else
+    echo "| server | protocol | instructions per call |"
+    echo "| --- | --- | ---: |"
+fi
 for s in $SERVERS; do
     spec=$(server_spec "$s")
-    small=$(total "$s" "$spec" "$SMALL")
-    large=$(total "$s" "$spec" "$LARGE")
-    echo "| $s | ${spec#*|} | $(( (large - small) / (LARGE - SMALL) )) |"
+    read -r -a small <<<"$(total "$s" "$spec" "$SMALL")"
+    read -r -a large <<<"$(total "$s" "$spec" "$LARGE")"
+    row="| $s | ${spec#*|} | $(per_call "${small[0]}" "${large[0]}") |"
+    if [[ -n "$CACHE" ]]; then
+        row+=" $(per_call "${small[1]}" "${large[1]}") | $(per_call "${small[2]}" "${large[2]}") |"
+    fi
+    echo "$row"
 done

@@ -12,8 +12,8 @@
 //! says. The `differential` tests check it against the `jsonschema` crate.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
 
@@ -87,46 +87,46 @@ const REFUSED: &[&str] = &[
     "$vocabulary",
 ];
 
-/// A schema checked to use only what [`check`](LeanSchema::check) knows.
+/// A schema checked to use only what [`errors`](LeanSchema::errors) knows,
+/// compiled to a tree of checks, so that a call matches no keyword names
+/// and resolves no `$ref`s.
 pub(crate) struct LeanSchema {
-    root: Arc<Value>,
+    /// Every subschema reachable from the root, which is the first, each
+    /// once; checks refer to one another by index.
+    nodes: Vec<Node>,
 }
 
 impl LeanSchema {
     /// Checks that every keyword of `schema` is one this validator checks
-    /// or may ignore, and that every `$ref` points into the document.
+    /// or may ignore, and that every `$ref` points into the document, then
+    /// compiles it.
     pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
         Audit {
             root: schema,
             followed: Vec::new(),
         }
         .schema(schema, "#")?;
-        Ok(LeanSchema {
-            root: Arc::new(schema.clone()),
-        })
+        let mut build = Build {
+            root: schema,
+            nodes: Vec::new(),
+            built: HashMap::new(),
+        };
+        build.node(schema);
+        Ok(LeanSchema { nodes: build.nodes })
     }
 
     /// Every violation of `instance`, one `(pointer, message)` each; empty
     /// when it is valid.
     pub(crate) fn errors(&self, instance: &Value) -> Vec<(String, String)> {
-        let mut run = Run {
-            root: &self.root,
-            errors: Vec::new(),
-            depth: 0,
-            steps: 0,
-            budget: MAX_STEPS,
-            instance: Some(instance),
-        };
-        run.validate(&self.root, instance, &Path::Root);
+        let mut run = Run::new(&self.nodes, instance);
+        run.validate(ROOT, instance, &Path::Root);
         run.errors
     }
 
     /// Whether `instance` is valid.
     #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn is_valid(&self, instance: &Value) -> bool {
-        // Messages are built only for what fails, so on a valid instance,
-        // the common case, this is the check alone.
-        self.errors(instance).is_empty()
+        Run::new(&self.nodes, instance).passes(ROOT, instance)
     }
 }
 
@@ -288,10 +288,270 @@ fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
+/// The index of the root schema among a [`LeanSchema`]'s nodes.
+const ROOT: usize = 0;
+
+/// One subschema, compiled.
+enum Node {
+    /// `true`: every value passes.
+    Any,
+    /// `false`: no value passes.
+    Nothing,
+    /// An object schema: its checks, in the order of its keywords (the
+    /// order violations are reported in).
+    Checks(Vec<Check>),
+}
+
+/// One keyword of an object schema, compiled. Subschemas are node indexes;
+/// a value kept as the schema wrote it is there for the messages.
+enum Check {
+    /// `$ref` or `allOf`: the value must pass each of these too.
+    Also(Vec<usize>),
+    /// `anyOf`.
+    AnyOf(Vec<usize>),
+    /// `oneOf`.
+    OneOf(Vec<usize>),
+    /// `not`, with the subschema as written.
+    Not(usize, Value),
+    /// `properties`: each member named here must pass its subschema.
+    Properties(Vec<(String, usize)>),
+    /// `additionalProperties` with a subschema: members that `properties`
+    /// (sorted here) does not name must pass it.
+    Additional {
+        declared: Vec<String>,
+        schema: usize,
+    },
+    /// `additionalProperties: false`.
+    NoAdditional { declared: Vec<String> },
+    /// `prefixItems`.
+    PrefixItems(Vec<usize>),
+    /// `items` with a subschema, for the items after `prefixItems`'.
+    Items { skip: usize, schema: usize },
+    /// `items: false`: no items after `prefixItems`' `allowed`.
+    NoItems { allowed: usize },
+    /// `type`: the kinds it allows, and the names as written.
+    Type { kinds: u8, named: Value },
+    /// `enum`, the array as written.
+    Enum(Value),
+    /// `const`.
+    Const(Value),
+    /// `required`.
+    Required(Vec<String>),
+    /// `minProperties`, `maxItems`, `minLength` and the like.
+    Size { of: Size, least: bool, bound: u64 },
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `minimum`, `exclusiveMaximum` and the like.
+    Bound { kind: BoundKind, limit: Number },
+    /// `multipleOf`.
+    MultipleOf(Number),
+}
+
+/// What a size keyword counts.
+#[derive(Clone, Copy)]
+enum Size {
+    Properties,
+    Items,
+    Chars,
+}
+
+/// Which numeric bound.
+#[derive(Clone, Copy)]
+enum BoundKind {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+}
+
+/// The bits of [`Check::Type`]'s kinds.
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 1 << 1;
+const OBJECT: u8 = 1 << 2;
+const ARRAY: u8 = 1 << 3;
+const NUMBER: u8 = 1 << 4;
+const INTEGER: u8 = 1 << 5;
+const STRING: u8 = 1 << 6;
+
+/// The compilation of an audited schema into [`Node`]s.
+struct Build<'a> {
+    root: &'a Value,
+    nodes: Vec<Node>,
+    /// The node of each subschema already compiled, by its address in the
+    /// schema, so that a `$ref` loop compiles to a loop of indexes.
+    built: HashMap<*const Value, usize>,
+}
+
+impl<'a> Build<'a> {
+    /// The index of `schema`'s node, compiling it first if need be.
+    fn node(&mut self, schema: &'a Value) -> usize {
+        if let Some(&id) = self.built.get(&(schema as *const Value)) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::Any);
+        self.built.insert(schema, id);
+        self.nodes[id] = match schema {
+            Value::Bool(false) => Node::Nothing,
+            Value::Object(object) => Node::Checks(self.checks(object)),
+            // `true`, and nothing else: the audit lets no other through.
+            _ => Node::Any,
+        };
+        id
+    }
+
+    fn nodes_of(&mut self, list: &'a Value) -> Vec<usize> {
+        let list = list.as_array().map(Vec::as_slice).unwrap_or_default();
+        list.iter().map(|sub| self.node(sub)).collect()
+    }
+
+    /// The checks of an object schema, in its keyword order; keywords that
+    /// check nothing (annotations, `true` subschemas, ...) compile to none.
+    fn checks(&mut self, schema: &'a Map<String, Value>) -> Vec<Check> {
+        let mut checks = Vec::new();
+        for (keyword, value) in schema {
+            let check = match keyword.as_str() {
+                "$ref" => value
+                    .as_str()
+                    .and_then(|target| resolve(self.root, target))
+                    .map(|target| Check::Also(vec![self.node(target)])),
+                "allOf" => Some(Check::Also(self.nodes_of(value))),
+                "anyOf" => Some(Check::AnyOf(self.nodes_of(value))),
+                "oneOf" => Some(Check::OneOf(self.nodes_of(value))),
+                "not" => Some(Check::Not(self.node(value), value.clone())),
+                "properties" => value.as_object().map(|members| {
+                    let subs = members.iter();
+                    Check::Properties(
+                        subs.map(|(name, sub)| (name.clone(), self.node(sub)))
+                            .collect(),
+                    )
+                }),
+                "additionalProperties" => match value {
+                    Value::Bool(true) => None,
+                    Value::Bool(false) => Some(Check::NoAdditional {
+                        declared: declared(schema),
+                    }),
+                    sub => Some(Check::Additional {
+                        declared: declared(schema),
+                        schema: self.node(sub),
+                    }),
+                },
+                "prefixItems" => Some(Check::PrefixItems(self.nodes_of(value))),
+                "items" => match value {
+                    Value::Bool(true) => None,
+                    Value::Bool(false) => Some(Check::NoItems {
+                        allowed: prefix_len(schema),
+                    }),
+                    sub => Some(Check::Items {
+                        skip: prefix_len(schema),
+                        schema: self.node(sub),
+                    }),
+                },
+                "type" => Some(Check::Type {
+                    kinds: kinds_named(value),
+                    named: value.clone(),
+                }),
+                "enum" => Some(Check::Enum(value.clone())),
+                "const" => Some(Check::Const(value.clone())),
+                "required" => Some(Check::Required(
+                    value
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect(),
+                )),
+                "minProperties" => size(Size::Properties, true, value),
+                "maxProperties" => size(Size::Properties, false, value),
+                "minItems" => size(Size::Items, true, value),
+                "maxItems" => size(Size::Items, false, value),
+                "minLength" => size(Size::Chars, true, value),
+                "maxLength" => size(Size::Chars, false, value),
+                "uniqueItems" => (value == &Value::Bool(true)).then_some(Check::UniqueItems),
+                "minimum" => bound(BoundKind::Minimum, value),
+                "maximum" => bound(BoundKind::Maximum, value),
+                "exclusiveMinimum" => bound(BoundKind::ExclusiveMinimum, value),
+                "exclusiveMaximum" => bound(BoundKind::ExclusiveMaximum, value),
+                "multipleOf" => value.as_number().cloned().map(Check::MultipleOf),
+                _ => None,
+            };
+            checks.extend(check);
+        }
+        checks
+    }
+}
+
+/// The member names `properties` declares beside `additionalProperties`, sorted.
+fn declared(schema: &Map<String, Value>) -> Vec<String> {
+    let members = schema.get("properties").and_then(Value::as_object);
+    let mut names: Vec<String> = members
+        .into_iter()
+        .flatten()
+        .map(|(name, _)| name.clone())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+fn size(of: Size, least: bool, value: &Value) -> Option<Check> {
+    value.as_u64().map(|bound| Check::Size { of, least, bound })
+}
+
+fn bound(kind: BoundKind, value: &Value) -> Option<Check> {
+    value
+        .as_number()
+        .cloned()
+        .map(|limit| Check::Bound { kind, limit })
+}
+
+/// The kinds a `type` value names.
+fn kinds_named(value: &Value) -> u8 {
+    let names = match value {
+        Value::Array(list) => list.as_slice(),
+        single => std::slice::from_ref(single),
+    };
+    names.iter().fold(0, |kinds, name| {
+        kinds
+            | match name.as_str() {
+                Some("null") => NULL,
+                Some("boolean") => BOOLEAN,
+                Some("object") => OBJECT,
+                Some("array") => ARRAY,
+                Some("number") => NUMBER,
+                Some("integer") => INTEGER,
+                Some("string") => STRING,
+                _ => 0,
+            }
+    })
+}
+
+/// The kinds `instance` is of: one, and `integer` too for an integral number.
+fn kinds_of(instance: &Value) -> u8 {
+    match instance {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Object(_) => OBJECT,
+        Value::Array(_) => ARRAY,
+        Value::String(_) => STRING,
+        Value::Number(n) => {
+            let integral = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
+            if integral { NUMBER | INTEGER } else { NUMBER }
+        }
+    }
+}
+
 /// One check of one instance.
 struct Run<'a> {
-    root: &'a Value,
+    nodes: &'a [Node],
     errors: Vec<(String, String)>,
+    /// Violations found so far, reported or not.
+    failures: usize,
+    /// Inside [`passes`](Run::passes), where only whether a violation
+    /// happens counts: no message is written, and the first ends the check.
+    quiet: bool,
+    /// [`failures`](Run::failures) when the innermost `passes` began.
+    quiet_since: usize,
     depth: usize,
     steps: usize,
     /// The most subschema visits this check may make.
@@ -302,13 +562,29 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    /// Adds the violations of `instance` (at `path`) against `schema`.
-    fn validate(&mut self, schema: &'a Value, instance: &Value, path: &Path<'_>) {
-        let object = match schema {
-            Value::Bool(true) => return,
-            Value::Bool(false) => return self.fail(path, "False schema does not allow any value"),
-            Value::Object(object) => object,
-            _ => return,
+    fn new(nodes: &'a [Node], instance: &'a Value) -> Self {
+        Run {
+            nodes,
+            errors: Vec::new(),
+            failures: 0,
+            quiet: false,
+            quiet_since: 0,
+            depth: 0,
+            steps: 0,
+            budget: MAX_STEPS,
+            instance: Some(instance),
+        }
+    }
+
+    /// Adds the violations of `instance` (at `path`) against node `id`.
+    fn validate(&mut self, id: usize, instance: &Value, path: &Path<'_>) {
+        let compiled = self.nodes;
+        let checks = match &compiled[id] {
+            Node::Any => return,
+            Node::Nothing => {
+                return self.fail(path, || "False schema does not allow any value".into());
+            }
+            Node::Checks(checks) => checks,
         };
         self.steps += 1;
         if self.steps > self.budget
@@ -319,216 +595,210 @@ impl<'a> Run<'a> {
                 .saturating_add(STEPS_PER_NODE.saturating_mul(nodes(whole)));
         }
         if self.depth >= MAX_DEPTH || self.steps > self.budget {
-            return self.fail(
-                path,
-                "the schema is too deep or too costly to check this value against",
-            );
+            return self.fail(path, || {
+                "the schema is too deep or too costly to check this value against".into()
+            });
         }
         self.depth += 1;
-        for (keyword, value) in object {
-            self.keyword(object, keyword, value, instance, path);
+        for check in checks {
+            if self.decided() {
+                break;
+            }
+            self.check(check, instance, path);
         }
         self.depth -= 1;
     }
 
-    /// Adds the violations of `instance` against one keyword of `schema`.
-    fn keyword(
-        &mut self,
-        schema: &'a Map<String, Value>,
-        keyword: &str,
-        value: &'a Value,
-        instance: &Value,
-        path: &Path<'_>,
-    ) {
-        // Keywords that look into members and items report at their paths.
-        match (keyword, instance) {
-            ("$ref", _) => {
-                if let Some(target) = value.as_str().and_then(|r| resolve(self.root, r)) {
-                    self.validate(target, instance, path);
-                }
-                return;
-            }
-            ("allOf", _) => {
-                for sub in value.as_array().into_iter().flatten() {
+    /// Adds the violations of `instance` against one check.
+    fn check(&mut self, check: &'a Check, instance: &Value, path: &Path<'_>) {
+        let shown = Short(instance);
+        match (check, instance) {
+            (Check::Also(subs), _) => {
+                for &sub in subs {
                     self.validate(sub, instance, path);
                 }
-                return;
             }
-            ("properties", Value::Object(members)) => {
-                for (name, sub) in value.as_object().into_iter().flatten() {
+            (Check::AnyOf(subs), _) if !subs.iter().any(|&sub| self.passes(sub, instance)) => {
+                self.fail(path, || {
+                    format!("{shown} is not valid under any of the schemas listed in the 'anyOf' keyword")
+                });
+            }
+            (Check::OneOf(subs), _) => {
+                // Whether one passes, or none, or more: two are enough to tell.
+                let passing = subs.iter().filter(|&&sub| self.passes(sub, instance));
+                match passing.take(2).count() {
+                    1 => {}
+                    0 => self.fail(path, || {
+                        format!("{shown} is not valid under any of the schemas listed in the 'oneOf' keyword")
+                    }),
+                    _ => self.fail(path, || {
+                        format!("{shown} is valid under more than one of the schemas listed in the 'oneOf' keyword")
+                    }),
+                }
+            }
+            (Check::Not(sub, written), _) if self.passes(*sub, instance) => {
+                self.fail(path, || {
+                    format!("{shown} should not be valid under {}", Short(written))
+                });
+            }
+            (Check::Properties(subs), Value::Object(members)) => {
+                for (name, sub) in subs {
                     if let Some(member) = members.get(name) {
-                        self.validate(sub, member, &Path::Member(path, name));
+                        self.validate(*sub, member, &Path::Member(path, name));
                     }
                 }
-                return;
             }
-            ("additionalProperties", Value::Object(members)) if value != &Value::Bool(false) => {
-                let declared = schema.get("properties").and_then(Value::as_object);
+            (Check::Additional { declared, schema }, Value::Object(members)) => {
                 for (name, member) in members {
-                    if !declared.is_some_and(|d| d.contains_key(name)) {
-                        self.validate(value, member, &Path::Member(path, name));
+                    if !is_declared(declared, name) {
+                        self.validate(*schema, member, &Path::Member(path, name));
                     }
                 }
-                return;
             }
-            ("prefixItems", Value::Array(items)) => {
-                let subs = value.as_array().into_iter().flatten();
-                for (i, (sub, item)) in subs.zip(items).enumerate() {
-                    self.validate(sub, item, &Path::Item(path, i));
-                }
-                return;
-            }
-            ("items", Value::Array(items)) if value != &Value::Bool(false) => {
-                for (i, item) in items.iter().enumerate().skip(prefix_len(schema)) {
-                    self.validate(value, item, &Path::Item(path, i));
-                }
-                return;
-            }
-            _ => {}
-        }
-        if let Some(message) = self.violation(schema, keyword, value, instance) {
-            self.fail(path, &message);
-        }
-    }
-
-    /// What `instance` itself breaks of one keyword, if anything.
-    fn violation(
-        &mut self,
-        schema: &'a Map<String, Value>,
-        keyword: &str,
-        value: &'a Value,
-        instance: &Value,
-    ) -> Option<String> {
-        let subschemas = || value.as_array().map(Vec::as_slice).unwrap_or_default();
-        let (shown, bound) = (Short(instance), Short(value));
-        let message = match (keyword, instance) {
-            ("type", _) => {
-                let fits = match value {
-                    Value::Array(names) => names.iter().any(|name| is_type(name, instance)),
-                    name => is_type(name, instance),
-                };
-                (!fits).then(|| format!("{shown} is not of type {bound}"))?
-            }
-            ("enum", _) => {
-                let listed = subschemas().iter().any(|v| equal(v, instance));
-                (!listed).then(|| format!("{shown} is not one of {bound}"))?
-            }
-            ("const", _) if !equal(value, instance) => format!("{bound} was expected"),
-            ("anyOf", _) if !subschemas().iter().any(|sub| self.passes(sub, instance)) => {
-                format!(
-                    "{shown} is not valid under any of the schemas listed in the 'anyOf' keyword"
-                )
-            }
-            ("oneOf", _) => match subschemas()
-                .iter()
-                .filter(|sub| self.passes(sub, instance))
-                .count()
-            {
-                1 => return None,
-                0 => format!(
-                    "{shown} is not valid under any of the schemas listed in the 'oneOf' keyword"
-                ),
-                _ => format!(
-                    "{shown} is valid under more than one of the schemas listed in the 'oneOf' keyword"
-                ),
-            },
-            ("not", _) if self.passes(value, instance) => {
-                format!("{shown} should not be valid under {bound}")
-            }
-            ("additionalProperties", Value::Object(members)) => {
-                let declared = schema.get("properties").and_then(Value::as_object);
+            (Check::NoAdditional { declared }, Value::Object(members)) => {
                 let mut extra = members
                     .keys()
-                    .filter(|name| !declared.is_some_and(|d| d.contains_key(*name)))
+                    .filter(|name| !is_declared(declared, name))
                     .peekable();
                 // The common case, nothing extra, builds no message.
-                extra.peek()?;
-                let extra: Vec<String> = extra.map(|name| format!("'{name}'")).collect();
-                let verb = if extra.len() == 1 { "was" } else { "were" };
-                format!(
-                    "Additional properties are not allowed ({} {verb} unexpected)",
-                    extra.join(", ")
-                )
+                if extra.peek().is_some() {
+                    self.fail(path, || {
+                        let extra: Vec<String> = extra.map(|name| format!("'{name}'")).collect();
+                        let verb = if extra.len() == 1 { "was" } else { "were" };
+                        format!(
+                            "Additional properties are not allowed ({} {verb} unexpected)",
+                            extra.join(", ")
+                        )
+                    });
+                }
             }
-            ("required", Value::Object(members)) => {
-                let names = value
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str);
-                let mut missing = names.filter(|name| !members.contains_key(*name)).peekable();
-                missing.peek()?;
-                let missing: Vec<String> = missing
-                    .map(|name| format!("{} is a required property", Value::from(name)))
-                    .collect();
-                missing.join("; ")
+            (Check::PrefixItems(subs), Value::Array(items)) => {
+                for (i, (&sub, item)) in subs.iter().zip(items).enumerate() {
+                    self.validate(sub, item, &Path::Item(path, i));
+                }
             }
-            ("minProperties", Value::Object(members)) if below(members.len(), value) => {
-                format!("{shown} has less than {bound} properties")
+            (Check::Items { skip, schema }, Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate().skip(*skip) {
+                    self.validate(*schema, item, &Path::Item(path, i));
+                }
             }
-            ("maxProperties", Value::Object(members)) if above(members.len(), value) => {
-                format!("{shown} has more than {bound} properties")
+            (Check::NoItems { allowed }, Value::Array(items)) if items.len() > *allowed => {
+                self.fail(path, || format!("{shown} has more than {allowed} items"));
             }
-            ("items", Value::Array(items)) if items.len() > prefix_len(schema) => {
-                format!("{shown} has more than {} items", prefix_len(schema))
+            (Check::Type { kinds, named }, _) if kinds_of(instance) & kinds == 0 => {
+                self.fail(path, || format!("{shown} is not of type {}", Short(named)));
             }
-            ("minItems", Value::Array(items)) if below(items.len(), value) => {
-                format!("{shown} has less than {bound} items")
+            (Check::Enum(listed), _) => {
+                let options = listed.as_array().map(Vec::as_slice).unwrap_or_default();
+                if !options.iter().any(|option| equal(option, instance)) {
+                    self.fail(path, || format!("{shown} is not one of {}", Short(listed)));
+                }
             }
-            ("maxItems", Value::Array(items)) if above(items.len(), value) => {
-                format!("{shown} has more than {bound} items")
+            (Check::Const(expected), _) if !equal(expected, instance) => {
+                self.fail(path, || format!("{} was expected", Short(expected)));
             }
-            ("uniqueItems", Value::Array(items))
-                if value == &Value::Bool(true) && repeats(items) =>
-            {
-                format!("{shown} has non-unique elements")
+            (Check::Required(names), Value::Object(members)) => {
+                let mut missing = names
+                    .iter()
+                    .filter(|name| !members.contains_key(*name))
+                    .peekable();
+                if missing.peek().is_some() {
+                    self.fail(path, || {
+                        let missing: Vec<String> = missing
+                            .map(|name| {
+                                format!("{} is a required property", Value::from(name.as_str()))
+                            })
+                            .collect();
+                        missing.join("; ")
+                    });
+                }
             }
-            ("minLength", Value::String(text)) if below(text.chars().count(), value) => {
-                format!("{shown} is shorter than {bound} characters")
+            (Check::Size { of, least, bound }, _) => {
+                let count = match (of, instance) {
+                    (Size::Properties, Value::Object(members)) => members.len(),
+                    (Size::Items, Value::Array(items)) => items.len(),
+                    (Size::Chars, Value::String(text)) => text.chars().count(),
+                    _ => return,
+                };
+                let count = count as u64;
+                if (*least && count < *bound) || (!*least && count > *bound) {
+                    let (words, unit) = match (of, least) {
+                        (Size::Properties, true) => ("has less than", "properties"),
+                        (Size::Properties, false) => ("has more than", "properties"),
+                        (Size::Items, true) => ("has less than", "items"),
+                        (Size::Items, false) => ("has more than", "items"),
+                        (Size::Chars, true) => ("is shorter than", "characters"),
+                        (Size::Chars, false) => ("is longer than", "characters"),
+                    };
+                    self.fail(path, || format!("{shown} {words} {bound} {unit}"));
+                }
             }
-            ("maxLength", Value::String(text)) if above(text.chars().count(), value) => {
-                format!("{shown} is longer than {bound} characters")
+            (Check::UniqueItems, Value::Array(items)) if repeats(items) => {
+                self.fail(path, || format!("{shown} has non-unique elements"));
             }
-            ("minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum", Value::Number(n)) => {
-                let order = compare(n, value.as_number()?);
-                let (ok, words) = match keyword {
-                    "minimum" => (order != Ordering::Less, "less than the minimum of"),
-                    "maximum" => (order != Ordering::Greater, "greater than the maximum of"),
-                    "exclusiveMinimum" => (
+            (Check::Bound { kind, limit }, Value::Number(n)) => {
+                let order = compare(n, limit);
+                let (ok, words) = match kind {
+                    BoundKind::Minimum => (order != Ordering::Less, "less than the minimum of"),
+                    BoundKind::Maximum => {
+                        (order != Ordering::Greater, "greater than the maximum of")
+                    }
+                    BoundKind::ExclusiveMinimum => (
                         order == Ordering::Greater,
                         "less than or equal to the minimum of",
                     ),
-                    _ => (
+                    BoundKind::ExclusiveMaximum => (
                         order == Ordering::Less,
                         "greater than or equal to the maximum of",
                     ),
                 };
-                (!ok).then(|| format!("{shown} is {words} {bound}"))?
+                if !ok {
+                    let limit = Value::Number(limit.clone());
+                    self.fail(path, || format!("{shown} is {words} {}", Short(&limit)));
+                }
             }
-            ("multipleOf", Value::Number(n))
-                if !value.as_number().is_some_and(|m| multiple_of(n, m)) =>
-            {
-                format!("{shown} is not a multiple of {bound}")
+            (Check::MultipleOf(factor), Value::Number(n)) if !multiple_of(n, factor) => {
+                let factor = Value::Number(factor.clone());
+                self.fail(path, || {
+                    format!("{shown} is not a multiple of {}", Short(&factor))
+                });
             }
-            _ => return None,
-        };
-        Some(message)
+            _ => {}
+        }
     }
 
-    /// Whether `instance` passes `schema`, leaving no errors behind.
-    fn passes(&mut self, schema: &'a Value, instance: &Value) -> bool {
-        let before = self.errors.len();
-        self.validate(schema, instance, &Path::Root);
-        let passed = self.errors.len() == before;
-        self.errors.truncate(before);
+    /// Whether `instance` passes node `id`, leaving no errors behind.
+    fn passes(&mut self, id: usize, instance: &Value) -> bool {
+        let outer = (self.quiet, self.quiet_since);
+        (self.quiet, self.quiet_since) = (true, self.failures);
+        self.validate(id, instance, &Path::Root);
+        let passed = self.failures == self.quiet_since;
+        // What failed in there is no violation of the outer check.
+        self.failures = self.quiet_since;
+        (self.quiet, self.quiet_since) = outer;
         passed
     }
 
-    fn fail(&mut self, path: &Path<'_>, message: &str) {
-        let mut pointer = String::new();
-        path.write(&mut pointer);
-        self.errors.push((pointer, message.to_owned()));
+    /// Whether the innermost [`passes`](Run::passes) has its answer: a
+    /// violation, after which nothing more is checked.
+    fn decided(&self) -> bool {
+        self.quiet && self.failures > self.quiet_since
     }
+
+    /// Records a violation; its message is written only when reported.
+    fn fail(&mut self, path: &Path<'_>, message: impl FnOnce() -> String) {
+        self.failures += 1;
+        if !self.quiet {
+            let mut pointer = String::new();
+            path.write(&mut pointer);
+            self.errors.push((pointer, message()));
+        }
+    }
+}
+
+/// Whether `name` is among the sorted `declared` names.
+fn is_declared(declared: &[String], name: &str) -> bool {
+    declared.binary_search_by(|d| d.as_str().cmp(name)).is_ok()
 }
 
 /// Where a value is in the instance: the member names and item indexes
@@ -567,35 +837,12 @@ impl Path<'_> {
     }
 }
 
-fn is_type(name: &Value, instance: &Value) -> bool {
-    match (name.as_str(), instance) {
-        (Some("null"), Value::Null)
-        | (Some("boolean"), Value::Bool(_))
-        | (Some("object"), Value::Object(_))
-        | (Some("array"), Value::Array(_))
-        | (Some("number"), Value::Number(_))
-        | (Some("string"), Value::String(_)) => true,
-        (Some("integer"), Value::Number(n)) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        _ => false,
-    }
-}
-
 /// How many items `prefixItems` covers, which `items` then skips.
 fn prefix_len(schema: &Map<String, Value>) -> usize {
     schema
         .get("prefixItems")
         .and_then(Value::as_array)
         .map_or(0, Vec::len)
-}
-
-fn below(count: usize, bound: &Value) -> bool {
-    bound.as_u64().is_some_and(|b| (count as u64) < b)
-}
-
-fn above(count: usize, bound: &Value) -> bool {
-    bound.as_u64().is_some_and(|b| (count as u64) > b)
 }
 
 /// The number of values in `value`, itself included.

@@ -79,6 +79,43 @@ fn violations_are_reported_at_their_json_pointer() {
     );
 }
 
+/// What fails inside a branch of `anyOf`, `oneOf` or `not` decides that
+/// branch only: it is neither reported nor counted against the schema
+/// around it, however deep the branches nest.
+#[test]
+fn failures_inside_branches_stay_there() {
+    // The inner `not` fails on `null` and on 5, so `prefixItems` fails,
+    // so the outer `not` passes; on -1 it passes, and the outer fails.
+    let nested = json!({"not": {"prefixItems": [{"not": {"minimum": 0}}]}});
+    assert_eq!(errors(nested.clone(), json!([null])), vec![]);
+    assert_eq!(errors(nested.clone(), json!([5])), vec![]);
+    assert_eq!(
+        errors(nested, json!([-1])),
+        vec![(
+            String::new(),
+            "[-1] should not be valid under {\"prefixItems\":[{\"not\":{\"minimum\":0}}]}"
+                .to_owned()
+        )]
+    );
+    // The first branch fails twice before the second passes.
+    let either = json!({"anyOf": [{"type": "string", "minLength": 9}, {"minimum": 1}],
+                        "maximum": 10});
+    assert_eq!(errors(either.clone(), json!(5)), vec![]);
+    assert_eq!(
+        errors(either, json!(0)),
+        vec![(
+            String::new(),
+            "0 is not valid under any of the schemas listed in the 'anyOf' keyword".to_owned()
+        )]
+    );
+    let one = json!({"oneOf": [{"type": "integer"}, {"minimum": 3}]});
+    assert_eq!(errors(one.clone(), json!(3.5)), vec![]);
+    assert_eq!(
+        errors(one, json!(4))[0].1,
+        "4 is valid under more than one of the schemas listed in the 'oneOf' keyword"
+    );
+}
+
 #[test]
 fn keywords_it_cannot_check_are_refused_at_compile_time() {
     for schema in [
