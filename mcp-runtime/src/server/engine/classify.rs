@@ -5,6 +5,8 @@
 //! that mirror the body. Transports call this instead of checking
 //! protocol rules of their own.
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -97,8 +99,10 @@ pub(crate) struct Classified {
     /// The parameters without `_meta`.
     pub(crate) params: Option<Value>,
     pub(crate) meta: Option<Map<String, Value>>,
-    /// What a 2026-07-28 request's `_meta` declares about its client.
-    pub(crate) client: Option<ClientMeta>,
+    /// What a 2026-07-28 request's `_meta` declares about its client;
+    /// shared from the start, so that the request, moved from stage to
+    /// stage and held in every future that serves it, stays small.
+    pub(crate) client: Option<Arc<ClientMeta>>,
 }
 
 /// Why a request was refused before it was routed: its id, when it has
@@ -129,7 +133,7 @@ impl Server {
             Era::Legacy => None,
             Era::Modern => {
                 match self.modern_rules(&method, params.as_ref(), meta.as_ref(), inbound) {
-                    Ok(client) => Some(client),
+                    Ok(client) => Some(Arc::new(client)),
                     Err(error) => return Err(Rejection { id, error }),
                 }
             }

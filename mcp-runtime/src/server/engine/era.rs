@@ -44,7 +44,7 @@ impl Server {
                     .as_ref()
                     .and_then(|m| m.get(META_LOG_LEVEL))
                     .and_then(|level| LoggingLevel::deserialize(level).ok());
-                (Arc::new(client), log_level)
+                (client, log_level)
             }
             None => {
                 let session = &channel.session;

@@ -276,7 +276,9 @@ impl Shared {
             .await;
         }
         if request.method == Ok(Method::Initialize) {
-            return self.initialize(request, accepts, inbound).await;
+            // Boxed: once per session, it would otherwise set the size of
+            // every request's future (which hyper moves into place).
+            return Box::pin(self.initialize(request, accepts, inbound)).await;
         }
         let headers = inbound
             .headers
