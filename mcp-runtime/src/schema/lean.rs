@@ -12,7 +12,6 @@
 //! says. The `differential` tests check it against the `jsonschema` crate.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Number, Value};
@@ -109,7 +108,7 @@ impl LeanSchema {
         let mut build = Build {
             root: schema,
             nodes: Vec::new(),
-            built: HashMap::new(),
+            referenced: Vec::new(),
         };
         build.node(schema);
         Ok(LeanSchema { nodes: build.nodes })
@@ -316,13 +315,13 @@ enum Check {
     /// `properties`: each member named here must pass its subschema.
     Properties(Vec<(String, usize)>),
     /// `additionalProperties` with a subschema: members that `properties`
-    /// (sorted here) does not name must pass it.
+    /// (its names here) does not name must pass it.
     Additional {
-        declared: Vec<String>,
+        declared: Map<String, Value>,
         schema: usize,
     },
     /// `additionalProperties: false`.
-    NoAdditional { declared: Vec<String> },
+    NoAdditional { declared: Map<String, Value> },
     /// `prefixItems`.
     PrefixItems(Vec<usize>),
     /// `items` with a subschema, for the items after `prefixItems`'.
@@ -377,20 +376,30 @@ const STRING: u8 = 1 << 6;
 struct Build<'a> {
     root: &'a Value,
     nodes: Vec<Node>,
-    /// The node of each subschema already compiled, by its address in the
-    /// schema, so that a `$ref` loop compiles to a loop of indexes.
-    built: HashMap<*const Value, usize>,
+    /// The node of each `$ref` target compiled so far, by its address in
+    /// the schema, so that a `$ref` loop compiles to a loop of indexes.
+    /// Searched in order, as the audit's list of targets is.
+    referenced: Vec<(*const Value, usize)>,
 }
 
 impl<'a> Build<'a> {
-    /// The index of `schema`'s node, compiling it first if need be.
-    fn node(&mut self, schema: &'a Value) -> usize {
-        if let Some(&id) = self.built.get(&(schema as *const Value)) {
-            return id;
+    /// The index of the node of `target`, a `$ref`'s, compiled once.
+    fn referenced(&mut self, target: &'a Value) -> usize {
+        let address: *const Value = target;
+        match self.referenced.iter().find(|(seen, _)| *seen == address) {
+            Some(&(_, id)) => id,
+            None => {
+                let id = self.nodes.len();
+                self.referenced.push((address, id));
+                self.node(target)
+            }
         }
+    }
+
+    /// Compiles `schema` into a new node; its index.
+    fn node(&mut self, schema: &'a Value) -> usize {
         let id = self.nodes.len();
         self.nodes.push(Node::Any);
-        self.built.insert(schema, id);
         self.nodes[id] = match schema {
             Value::Bool(false) => Node::Nothing,
             Value::Object(object) => Node::Checks(self.checks(object)),
@@ -402,7 +411,13 @@ impl<'a> Build<'a> {
 
     fn nodes_of(&mut self, list: &'a Value) -> Vec<usize> {
         let list = list.as_array().map(Vec::as_slice).unwrap_or_default();
-        list.iter().map(|sub| self.node(sub)).collect()
+        // Loops rather than `collect`s here: each `collect` of another
+        // iterator type is more code in every server.
+        let mut ids = Vec::with_capacity(list.len());
+        for sub in list {
+            ids.push(self.node(sub));
+        }
+        ids
     }
 
     /// The checks of an object schema, in its keyword order; keywords that
@@ -414,17 +429,17 @@ impl<'a> Build<'a> {
                 "$ref" => value
                     .as_str()
                     .and_then(|target| resolve(self.root, target))
-                    .map(|target| Check::Also(vec![self.node(target)])),
+                    .map(|target| Check::Also(vec![self.referenced(target)])),
                 "allOf" => Some(Check::Also(self.nodes_of(value))),
                 "anyOf" => Some(Check::AnyOf(self.nodes_of(value))),
                 "oneOf" => Some(Check::OneOf(self.nodes_of(value))),
                 "not" => Some(Check::Not(self.node(value), value.clone())),
                 "properties" => value.as_object().map(|members| {
-                    let subs = members.iter();
-                    Check::Properties(
-                        subs.map(|(name, sub)| (name.clone(), self.node(sub)))
-                            .collect(),
-                    )
+                    let mut subs = Vec::with_capacity(members.len());
+                    for (name, sub) in members {
+                        subs.push((name.clone(), self.node(sub)));
+                    }
+                    Check::Properties(subs)
                 }),
                 "additionalProperties" => match value {
                     Value::Bool(true) => None,
@@ -453,15 +468,13 @@ impl<'a> Build<'a> {
                 }),
                 "enum" => Some(Check::Enum(value.clone())),
                 "const" => Some(Check::Const(value.clone())),
-                "required" => Some(Check::Required(
-                    value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect(),
-                )),
+                "required" => {
+                    let mut names = Vec::new();
+                    for name in value.as_array().into_iter().flatten() {
+                        names.extend(name.as_str().map(str::to_owned));
+                    }
+                    Some(Check::Required(names))
+                }
                 "minProperties" => size(Size::Properties, true, value),
                 "maxProperties" => size(Size::Properties, false, value),
                 "minItems" => size(Size::Items, true, value),
@@ -482,15 +495,14 @@ impl<'a> Build<'a> {
     }
 }
 
-/// The member names `properties` declares beside `additionalProperties`, sorted.
-fn declared(schema: &Map<String, Value>) -> Vec<String> {
+/// The member names `properties` declares beside `additionalProperties`,
+/// as the keys of a JSON object (whose lookup every server has already).
+fn declared(schema: &Map<String, Value>) -> Map<String, Value> {
+    let mut names = Map::new();
     let members = schema.get("properties").and_then(Value::as_object);
-    let mut names: Vec<String> = members
-        .into_iter()
-        .flatten()
-        .map(|(name, _)| name.clone())
-        .collect();
-    names.sort_unstable();
+    for (name, _) in members.into_iter().flatten() {
+        names.insert(name.clone(), Value::Null);
+    }
     names
 }
 
@@ -650,7 +662,7 @@ impl<'a> Run<'a> {
             }
             (Check::Additional { declared, schema }, Value::Object(members)) => {
                 for (name, member) in members {
-                    if !is_declared(declared, name) {
+                    if !declared.contains_key(name) {
                         self.validate(*schema, member, &Path::Member(path, name));
                     }
                 }
@@ -658,7 +670,7 @@ impl<'a> Run<'a> {
             (Check::NoAdditional { declared }, Value::Object(members)) => {
                 let mut extra = members
                     .keys()
-                    .filter(|name| !is_declared(declared, name))
+                    .filter(|name| !declared.contains_key(*name))
                     .peekable();
                 // The common case, nothing extra, builds no message.
                 if extra.peek().is_some() {
@@ -789,16 +801,17 @@ impl<'a> Run<'a> {
     fn fail(&mut self, path: &Path<'_>, message: impl FnOnce() -> String) {
         self.failures += 1;
         if !self.quiet {
-            let mut pointer = String::new();
-            path.write(&mut pointer);
-            self.errors.push((pointer, message()));
+            self.report(path, message());
         }
     }
-}
 
-/// Whether `name` is among the sorted `declared` names.
-fn is_declared(declared: &[String], name: &str) -> bool {
-    declared.binary_search_by(|d| d.as_str().cmp(name)).is_ok()
+    /// One copy of the reporting, not one per kind of violation.
+    #[inline(never)]
+    fn report(&mut self, path: &Path<'_>, message: String) {
+        let mut pointer = String::new();
+        path.write(&mut pointer);
+        self.errors.push((pointer, message));
+    }
 }
 
 /// Where a value is in the instance: the member names and item indexes
