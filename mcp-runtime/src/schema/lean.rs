@@ -12,6 +12,7 @@
 //! says. The `differential` tests check it against the `jsonschema` crate.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Number, Value};
@@ -108,7 +109,7 @@ impl LeanSchema {
         let mut build = Build {
             root: schema,
             nodes: Vec::new(),
-            referenced: Vec::new(),
+            built: HashMap::new(),
         };
         build.node(schema);
         Ok(LeanSchema { nodes: build.nodes })
@@ -376,30 +377,22 @@ const STRING: u8 = 1 << 6;
 struct Build<'a> {
     root: &'a Value,
     nodes: Vec<Node>,
-    /// The node of each `$ref` target compiled so far, by its address in
-    /// the schema, so that a `$ref` loop compiles to a loop of indexes.
-    /// Searched in order, as the audit's list of targets is.
-    referenced: Vec<(*const Value, usize)>,
+    /// The node of each subschema compiled so far, by its address in the
+    /// schema: each is compiled once however many `$ref`s reach it (so a
+    /// hostile schema gets at most one node per subschema), and a `$ref`
+    /// loop compiles to a loop of indexes.
+    built: HashMap<*const Value, usize>,
 }
 
 impl<'a> Build<'a> {
-    /// The index of the node of `target`, a `$ref`'s, compiled once.
-    fn referenced(&mut self, target: &'a Value) -> usize {
-        let address: *const Value = target;
-        match self.referenced.iter().find(|(seen, _)| *seen == address) {
-            Some(&(_, id)) => id,
-            None => {
-                let id = self.nodes.len();
-                self.referenced.push((address, id));
-                self.node(target)
-            }
-        }
-    }
-
-    /// Compiles `schema` into a new node; its index.
+    /// The index of `schema`'s node, compiling it first if need be.
     fn node(&mut self, schema: &'a Value) -> usize {
+        if let Some(&id) = self.built.get(&(schema as *const Value)) {
+            return id;
+        }
         let id = self.nodes.len();
         self.nodes.push(Node::Any);
+        self.built.insert(schema, id);
         self.nodes[id] = match schema {
             Value::Bool(false) => Node::Nothing,
             Value::Object(object) => Node::Checks(self.checks(object)),
@@ -429,7 +422,7 @@ impl<'a> Build<'a> {
                 "$ref" => value
                     .as_str()
                     .and_then(|target| resolve(self.root, target))
-                    .map(|target| Check::Also(vec![self.referenced(target)])),
+                    .map(|target| Check::Also(vec![self.node(target)])),
                 "allOf" => Some(Check::Also(self.nodes_of(value))),
                 "anyOf" => Some(Check::AnyOf(self.nodes_of(value))),
                 "oneOf" => Some(Check::OneOf(self.nodes_of(value))),

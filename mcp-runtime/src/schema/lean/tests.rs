@@ -167,6 +167,30 @@ fn recursive_schemas_end() {
     assert!(!tree.is_valid(&json!({"kids": [{"kids": [1]}]})));
 }
 
+/// Each subschema compiles to one node however many `$ref`s reach it: a
+/// chain of nested objects, each with a member that refers to the next
+/// one down (which its other member holds), is as many nodes as
+/// subschemas, not a copy of the rest of the chain per reference.
+#[test]
+fn a_subschema_reached_again_by_ref_compiles_once() {
+    let depth = 100;
+    let mut schema = json!({"type": "integer"});
+    for level in (0..depth).rev() {
+        let next = format!("#{}", "/properties/n".repeat(level + 1));
+        schema = json!({"type": "object", "properties": {"n": schema, "m": {"$ref": next}}});
+    }
+    let compiled = LeanSchema::compile(&schema).unwrap();
+    // Per level an object and its `{"$ref": ...}`, and the leaf.
+    assert_eq!(compiled.nodes.len(), 2 * depth + 1);
+    let (mut valid, mut invalid) = (json!(5), json!("five"));
+    for _ in 0..depth {
+        valid = json!({"n": valid});
+        invalid = json!({"n": invalid});
+    }
+    assert!(compiled.is_valid(&valid));
+    assert!(!compiled.is_valid(&invalid));
+}
+
 #[test]
 fn numbers_compare_as_numbers() {
     let check = |schema: Value, n: Value| errors(schema, n).is_empty();
