@@ -241,17 +241,10 @@ impl<'a> Audit<'a> {
 }
 
 fn audit_type(value: &Value, at: &str) -> Result<(), String> {
-    let names: Vec<&Value> = match value {
-        Value::Array(list) => list.iter().collect(),
-        single => vec![single],
-    };
-    for name in names {
-        match name.as_str() {
-            Some("null" | "boolean" | "object" | "array" | "number" | "integer" | "string") => {}
-            _ => return Err(format!("{at}: {name} is not a JSON Schema type")),
-        }
+    match type_names(value).iter().find(|name| kind_named(name) == 0) {
+        Some(name) => Err(format!("{at}: {name} is not a JSON Schema type")),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The subschema a local `$ref` (`#` or `#/json/pointer`) names.
@@ -512,23 +505,32 @@ fn bound(kind: BoundKind, value: &Value) -> Option<Check> {
 
 /// The kinds a `type` value names.
 fn kinds_named(value: &Value) -> u8 {
-    let names = match value {
-        Value::Array(list) => list.as_slice(),
+    type_names(value)
+        .iter()
+        .fold(0, |kinds, name| kinds | kind_named(name))
+}
+
+/// The names a `type` value lists: itself, or its items.
+fn type_names(value: &Value) -> &[Value] {
+    match value {
+        Value::Array(list) => list,
         single => std::slice::from_ref(single),
-    };
-    names.iter().fold(0, |kinds, name| {
-        kinds
-            | match name.as_str() {
-                Some("null") => NULL,
-                Some("boolean") => BOOLEAN,
-                Some("object") => OBJECT,
-                Some("array") => ARRAY,
-                Some("number") => NUMBER,
-                Some("integer") => INTEGER,
-                Some("string") => STRING,
-                _ => 0,
-            }
-    })
+    }
+}
+
+/// The kind a JSON Schema type name names; 0 for anything else. The one
+/// list of type names, for the audit and the checks alike.
+fn kind_named(name: &Value) -> u8 {
+    match name.as_str() {
+        Some("null") => NULL,
+        Some("boolean") => BOOLEAN,
+        Some("object") => OBJECT,
+        Some("array") => ARRAY,
+        Some("number") => NUMBER,
+        Some("integer") => INTEGER,
+        Some("string") => STRING,
+        _ => 0,
+    }
 }
 
 /// The kinds `instance` is of: one, and `integer` too for an integral number.
@@ -583,6 +585,10 @@ impl<'a> Run<'a> {
 
     /// Adds the violations of `instance` (at `path`) against node `id`.
     fn validate(&mut self, id: usize, instance: &Value, path: &Path<'_>) {
+        // A branch already failed: its members and items need no visit.
+        if self.decided() {
+            return;
+        }
         let compiled = self.nodes;
         let checks = match &compiled[id] {
             Node::Any => return,
