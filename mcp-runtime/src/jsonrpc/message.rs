@@ -1,5 +1,8 @@
 //! Decoding one incoming JSON-RPC message.
 
+use std::fmt;
+
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
@@ -64,8 +67,8 @@ pub struct Rejected {
 /// still lets us recover the id for the error response.
 #[derive(Deserialize)]
 struct RawMessage {
-    #[serde(default, deserialize_with = "present")]
-    jsonrpc: Option<Value>,
+    #[serde(default)]
+    jsonrpc: Version2,
     #[serde(default, deserialize_with = "present")]
     id: Option<Value>,
     #[serde(default, deserialize_with = "present")]
@@ -76,6 +79,59 @@ struct RawMessage {
     result: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     error: Option<Value>,
+}
+
+/// Whether `"jsonrpc"` is the string `"2.0"`, read without copying it
+/// (every message has one); absent or any other value is `false`.
+#[derive(Default)]
+struct Version2(bool);
+
+impl<'de> Deserialize<'de> for Version2 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Version2Visitor).map(Version2)
+    }
+}
+
+struct Version2Visitor;
+
+impl<'de> Visitor<'de> for Version2Visitor {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<bool, E> {
+        Ok(v == "2.0")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+        IgnoredAny.visit_seq(seq).map(|_| false)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<bool, A::Error> {
+        IgnoredAny.visit_map(map).map(|_| false)
+    }
 }
 
 /// Distinguishes a member that is present with `null` from an absent one.
@@ -120,7 +176,7 @@ pub fn decode(bytes: &[u8]) -> Result<Incoming, Rejected> {
         },
     };
 
-    if raw.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
+    if !raw.jsonrpc.0 {
         let silent = raw.method.is_none() || id.is_none();
         return Err(reject(id, "\"jsonrpc\" must be \"2.0\"", silent));
     }
@@ -256,6 +312,31 @@ mod tests {
             (r.id, r.error.code),
             (Some(RequestId::Int(4)), code::INVALID_PARAMS)
         );
+    }
+
+    #[test]
+    fn any_jsonrpc_but_the_string_2_0_is_refused_by_name_and_keeps_the_id() {
+        for version in [
+            r#""1.0""#,
+            r#""2.0 ""#,
+            "2.0",
+            "2",
+            "-2",
+            "true",
+            "null",
+            r#"["2.0"]"#,
+            r#"{"v":["2.0",{"w":null}]}"#,
+        ] {
+            let text = format!(r#"{{"jsonrpc":{version},"id":9,"method":"ping"}}"#);
+            let r = rejected(&text);
+            assert_eq!(r.id, Some(RequestId::Int(9)), "{text}");
+            assert_eq!(r.error.code, code::INVALID_REQUEST, "{text}");
+            assert!(r.error.message.contains("\"jsonrpc\""), "{text}");
+        }
+        let r = rejected(r#"{"id":9,"method":"ping"}"#);
+        assert!(r.error.message.contains("\"jsonrpc\""));
+        // Written with an escape, it is still the string "2.0".
+        assert!(decode(br#"{"jsonrpc":"2\u002e0","id":9,"method":"ping"}"#).is_ok());
     }
 
     #[test]

@@ -127,7 +127,7 @@ impl Server {
                 Ok(None) => break Ok(()),
                 Err(e) => break Err(e),
             };
-            match decode(&line) {
+            match decode(line) {
                 Ok(Incoming::Request(request)) => {
                     let Some(cancellation) = session.begin(&request.id) else {
                         let error = ErrorObject::invalid_request(format!(
@@ -325,27 +325,43 @@ async fn write_line<W: AsyncWrite + Unpin>(out: &mut BufWriter<W>, frame: &[u8])
     out.write_all(b"\n").await
 }
 
-enum Line {
-    Message(Vec<u8>),
+enum Line<'a> {
+    Message(&'a [u8]),
     TooLong(usize),
 }
+
+/// A line buffer that grew past this is not kept for the next line: one
+/// large message must not hold its memory for the rest of the connection.
+const KEPT_LINE_CAPACITY: usize = 64 * 1024;
 
 /// Splits input into lines without ever holding more than the limit.
 struct LineReader<R> {
     input: R,
     max: usize,
+    /// The line being read, kept from one line to the next: a message is
+    /// decoded from here before the next is read, so reading one costs no
+    /// allocation.
+    line: Vec<u8>,
 }
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
     fn new(input: R, max: usize) -> Self {
-        LineReader { input, max }
+        LineReader {
+            input,
+            max,
+            line: Vec::new(),
+        }
     }
 
     /// The next non-blank line, `TooLong` for one over the limit, `None` at
     /// end of input.
-    async fn next(&mut self) -> io::Result<Option<Line>> {
+    async fn next(&mut self) -> io::Result<Option<Line<'_>>> {
         loop {
-            let mut line = Vec::new();
+            if self.line.capacity() > KEPT_LINE_CAPACITY {
+                self.line = Vec::new();
+            }
+            let line = &mut self.line;
+            line.clear();
             let mut len = 0usize;
             let mut eof = false;
             loop {
@@ -362,7 +378,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 if len <= self.max {
                     line.extend_from_slice(part);
                 } else {
-                    line = Vec::new();
+                    *line = Vec::new();
                 }
                 self.input.consume(used);
                 if done {
@@ -376,7 +392,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 line.pop();
             }
             if !line.iter().all(u8::is_ascii_whitespace) {
-                return Ok(Some(Line::Message(line)));
+                return Ok(Some(Line::Message(&self.line)));
             }
             if eof {
                 return Ok(None);
@@ -394,7 +410,7 @@ mod tests {
         let mut out = Vec::new();
         while let Some(line) = reader.next().await.unwrap() {
             out.push(match line {
-                Line::Message(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Line::Message(bytes) => String::from_utf8_lossy(bytes).into_owned(),
                 Line::TooLong(len) => format!("<{len}>"),
             });
         }

@@ -34,8 +34,7 @@ impl Server {
         F: FnOnce(RequestContext) -> Fut,
         Fut: std::future::Future<Output = Result<T, ErrorObject>>,
     {
-        let input = self.open_rounds(era, &mut rounds)?;
-        context.input = input.clone();
+        let input = self.open_rounds(era, &mut rounds, &mut context)?;
         let outcome = run(context).await;
         match self.input_reply(id, &rounds, &input) {
             Some(reply) => reply,
@@ -43,19 +42,22 @@ impl Server {
         }
     }
 
-    /// The answers a request brings from its earlier rounds (2026-07-28;
-    /// legacy questions are answered while the handler waits).
+    /// Gives `context` the answers its request brings from earlier rounds
+    /// (2026-07-28; legacy questions are answered while the handler
+    /// waits), and returns the state its handler's questions go to. A
+    /// request that brings none keeps the empty state it was admitted
+    /// with: no allocation on a plain call.
     pub(crate) fn open_rounds(
         &self,
         era: Era,
         rounds: &mut Rounds,
+        context: &mut RequestContext,
     ) -> Result<Arc<InputState>, ErrorObject> {
-        match era {
-            Era::Modern => Ok(Arc::new(
-                rounds.answers(&self.inner.options.request_state_key)?,
-            )),
-            Era::Legacy => Ok(Arc::default()),
+        if matches!(era, Era::Modern) && rounds.brings_answers() {
+            let answers = rounds.answers(&self.inner.options.request_state_key)?;
+            context.input = Arc::new(answers);
         }
+        Ok(context.input.clone())
     }
 
     /// How a request ends when its handler asked the client something:
@@ -100,16 +102,18 @@ pub(crate) struct Rounds {
 }
 
 impl Rounds {
+    /// `target` is what the request names (tool, resource URI, prompt),
+    /// taken as it was read: most callers have no further use for it.
     pub(super) fn new(
         method: Method,
-        target: &str,
+        target: String,
         arguments: Option<Arc<Value>>,
         responses: Option<InputResponses>,
         state: Option<String>,
     ) -> Self {
         Rounds {
             method,
-            target: target.to_owned(),
+            target,
             arguments,
             responses,
             state,
@@ -120,6 +124,11 @@ impl Rounds {
     fn digest(&self) -> String {
         let arguments = self.arguments.as_deref().unwrap_or(&Value::Null);
         request_state::request_digest(self.method.name(), &self.target, arguments)
+    }
+
+    /// Whether this is a retry: it carries a `requestState` or answers.
+    fn brings_answers(&self) -> bool {
+        self.state.is_some() || self.responses.is_some()
     }
 
     /// The answers of earlier rounds (from the verified state) and this

@@ -132,7 +132,7 @@ impl Server {
                     let arguments = Arc::new(Value::Object(arguments.unwrap_or_default()));
                     let rounds = Rounds::new(
                         method,
-                        &name,
+                        name,
                         Some(arguments.clone()),
                         input_responses,
                         request_state,
@@ -158,7 +158,7 @@ impl Server {
                     let params: ReadResourceRequestParams = parse(params)?;
                     let rounds = Rounds::new(
                         method,
-                        &params.uri,
+                        params.uri.clone(),
                         None,
                         input_responses,
                         params.request_state,
@@ -178,7 +178,7 @@ impl Server {
                         Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
                     let rounds = Rounds::new(
                         method,
-                        &params.name,
+                        params.name,
                         Some(digest_input),
                         input_responses,
                         params.request_state,

@@ -75,8 +75,7 @@ impl Server {
             mut context,
             required,
         } = call;
-        let input = self.open_rounds(Era::Modern, &mut rounds)?;
-        context.input = input.clone();
+        let input = self.open_rounds(Era::Modern, &mut rounds, &mut context)?;
         // The call may outlive its request, whose cancellation fires when
         // the response is sent: it answers to the task's token instead.
         let cancellation = CancellationToken::new();
