@@ -40,26 +40,6 @@ const PAIRWISE_UNIQUE: usize = 16;
 /// report.
 const SHOWN_BYTES: usize = 120;
 
-/// Keywords that hold subschemas to be reached by `$ref` or that only
-/// annotate: nothing to check.
-const IGNORED: &[&str] = &[
-    "$schema",
-    "$comment",
-    "$defs",
-    "definitions",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "format",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-];
-
 /// Validation keywords of JSON Schema (any draft) this validator does not
 /// implement: a schema using one is refused.
 const REFUSED: &[&str] = &[
@@ -97,21 +77,16 @@ pub(crate) struct LeanSchema {
 }
 
 impl LeanSchema {
-    /// Checks that every keyword of `schema` is one this validator checks
-    /// or may ignore, and that every `$ref` points into the document, then
-    /// compiles it.
+    /// Compiles `schema` in one walk, refusing it when a keyword is one
+    /// this validator does not implement, a keyword's value is malformed,
+    /// or a `$ref` does not point into the document.
     pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
-        Audit {
-            root: schema,
-            followed: Vec::new(),
-        }
-        .schema(schema, "#")?;
         let mut build = Build {
             root: schema,
             nodes: Vec::new(),
             built: HashMap::new(),
         };
-        build.node(schema);
+        build.node(schema, "#")?;
         Ok(LeanSchema { nodes: build.nodes })
     }
 
@@ -127,123 +102,6 @@ impl LeanSchema {
     #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn is_valid(&self, instance: &Value) -> bool {
         Run::new(&self.nodes, instance).passes(ROOT, instance)
-    }
-}
-
-/// The walk of a schema that refuses what the validator cannot honour.
-struct Audit<'a> {
-    root: &'a Value,
-    /// The `$ref` targets already walked, so that each is walked once.
-    followed: Vec<&'a str>,
-}
-
-impl<'a> Audit<'a> {
-    /// Walks `schema`, found at `at`.
-    fn schema(&mut self, schema: &'a Value, at: &str) -> Result<(), String> {
-        let object = match schema {
-            Value::Bool(_) => return Ok(()),
-            Value::Object(object) => object,
-            _ => return Err(format!("{at}: a schema must be an object or a boolean")),
-        };
-        for (keyword, value) in object {
-            let keyword = keyword.as_str();
-            if REFUSED.contains(&keyword) {
-                return Err(format!(
-                    "{at}: the keyword `{keyword}` needs mcp-toolkit-runtime's `validation` feature"
-                ));
-            }
-            if IGNORED.contains(&keyword) && !matches!(keyword, "$defs" | "definitions") {
-                continue;
-            }
-            let here = format!("{at}/{keyword}");
-            match keyword {
-                "type" => audit_type(value, &here)?,
-                "properties" | "$defs" | "definitions" => {
-                    let members = value
-                        .as_object()
-                        .ok_or_else(|| format!("{here}: must be an object"))?;
-                    for (name, sub) in members {
-                        self.schema(sub, &format!("{here}/{}", escape(name)))?;
-                    }
-                }
-                "additionalProperties" | "not" => self.schema(value, &here)?,
-                "items" => {
-                    if value.is_array() {
-                        return Err(format!(
-                            "{here}: an array of `items` (drafts before 2020-12) needs mcp-toolkit-runtime's `validation` feature"
-                        ));
-                    }
-                    self.schema(value, &here)?;
-                }
-                "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
-                    let list = value
-                        .as_array()
-                        .filter(|list| !list.is_empty())
-                        .ok_or_else(|| format!("{here}: must be a non-empty array"))?;
-                    for (i, sub) in list.iter().enumerate() {
-                        self.schema(sub, &format!("{here}/{i}"))?;
-                    }
-                }
-                "required" => {
-                    let names = value
-                        .as_array()
-                        .ok_or_else(|| format!("{here}: must be an array"))?;
-                    if !names.iter().all(Value::is_string) {
-                        return Err(format!("{here}: must list strings"));
-                    }
-                }
-                "enum" => {
-                    value
-                        .as_array()
-                        .ok_or_else(|| format!("{here}: must be an array"))?;
-                }
-                "uniqueItems" => {
-                    value
-                        .as_bool()
-                        .ok_or_else(|| format!("{here}: must be a boolean"))?;
-                }
-                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
-                    value
-                        .as_number()
-                        .ok_or_else(|| format!("{here}: must be a number"))?;
-                }
-                "multipleOf" if !value.as_f64().is_some_and(|m| m > 0.0) => {
-                    return Err(format!("{here}: must be a number above 0"));
-                }
-                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
-                | "maxProperties"
-                    if value.as_u64().is_none() =>
-                {
-                    return Err(format!("{here}: must be a non-negative integer"));
-                }
-                "$ref" => {
-                    let target = value
-                        .as_str()
-                        .ok_or_else(|| format!("{here}: must be a string"))?;
-                    let resolved = resolve(self.root, target).ok_or_else(|| {
-                        format!(
-                            "{here}: `{target}` is not a JSON pointer into this schema \
-                         (other references need mcp-toolkit-runtime's `validation` feature)"
-                        )
-                    })?;
-                    // A target outside `$defs` and the like is walked here, so
-                    // that no keyword escapes the audit by hiding behind a `$ref`.
-                    if !self.followed.contains(&target) {
-                        self.followed.push(target);
-                        self.schema(resolved, target)?;
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-}
-
-fn audit_type(value: &Value, at: &str) -> Result<(), String> {
-    match type_names(value).iter().find(|name| kind_named(name) == 0) {
-        Some(name) => Err(format!("{at}: {name} is not a JSON Schema type")),
-        None => Ok(()),
     }
 }
 
@@ -366,7 +224,9 @@ const NUMBER: u8 = 1 << 4;
 const INTEGER: u8 = 1 << 5;
 const STRING: u8 = 1 << 6;
 
-/// The compilation of an audited schema into [`Node`]s.
+/// The compilation of a schema into [`Node`]s, refusing what the validator
+/// cannot honour: a keyword it does not implement, a malformed keyword
+/// value, a `$ref` that does not point into the document.
 struct Build<'a> {
     root: &'a Value,
     nodes: Vec<Node>,
@@ -378,55 +238,95 @@ struct Build<'a> {
 }
 
 impl<'a> Build<'a> {
-    /// The index of `schema`'s node, compiling it first if need be.
-    fn node(&mut self, schema: &'a Value) -> usize {
+    /// The index of `schema`'s node (found at `at`, a JSON pointer for
+    /// messages), compiling it first if need be.
+    fn node(&mut self, schema: &'a Value, at: &str) -> Result<usize, String> {
         if let Some(&id) = self.built.get(&(schema as *const Value)) {
-            return id;
+            return Ok(id);
         }
         let id = self.nodes.len();
         self.nodes.push(Node::Any);
         self.built.insert(schema, id);
         self.nodes[id] = match schema {
+            Value::Bool(true) => Node::Any,
             Value::Bool(false) => Node::Nothing,
-            Value::Object(object) => Node::Checks(self.checks(object)),
-            // `true`, and nothing else: the audit lets no other through.
-            _ => Node::Any,
+            Value::Object(object) => Node::Checks(self.checks(object, at)?),
+            _ => return Err(format!("{at}: a schema must be an object or a boolean")),
         };
-        id
+        Ok(id)
     }
 
-    fn nodes_of(&mut self, list: &'a Value) -> Vec<usize> {
-        let list = list.as_array().map(Vec::as_slice).unwrap_or_default();
+    /// The nodes of a non-empty array of subschemas (`allOf`, `prefixItems`, ...).
+    fn nodes_of(&mut self, list: &'a Value, at: &str) -> Result<Vec<usize>, String> {
+        let list = list
+            .as_array()
+            .filter(|list| !list.is_empty())
+            .ok_or_else(|| format!("{at}: must be a non-empty array"))?;
         // Loops rather than `collect`s here: each `collect` of another
         // iterator type is more code in every server.
         let mut ids = Vec::with_capacity(list.len());
-        for sub in list {
-            ids.push(self.node(sub));
+        for (i, sub) in list.iter().enumerate() {
+            ids.push(self.node(sub, &format!("{at}/{i}"))?);
         }
-        ids
+        Ok(ids)
     }
 
-    /// The checks of an object schema, in its keyword order; keywords that
-    /// check nothing (annotations, `true` subschemas, ...) compile to none.
-    fn checks(&mut self, schema: &'a Map<String, Value>) -> Vec<Check> {
+    /// The nodes of an object of named subschemas (`properties`, `$defs`).
+    fn named_nodes(
+        &mut self,
+        members: &'a Value,
+        at: &str,
+    ) -> Result<Vec<(String, usize)>, String> {
+        let members = members
+            .as_object()
+            .ok_or_else(|| format!("{at}: must be an object"))?;
+        let mut subs = Vec::with_capacity(members.len());
+        for (name, sub) in members {
+            let id = self.node(sub, &format!("{at}/{}", escape(name)))?;
+            subs.push((name.clone(), id));
+        }
+        Ok(subs)
+    }
+
+    /// The checks of an object schema (at `at`), in its keyword order;
+    /// keywords that check nothing (annotations, `true` subschemas,
+    /// keywords JSON Schema does not define) compile to none.
+    fn checks(&mut self, schema: &'a Map<String, Value>, at: &str) -> Result<Vec<Check>, String> {
         let mut checks = Vec::new();
         for (keyword, value) in schema {
-            let check = match keyword.as_str() {
-                "$ref" => value
-                    .as_str()
-                    .and_then(|target| resolve(self.root, target))
-                    .map(|target| Check::Also(vec![self.node(target)])),
-                "allOf" => Some(Check::Also(self.nodes_of(value))),
-                "anyOf" => Some(Check::AnyOf(self.nodes_of(value))),
-                "oneOf" => Some(Check::OneOf(self.nodes_of(value))),
-                "not" => Some(Check::Not(self.node(value), value.clone())),
-                "properties" => value.as_object().map(|members| {
-                    let mut subs = Vec::with_capacity(members.len());
-                    for (name, sub) in members {
-                        subs.push((name.clone(), self.node(sub)));
-                    }
-                    Check::Properties(subs)
-                }),
+            let keyword = keyword.as_str();
+            if REFUSED.contains(&keyword) {
+                return Err(format!(
+                    "{at}: the keyword `{keyword}` needs mcp-toolkit-runtime's `validation` feature"
+                ));
+            }
+            let here = || format!("{at}/{keyword}");
+            let check = match keyword {
+                "$ref" => {
+                    let target = value
+                        .as_str()
+                        .ok_or_else(|| format!("{}: must be a string", here()))?;
+                    let resolved = resolve(self.root, target).ok_or_else(|| {
+                        format!(
+                            "{}: `{target}` is not a JSON pointer into this schema \
+                             (other references need mcp-toolkit-runtime's `validation` feature)",
+                            here()
+                        )
+                    })?;
+                    Some(Check::Also(vec![self.node(resolved, target)?]))
+                }
+                // Compiled where they are, so that no keyword escapes
+                // refusal by sitting in a definition; a `$ref` to one finds
+                // its node.
+                "$defs" | "definitions" => {
+                    self.named_nodes(value, &here())?;
+                    None
+                }
+                "allOf" => Some(Check::Also(self.nodes_of(value, &here())?)),
+                "anyOf" => Some(Check::AnyOf(self.nodes_of(value, &here())?)),
+                "oneOf" => Some(Check::OneOf(self.nodes_of(value, &here())?)),
+                "not" => Some(Check::Not(self.node(value, &here())?, value.clone())),
+                "properties" => Some(Check::Properties(self.named_nodes(value, &here())?)),
                 "additionalProperties" => match value {
                     Value::Bool(true) => None,
                     Value::Bool(false) => Some(Check::NoAdditional {
@@ -434,50 +334,77 @@ impl<'a> Build<'a> {
                     }),
                     sub => Some(Check::Additional {
                         declared: declared(schema),
-                        schema: self.node(sub),
+                        schema: self.node(sub, &here())?,
                     }),
                 },
-                "prefixItems" => Some(Check::PrefixItems(self.nodes_of(value))),
+                "prefixItems" => Some(Check::PrefixItems(self.nodes_of(value, &here())?)),
                 "items" => match value {
                     Value::Bool(true) => None,
                     Value::Bool(false) => Some(Check::NoItems {
                         allowed: prefix_len(schema),
                     }),
+                    Value::Array(_) => {
+                        return Err(format!(
+                            "{}: an array of `items` (drafts before 2020-12) needs mcp-toolkit-runtime's `validation` feature",
+                            here()
+                        ));
+                    }
                     sub => Some(Check::Items {
                         skip: prefix_len(schema),
-                        schema: self.node(sub),
+                        schema: self.node(sub, &here())?,
                     }),
                 },
-                "type" => Some(Check::Type {
-                    kinds: kinds_named(value),
-                    named: value.clone(),
-                }),
-                "enum" => Some(Check::Enum(value.clone())),
+                "type" => {
+                    let names = type_names(value);
+                    if let Some(name) = names.iter().find(|name| kind_named(name) == 0) {
+                        return Err(format!("{}: {name} is not a JSON Schema type", here()));
+                    }
+                    Some(Check::Type {
+                        kinds: kinds_named(value),
+                        named: value.clone(),
+                    })
+                }
+                "enum" if value.is_array() => Some(Check::Enum(value.clone())),
+                "enum" => return Err(format!("{}: must be an array", here())),
                 "const" => Some(Check::Const(value.clone())),
                 "required" => {
-                    let mut names = Vec::new();
-                    for name in value.as_array().into_iter().flatten() {
-                        names.extend(name.as_str().map(str::to_owned));
+                    let listed = value
+                        .as_array()
+                        .ok_or_else(|| format!("{}: must be an array", here()))?;
+                    let mut names = Vec::with_capacity(listed.len());
+                    for name in listed {
+                        let name = name
+                            .as_str()
+                            .ok_or_else(|| format!("{}: must list strings", here()))?;
+                        names.push(name.to_owned());
                     }
                     Some(Check::Required(names))
                 }
-                "minProperties" => size(Size::Properties, true, value),
-                "maxProperties" => size(Size::Properties, false, value),
-                "minItems" => size(Size::Items, true, value),
-                "maxItems" => size(Size::Items, false, value),
-                "minLength" => size(Size::Chars, true, value),
-                "maxLength" => size(Size::Chars, false, value),
-                "uniqueItems" => (value == &Value::Bool(true)).then_some(Check::UniqueItems),
-                "minimum" => bound(BoundKind::Minimum, value),
-                "maximum" => bound(BoundKind::Maximum, value),
-                "exclusiveMinimum" => bound(BoundKind::ExclusiveMinimum, value),
-                "exclusiveMaximum" => bound(BoundKind::ExclusiveMaximum, value),
-                "multipleOf" => value.as_number().cloned().map(Check::MultipleOf),
+                "minProperties" => Some(size(Size::Properties, true, value, here)?),
+                "maxProperties" => Some(size(Size::Properties, false, value, here)?),
+                "minItems" => Some(size(Size::Items, true, value, here)?),
+                "maxItems" => Some(size(Size::Items, false, value, here)?),
+                "minLength" => Some(size(Size::Chars, true, value, here)?),
+                "maxLength" => Some(size(Size::Chars, false, value, here)?),
+                "uniqueItems" => match value {
+                    Value::Bool(unique) => unique.then_some(Check::UniqueItems),
+                    _ => return Err(format!("{}: must be a boolean", here())),
+                },
+                "minimum" => Some(bound(BoundKind::Minimum, value, here)?),
+                "maximum" => Some(bound(BoundKind::Maximum, value, here)?),
+                "exclusiveMinimum" => Some(bound(BoundKind::ExclusiveMinimum, value, here)?),
+                "exclusiveMaximum" => Some(bound(BoundKind::ExclusiveMaximum, value, here)?),
+                "multipleOf" => match value.as_number() {
+                    Some(m) if m.as_f64().is_some_and(|m| m > 0.0) => {
+                        Some(Check::MultipleOf(m.clone()))
+                    }
+                    _ => return Err(format!("{}: must be a number above 0", here())),
+                },
                 _ => None,
             };
             checks.extend(check);
         }
-        checks
+        Ok(checks)
     }
 }
 
@@ -492,15 +419,23 @@ fn declared(schema: &Map<String, Value>) -> Map<String, Value> {
     names
 }
 
-fn size(of: Size, least: bool, value: &Value) -> Option<Check> {
-    value.as_u64().map(|bound| Check::Size { of, least, bound })
+/// A size keyword's check; `at` names it for the error.
+fn size(of: Size, least: bool, value: &Value, at: impl Fn() -> String) -> Result<Check, String> {
+    match value.as_u64() {
+        Some(bound) => Ok(Check::Size { of, least, bound }),
+        None => Err(format!("{}: must be a non-negative integer", at())),
+    }
 }
 
-fn bound(kind: BoundKind, value: &Value) -> Option<Check> {
-    value
-        .as_number()
-        .cloned()
-        .map(|limit| Check::Bound { kind, limit })
+/// A numeric bound's check; `at` names it for the error.
+fn bound(kind: BoundKind, value: &Value, at: impl Fn() -> String) -> Result<Check, String> {
+    match value.as_number() {
+        Some(limit) => Ok(Check::Bound {
+            kind,
+            limit: limit.clone(),
+        }),
+        None => Err(format!("{}: must be a number", at())),
+    }
 }
 
 /// The kinds a `type` value names.
@@ -518,8 +453,8 @@ fn type_names(value: &Value) -> &[Value] {
     }
 }
 
-/// The kind a JSON Schema type name names; 0 for anything else. The one
-/// list of type names, for the audit and the checks alike.
+/// The kind a JSON Schema type name names; 0 for anything else: the one
+/// list of type names.
 fn kind_named(name: &Value) -> u8 {
     match name.as_str() {
         Some("null") => NULL,

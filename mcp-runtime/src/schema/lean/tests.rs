@@ -146,6 +146,45 @@ fn keywords_it_cannot_check_are_refused_at_compile_time() {
 }
 
 #[test]
+fn malformed_keyword_values_are_refused_where_they_are() {
+    for (schema, at) in [
+        (
+            json!({"properties": {"a": {"minLength": -1}}}),
+            "#/properties/a/minLength",
+        ),
+        (json!({"multipleOf": 0}), "#/multipleOf"),
+        (json!({"required": ["a", 1]}), "#/required"),
+        (json!({"enum": 5}), "#/enum"),
+        (json!({"uniqueItems": 1}), "#/uniqueItems"),
+        (json!({"minimum": "1"}), "#/minimum"),
+        (json!({"anyOf": []}), "#/anyOf"),
+        (json!({"allOf": [{}, 5]}), "#/allOf/1"),
+        (json!({"properties": 5}), "#/properties"),
+        (json!({"properties": {"a/b": 5}}), "#/properties/a~1b"),
+        (json!({"not": 5}), "#/not"),
+        (json!({"$ref": 5}), "#/$ref"),
+        (json!({"type": ["string", "text"]}), "#/type"),
+        // A definition no `$ref` uses is refused all the same.
+        (
+            json!({"$defs": {"unused": {"pattern": "^a"}}}),
+            "#/$defs/unused",
+        ),
+        // Behind a `$ref`, the place is the reference.
+        (
+            json!({"$ref": "#/$defs/d", "$defs": {"d": {"maxItems": 1.5}}}),
+            "#/$defs/d/maxItems",
+        ),
+    ] {
+        let refused = LeanSchema::compile(&schema).err();
+        let refused = refused.unwrap_or_else(|| panic!("accepted {schema}"));
+        assert!(
+            refused.starts_with(&format!("{at}: ")),
+            "{schema}: {refused}"
+        );
+    }
+}
+
+#[test]
 fn recursive_schemas_end() {
     let endless = LeanSchema::compile(&json!({"$ref": "#"})).unwrap();
     assert!(!endless.errors(&json!(1)).is_empty());
