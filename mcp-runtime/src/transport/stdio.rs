@@ -432,4 +432,25 @@ mod tests {
             ["short", "<13>", "ok"]
         );
     }
+
+    #[tokio::test]
+    async fn the_line_buffer_is_kept_unless_a_large_line_grew_it() {
+        let large = "x".repeat(KEPT_LINE_CAPACITY + 1);
+        let input = format!("{large}\nshort\n");
+        let mut reader = LineReader::new(BufReader::new(input.as_bytes()), usize::MAX);
+        let Some(Line::Message(first)) = reader.next().await.unwrap() else {
+            panic!("the large line is read");
+        };
+        assert_eq!(first.len(), large.len());
+        let Some(Line::Message(second)) = reader.next().await.unwrap() else {
+            panic!("the short line is read");
+        };
+        assert_eq!(second, b"short");
+        // The large line's memory went with it; the short one's is kept.
+        let kept = reader.line.capacity();
+        assert!((5..=KEPT_LINE_CAPACITY).contains(&kept), "{kept}");
+        let address = reader.line.as_ptr();
+        reader.next().await.unwrap();
+        assert_eq!(reader.line.as_ptr(), address, "no new buffer for the next line");
+    }
 }
