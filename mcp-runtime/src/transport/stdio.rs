@@ -451,6 +451,10 @@ mod tests {
         assert!((5..=KEPT_LINE_CAPACITY).contains(&kept), "{kept}");
         let address = reader.line.as_ptr();
         reader.next().await.unwrap();
-        assert_eq!(reader.line.as_ptr(), address, "no new buffer for the next line");
+        assert_eq!(
+            reader.line.as_ptr(),
+            address,
+            "no new buffer for the next line"
+        );
     }
 }

@@ -62,7 +62,7 @@ impl Decoded {
             return Some(Era::Modern);
         }
         #[cfg(feature = "http")]
-        if let Some(era) = inbound.headers.as_deref().and_then(header_era) {
+        if let Some(era) = inbound.headers().and_then(header_era) {
             return Some(era);
         }
         #[cfg(not(feature = "http"))]
@@ -180,7 +180,7 @@ impl Server {
             }
         }
         #[cfg(feature = "http")]
-        if let Some(headers) = &inbound.headers {
+        if let Some(headers) = inbound.headers() {
             let caller = inbound.principal.as_deref();
             self.check_headers(headers, method, params, meta, caller)?;
         }

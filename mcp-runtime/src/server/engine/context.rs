@@ -67,7 +67,7 @@ impl RequestContext {
     /// passes the client's token on); `None` over stdio.
     #[cfg(feature = "http")]
     pub fn http_headers(&self) -> Option<&hyper::HeaderMap> {
-        self.inbound.headers.as_deref()
+        self.inbound.headers()
     }
 
     /// The HTTP request's extensions, as the layers around the MCP service
@@ -75,7 +75,7 @@ impl RequestContext {
     /// `None` over stdio.
     #[cfg(feature = "http")]
     pub fn http_extensions(&self) -> Option<&hyper::http::Extensions> {
-        self.inbound.extensions.as_deref()
+        self.inbound.extensions()
     }
 
     /// The value of type `T` an outer layer put in the HTTP request's

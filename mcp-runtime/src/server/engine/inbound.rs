@@ -16,15 +16,23 @@ use crate::server::auth::Principal;
 /// Handed from the transport to the request's context.
 #[derive(Clone, Default, Debug)]
 pub(crate) struct Inbound {
-    /// The HTTP request headers, `Authorization` removed: a handler has no
-    /// business forwarding the client's token upstream.
+    /// The HTTP request's headers and extensions; `None` over stdio.
     #[cfg(feature = "http")]
-    pub(crate) headers: Option<Arc<HeaderMap>>,
-    /// The HTTP request's extensions, as outer tower/axum layers set them.
-    #[cfg(feature = "http")]
-    pub(crate) extensions: Option<Arc<Extensions>>,
+    http: Option<Arc<HttpParts>>,
     /// Who the access token speaks for, on a protected server.
     pub(crate) principal: Option<Arc<Principal>>,
+}
+
+/// What an HTTP request brings besides its body, shared by every holder of
+/// its context (one allocation per request).
+#[cfg(feature = "http")]
+#[derive(Debug)]
+struct HttpParts {
+    /// Without `Authorization`: a handler has no business forwarding the
+    /// client's token upstream.
+    headers: HeaderMap,
+    /// As outer tower/axum layers set them.
+    extensions: Extensions,
 }
 
 #[cfg(feature = "http")]
@@ -38,9 +46,21 @@ impl Inbound {
     ) -> Self {
         headers.remove(hyper::header::AUTHORIZATION);
         Inbound {
-            headers: Some(Arc::new(headers)),
-            extensions: Some(Arc::new(extensions)),
+            http: Some(Arc::new(HttpParts {
+                headers,
+                extensions,
+            })),
             principal,
         }
+    }
+
+    /// The HTTP request headers, `Authorization` removed; `None` over stdio.
+    pub(crate) fn headers(&self) -> Option<&HeaderMap> {
+        self.http.as_deref().map(|http| &http.headers)
+    }
+
+    /// The HTTP request's extensions; `None` over stdio.
+    pub(crate) fn extensions(&self) -> Option<&Extensions> {
+        self.http.as_deref().map(|http| &http.extensions)
     }
 }

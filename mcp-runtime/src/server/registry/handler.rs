@@ -1,8 +1,10 @@
 //! Type-erased async handlers, shared by tools, resources and prompts.
 
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 /// A boxed, sendable future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -23,18 +25,22 @@ where
 /// Runs `future`, turning a panic inside it into `Err(message)` so that one
 /// faulty handler fails only its own request.
 pub(crate) async fn catch_panic<T>(future: BoxFuture<T>) -> Result<T, String> {
-    use std::panic::{AssertUnwindSafe, catch_unwind};
-    use std::task::Poll;
-
     let mut future = future;
-    std::future::poll_fn(move |cx| {
-        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-            Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
-            Err(payload) => Poll::Ready(Err(panic_message(&*payload))),
-        }
-    })
-    .await
+    std::future::poll_fn(move |cx| poll_catching(future.as_mut(), cx)).await
+}
+
+/// Polls `future` once, turning a panic inside it into `Err(message)`: for
+/// a future that is polled by hand (its owner must not poll it again after
+/// a panic).
+pub(crate) fn poll_catching<T>(
+    future: Pin<&mut (dyn Future<Output = T> + Send)>,
+    cx: &mut Context<'_>,
+) -> Poll<Result<T, String>> {
+    match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+        Ok(Poll::Pending) => Poll::Pending,
+        Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+        Err(payload) => Poll::Ready(Err(panic_message(&*payload))),
+    }
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

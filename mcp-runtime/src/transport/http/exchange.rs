@@ -17,7 +17,7 @@ use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
 use crate::jsonrpc::{ErrorObject, RequestId, error_frame};
-use crate::server::{Answer, BoxFuture, Classified, Inbound, Peer, Server, Session, catch_panic};
+use crate::server::{Answer, BoxFuture, Classified, Inbound, Peer, Server, Session, poll_catching};
 
 /// Notifications a handler may queue before it is slowed down.
 const PEER_QUEUE: usize = 64;
@@ -115,7 +115,7 @@ fn start_handler(
         answer
     };
     let run = match mode {
-        Mode::Modern => Run::Inline(Box::pin(catch_panic(Box::pin(work)))),
+        Mode::Modern => Run::Inline(Box::pin(work)),
         // Boxed, as over stdio: Tokio moves the box, not the request's
         // several-KB state machine.
         Mode::Legacy => Run::Spawned(tokio::spawn(Box::pin(work))),
@@ -132,8 +132,8 @@ struct Handler {
 
 /// Where a [`Handler`] runs.
 enum Run {
-    /// Polled by whoever polls the handler.
-    Inline(BoxFuture<Result<Option<Answer>, String>>),
+    /// Polled by whoever polls the handler, a panic caught at each poll.
+    Inline(BoxFuture<Option<Answer>>),
     /// In a task of its own.
     Spawned(JoinHandle<Option<Answer>>),
 }
@@ -143,7 +143,7 @@ impl Future for Handler {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let failure = match &mut self.run {
-            Run::Inline(work) => match work.as_mut().poll(cx) {
+            Run::Inline(work) => match poll_catching(work.as_mut(), cx) {
                 Poll::Ready(Ok(answer)) => return Poll::Ready(answer),
                 Poll::Ready(Err(panic)) => panic,
                 Poll::Pending => return Poll::Pending,

@@ -280,10 +280,7 @@ impl Shared {
             // every request's future (which hyper moves into place).
             return Box::pin(self.initialize(request, accepts, inbound)).await;
         }
-        let headers = inbound
-            .headers
-            .as_deref()
-            .expect("Inbound::http keeps the headers");
+        let headers = inbound.headers().expect("Inbound::http keeps the headers");
         let owner = owner(inbound.principal.as_deref());
         let session = match self.session(headers, owner.as_deref()) {
             Ok(Some(session)) => session,
