@@ -63,8 +63,9 @@ pub struct Rejected {
     pub silent: bool,
 }
 
-/// Every member is read as a raw value so that a wrong type in one member
-/// still lets us recover the id for the error response.
+/// Every member is read as a raw value (`jsonrpc` only as whether it is
+/// `"2.0"`) so that a wrong type in one member still lets us recover the
+/// id for the error response.
 #[derive(Deserialize)]
 struct RawMessage {
     #[serde(default)]

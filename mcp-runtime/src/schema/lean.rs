@@ -17,8 +17,9 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Number, Value};
 
-/// How deep one check may nest `$ref`s and subschemas, so that
-/// `{"$ref": "#"}` cannot recurse forever.
+/// How deep one check, or the compilation of a schema, may nest `$ref`s
+/// and subschemas, so that `{"$ref": "#"}` cannot recurse forever nor a
+/// chain of `$ref`s exhaust the stack.
 const MAX_DEPTH: usize = 256;
 
 /// How many subschemas one check may visit, on top of
@@ -71,20 +72,23 @@ const REFUSED: &[&str] = &[
 /// compiled to a tree of checks, so that a call matches no keyword names
 /// and resolves no `$ref`s.
 pub(crate) struct LeanSchema {
-    /// Every subschema reachable from the root, which is the first, each
-    /// once; checks refer to one another by index.
+    /// Every subschema reachable from the root (which is the first) or
+    /// from its definitions, each once; checks refer to one another by
+    /// index.
     nodes: Vec<Node>,
 }
 
 impl LeanSchema {
     /// Compiles `schema` in one walk, refusing it when a keyword is one
     /// this validator does not implement, a keyword's value is malformed,
-    /// or a `$ref` does not point into the document.
+    /// a `$ref` does not point into the document, or subschemas and
+    /// `$ref`s nest more than [`MAX_DEPTH`] deep.
     pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
         let mut build = Build {
             root: schema,
             nodes: Vec::new(),
             built: HashMap::new(),
+            depth: 0,
         };
         build.node(schema, "#")?;
         Ok(LeanSchema { nodes: build.nodes })
@@ -235,6 +239,9 @@ struct Build<'a> {
     /// hostile schema gets at most one node per subschema), and a `$ref`
     /// loop compiles to a loop of indexes.
     built: HashMap<*const Value, usize>,
+    /// How deep the walk is now, bounded by [`MAX_DEPTH`] like a check:
+    /// a chain of `$ref`s must not exhaust the stack.
+    depth: usize,
 }
 
 impl<'a> Build<'a> {
@@ -244,13 +251,23 @@ impl<'a> Build<'a> {
         if let Some(&id) = self.built.get(&(schema as *const Value)) {
             return Ok(id);
         }
+        if self.depth >= MAX_DEPTH {
+            return Err(format!(
+                "{at}: subschemas and `$ref`s nest more than {MAX_DEPTH} deep"
+            ));
+        }
         let id = self.nodes.len();
         self.nodes.push(Node::Any);
         self.built.insert(schema, id);
         self.nodes[id] = match schema {
             Value::Bool(true) => Node::Any,
             Value::Bool(false) => Node::Nothing,
-            Value::Object(object) => Node::Checks(self.checks(object, at)?),
+            Value::Object(object) => {
+                self.depth += 1;
+                let checks = self.checks(object, at)?;
+                self.depth -= 1;
+                Node::Checks(checks)
+            }
             _ => return Err(format!("{at}: a schema must be an object or a boolean")),
         };
         Ok(id)
@@ -276,14 +293,14 @@ impl<'a> Build<'a> {
         &mut self,
         members: &'a Value,
         at: &str,
-    ) -> Result<Vec<(String, usize)>, String> {
+    ) -> Result<Vec<(&'a str, usize)>, String> {
         let members = members
             .as_object()
             .ok_or_else(|| format!("{at}: must be an object"))?;
         let mut subs = Vec::with_capacity(members.len());
         for (name, sub) in members {
             let id = self.node(sub, &format!("{at}/{}", escape(name)))?;
-            subs.push((name.clone(), id));
+            subs.push((name.as_str(), id));
         }
         Ok(subs)
     }
@@ -326,7 +343,14 @@ impl<'a> Build<'a> {
                 "anyOf" => Some(Check::AnyOf(self.nodes_of(value, &here())?)),
                 "oneOf" => Some(Check::OneOf(self.nodes_of(value, &here())?)),
                 "not" => Some(Check::Not(self.node(value, &here())?, value.clone())),
-                "properties" => Some(Check::Properties(self.named_nodes(value, &here())?)),
+                "properties" => {
+                    let subs = self.named_nodes(value, &here())?;
+                    let mut owned = Vec::with_capacity(subs.len());
+                    for (name, id) in subs {
+                        owned.push((name.to_owned(), id));
+                    }
+                    Some(Check::Properties(owned))
+                }
                 "additionalProperties" => match value {
                     Value::Bool(true) => None,
                     Value::Bool(false) => Some(Check::NoAdditional {
@@ -355,12 +379,20 @@ impl<'a> Build<'a> {
                     }),
                 },
                 "type" => {
-                    let names = type_names(value);
-                    if let Some(name) = names.iter().find(|name| kind_named(name) == 0) {
-                        return Err(format!("{}: {name} is not a JSON Schema type", here()));
+                    let mut kinds = 0;
+                    for name in type_names(value) {
+                        match kind_named(name) {
+                            0 => {
+                                return Err(format!(
+                                    "{}: {name} is not a JSON Schema type",
+                                    here()
+                                ));
+                            }
+                            kind => kinds |= kind,
+                        }
                     }
                     Some(Check::Type {
-                        kinds: kinds_named(value),
+                        kinds,
                         named: value.clone(),
                     })
                 }
@@ -436,13 +468,6 @@ fn bound(kind: BoundKind, value: &Value, at: impl Fn() -> String) -> Result<Chec
         }),
         None => Err(format!("{}: must be a number", at())),
     }
-}
-
-/// The kinds a `type` value names.
-fn kinds_named(value: &Value) -> u8 {
-    type_names(value)
-        .iter()
-        .fold(0, |kinds, name| kinds | kind_named(name))
 }
 
 /// The names a `type` value lists: itself, or its items.

@@ -128,6 +128,9 @@ fn keywords_it_cannot_check_are_refused_at_compile_time() {
         json!({"type": "text"}),
         // Hidden behind a $ref to a place that is not a schema keyword.
         json!({"$ref": "#/x-hidden", "x-hidden": {"pattern": "^a"}}),
+        // Inside a `$ref` loop, reached again while still being compiled.
+        json!({"$ref": "#/properties/p/not",
+               "properties": {"p": {"not": {"$ref": "#/properties/p", "pattern": "x"}}}}),
     ] {
         let refused = LeanSchema::compile(&schema).err();
         assert!(refused.is_some(), "accepted {schema}");
@@ -169,10 +172,10 @@ fn malformed_keyword_values_are_refused_where_they_are() {
             json!({"$defs": {"unused": {"pattern": "^a"}}}),
             "#/$defs/unused",
         ),
-        // Behind a `$ref`, the place is the reference.
+        // Reached only through a `$ref`, the place is the reference's.
         (
-            json!({"$ref": "#/$defs/d", "$defs": {"d": {"maxItems": 1.5}}}),
-            "#/$defs/d/maxItems",
+            json!({"$ref": "#/x-hidden", "x-hidden": {"maxItems": 1.5}}),
+            "#/x-hidden/maxItems",
         ),
     ] {
         let refused = LeanSchema::compile(&schema).err();
@@ -182,6 +185,32 @@ fn malformed_keyword_values_are_refused_where_they_are() {
             "{schema}: {refused}"
         );
     }
+}
+
+/// A chain of definitions, each referring to the next: compiling it
+/// recurses once per link, so past `MAX_DEPTH` it is refused rather than
+/// allowed to exhaust the stack (a check could not go that deep anyway).
+#[test]
+fn a_chain_of_refs_deeper_than_a_check_may_go_is_refused() {
+    let chain = |links: usize| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..links {
+            let next = if i + 1 < links {
+                json!({"$ref": format!("#/$defs/d{}", i + 1)})
+            } else {
+                json!({"type": "integer"})
+            };
+            defs.insert(format!("d{i}"), next);
+        }
+        json!({"$ref": "#/$defs/d0", "$defs": defs})
+    };
+    let compiled = LeanSchema::compile(&chain(200)).unwrap();
+    assert!(compiled.is_valid(&json!(1)));
+    assert!(!compiled.is_valid(&json!("one")));
+    let refused = LeanSchema::compile(&chain(300)).err().unwrap();
+    assert!(refused.contains("nest more than 256 deep"), "{refused}");
+    // Far past the bound, still a refusal, not a stack overflow.
+    assert!(LeanSchema::compile(&chain(20_000)).is_err());
 }
 
 #[test]

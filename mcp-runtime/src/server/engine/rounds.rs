@@ -46,7 +46,7 @@ impl Server {
     /// (2026-07-28; legacy questions are answered while the handler
     /// waits), and returns the state its handler's questions go to. A
     /// request that brings none keeps the empty state it was admitted
-    /// with: no allocation on a plain call.
+    /// with (made for this request alone), rather than making a second.
     pub(crate) fn open_rounds(
         &self,
         era: Era,

@@ -24,8 +24,7 @@ where
 
 /// Runs `future`, turning a panic inside it into `Err(message)` so that one
 /// faulty handler fails only its own request.
-pub(crate) async fn catch_panic<T>(future: BoxFuture<T>) -> Result<T, String> {
-    let mut future = future;
+pub(crate) async fn catch_panic<T>(mut future: BoxFuture<T>) -> Result<T, String> {
     std::future::poll_fn(move |cx| poll_catching(future.as_mut(), cx)).await
 }
 

@@ -218,3 +218,24 @@ pub(super) fn event_stream(body: McpBody) -> Response<McpBody> {
     headers.insert("x-accel-buffering", header::HeaderValue::from_static("no"));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic that escapes dispatch in a handler polled inline fails its
+    /// own request with -32603 for its id, and the poll returns.
+    #[tokio::test]
+    async fn a_panic_in_an_inline_handler_is_an_internal_error_for_its_id() {
+        let work: BoxFuture<Option<Answer>> = Box::pin(async { panic!("boom") });
+        let handler = Handler {
+            id: RequestId::Int(7),
+            run: Run::Inline(work),
+        };
+        let answer = handler.await.expect("an answer, not a cancellation");
+        assert_eq!(answer.error, Some(-32603));
+        let frame: serde_json::Value = serde_json::from_slice(&answer.frame).unwrap();
+        assert_eq!(frame["id"], 7);
+        assert_eq!(frame["error"]["code"], -32603);
+    }
+}
