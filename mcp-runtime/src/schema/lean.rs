@@ -293,14 +293,14 @@ impl<'a> Build<'a> {
         &mut self,
         members: &'a Value,
         at: &str,
-    ) -> Result<Vec<(&'a str, usize)>, String> {
+    ) -> Result<Vec<(String, usize)>, String> {
         let members = members
             .as_object()
             .ok_or_else(|| format!("{at}: must be an object"))?;
         let mut subs = Vec::with_capacity(members.len());
         for (name, sub) in members {
             let id = self.node(sub, &format!("{at}/{}", escape(name)))?;
-            subs.push((name.as_str(), id));
+            subs.push((name.clone(), id));
         }
         Ok(subs)
     }
@@ -343,14 +343,7 @@ impl<'a> Build<'a> {
                 "anyOf" => Some(Check::AnyOf(self.nodes_of(value, &here())?)),
                 "oneOf" => Some(Check::OneOf(self.nodes_of(value, &here())?)),
                 "not" => Some(Check::Not(self.node(value, &here())?, value.clone())),
-                "properties" => {
-                    let subs = self.named_nodes(value, &here())?;
-                    let mut owned = Vec::with_capacity(subs.len());
-                    for (name, id) in subs {
-                        owned.push((name.to_owned(), id));
-                    }
-                    Some(Check::Properties(owned))
-                }
+                "properties" => Some(Check::Properties(self.named_nodes(value, &here())?)),
                 "additionalProperties" => match value {
                     Value::Bool(true) => None,
                     Value::Bool(false) => Some(Check::NoAdditional {

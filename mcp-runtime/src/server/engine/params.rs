@@ -51,17 +51,6 @@ pub(crate) fn take_object(
     }
 }
 
-/// Moves the string `member` out of object parameters, leaving an empty
-/// string in its place: [`parse`] still checks the parameters' shape, and
-/// the value (a tool's name, on every call) is moved rather than copied.
-/// `None`, leaving the parameters as they are, when it is not a string.
-pub(crate) fn take_string(params: &mut Option<Value>, member: &str) -> Option<String> {
-    match params.as_mut()?.as_object_mut()?.get_mut(member)? {
-        Value::String(value) => Some(std::mem::take(value)),
-        _ => None,
-    }
-}
-
 /// Takes a request's `inputResponses` out of its parameters, so that the
 /// answers (a sampling answer may carry images) are moved, not copied by
 /// [`parse`]; each is read only if its question is asked again.
@@ -97,18 +86,6 @@ mod tests {
         let error = take_object(&mut params, "arguments").unwrap_err();
         assert_eq!(error.code, -32602);
         assert!(error.message.contains("\"arguments\" must be an object"));
-    }
-
-    #[test]
-    fn a_string_member_is_moved_out_and_anything_else_is_left_for_parse() {
-        let mut params = Some(json!({"name": "t", "n": 1}));
-        assert_eq!(take_string(&mut params, "name").as_deref(), Some("t"));
-        assert_eq!(params, Some(json!({"name": "", "n": 1})));
-        for member in ["n", "absent"] {
-            assert_eq!(take_string(&mut params, member), None);
-        }
-        assert_eq!(params, Some(json!({"name": "", "n": 1})));
-        assert_eq!(take_string(&mut None, "name"), None);
     }
 
     #[derive(serde::Deserialize, Debug, PartialEq)]

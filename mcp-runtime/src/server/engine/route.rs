@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::params::{PendingReply, parse, take_input_responses, take_object, take_string};
+use super::params::{PendingReply, parse, take_input_responses, take_object};
 use super::rounds::Rounds;
 use super::task::{Plan, ToolTask};
 use crate::jsonrpc::ErrorObject;
@@ -119,13 +119,11 @@ impl Server {
                     let mut params = params;
                     let arguments = take_object(&mut params, "arguments")?;
                     let input_responses = take_input_responses(&mut params)?;
-                    let taken_name = take_string(&mut params, "name");
                     let CallToolRequestParams {
                         name,
                         request_state,
                         ..
                     } = parse(params)?;
-                    let name = taken_name.unwrap_or(name);
                     let tool = self.tool_to_call(&name, caller)?;
                     let plan = self.plan_tool_call(&tool, context.client())?;
                     // Shared, not copied: a 2026-07-28 round needs the
