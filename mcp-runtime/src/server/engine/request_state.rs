@@ -52,13 +52,14 @@ impl std::fmt::Debug for StateKey {
     }
 }
 
+/// Sealed with borrowed parts (`Payload<&str, &A>`), opened as owned ones.
 #[derive(Serialize, Deserialize)]
-struct Payload {
+struct Payload<S, R> {
     v: u8,
-    m: String,
-    d: String,
+    m: S,
+    d: S,
     e: u64,
-    r: JsonObject,
+    r: R,
 }
 
 /// A digest of what makes a request itself: its method, its target and
@@ -73,20 +74,21 @@ pub(crate) fn request_digest(method: &str, target: &str, arguments: &Value) -> S
     URL_SAFE_NO_PAD.encode(hasher.finalize())
 }
 
-/// Seals `answers` for the request with `digest`, valid for `ttl`.
+/// Seals `answers` (a JSON object of answers, keyed like the questions)
+/// for the request with `digest`, valid for `ttl`.
 pub(crate) fn seal(
     key: &StateKey,
     method: &str,
     digest: &str,
-    answers: &JsonObject,
+    answers: &impl Serialize,
     ttl: Duration,
 ) -> String {
     let payload = Payload {
         v: 1,
-        m: method.to_owned(),
-        d: digest.to_owned(),
+        m: method,
+        d: digest,
         e: now_ms().saturating_add(millis(ttl)),
-        r: answers.clone(),
+        r: answers,
     };
     let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).expect("answers serialize"));
     let tag = URL_SAFE_NO_PAD.encode(key.mac(&payload));
@@ -114,7 +116,7 @@ pub(crate) fn open(
     let payload = URL_SAFE_NO_PAD
         .decode(payload)
         .map_err(|_| refuse("malformed"))?;
-    let payload: Payload = serde_json::from_slice(&payload).map_err(|_| refuse("malformed"))?;
+    let payload: Payload<String, JsonObject> = serde_json::from_slice(&payload).map_err(|_| refuse("malformed"))?;
     if payload.v != 1 || payload.m != method || payload.d != digest {
         return Err(refuse("it belongs to a different request"));
     }

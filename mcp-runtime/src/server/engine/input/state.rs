@@ -2,6 +2,7 @@
 //! the answers of earlier rounds arrive with the retry, and new questions
 //! end the round.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -42,14 +43,13 @@ impl InputState {
 
     /// The answers the handler read, for the next round's `requestState`:
     /// an answer to a question it never asked is not carried on.
-    pub(crate) fn read_answers(&self) -> JsonObject {
-        let mut answers = JsonObject::new();
-        for key in lock(&self.read).iter() {
-            if let Some(answer) = self.answers.get(key) {
-                answers.insert(key.clone(), answer.clone());
-            }
-        }
-        answers
+    /// Borrowed: they are only written into the sealed state.
+    pub(crate) fn read_answers(&self) -> BTreeMap<&str, &Value> {
+        let read = lock(&self.read);
+        read.iter()
+            .filter_map(|key| self.answers.get_key_value(key.as_str()))
+            .map(|(key, answer)| (key.as_str(), answer))
+            .collect()
     }
 
     /// The error the request must end with, if a question or an answer
