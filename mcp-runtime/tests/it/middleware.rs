@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_toolkit_runtime::client::{Client, ConnectOptions, EraChoice};
+use mcp_toolkit_runtime::client::{Client, ClientError, ConnectOptions, EraChoice};
 use mcp_toolkit_runtime::protocol::CallToolResult;
 use mcp_toolkit_runtime::server::middleware::{
     ConcurrencyLimit, LimitKey, McpRequest, Next, RequestLog, Timeout,
@@ -256,4 +256,41 @@ where
         results.push(handle.await.unwrap());
     }
     results
+}
+
+/// A layer that panics fails only the request it was serving: the client
+/// gets -32603 for it, and the server goes on answering.
+#[tokio::test]
+async fn a_panicking_layer_fails_its_request_and_the_server_goes_on() {
+    for era in [EraChoice::Modern, EraChoice::Legacy] {
+        let server = Server::builder(mcp_toolkit_runtime::server_info!())
+            .register(mcp_toolkit_runtime::definitions![echo])
+            .middleware(|request: McpRequest, next: Next| async move {
+                let text = request
+                    .params()
+                    .and_then(|p| p.pointer("/arguments/text").cloned());
+                if text == Some(json!("boom")) {
+                    panic!("the layer broke");
+                }
+                next.run(request).await
+            })
+            .build()
+            .unwrap();
+        let client = Client::connect_in_memory(server, options(era))
+            .await
+            .unwrap();
+        let failed = client.call_tool("echo", &json!({"text": "boom"})).await;
+        match failed {
+            Err(ClientError::Protocol(error)) => {
+                assert_eq!(error.code, -32603, "{error:?}");
+                assert!(error.message.contains("the layer broke"), "{error:?}");
+            }
+            other => panic!("{era:?}: expected -32603, got {other:?}"),
+        }
+        let echoed = client
+            .call_tool("echo", &json!({"text": "still here"}))
+            .await
+            .unwrap();
+        assert_eq!(echoed.content[0].as_text(), Some("still here"));
+    }
 }

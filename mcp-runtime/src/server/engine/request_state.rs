@@ -116,7 +116,8 @@ pub(crate) fn open(
     let payload = URL_SAFE_NO_PAD
         .decode(payload)
         .map_err(|_| refuse("malformed"))?;
-    let payload: Payload<String, JsonObject> = serde_json::from_slice(&payload).map_err(|_| refuse("malformed"))?;
+    let payload: Payload<String, JsonObject> =
+        serde_json::from_slice(&payload).map_err(|_| refuse("malformed"))?;
     if payload.v != 1 || payload.m != method || payload.d != digest {
         return Err(refuse("it belongs to a different request"));
     }
