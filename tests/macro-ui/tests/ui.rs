@@ -1,5 +1,6 @@
-//! The macros' compile-time checks: every `ui/fail` case must fail with the
-//! message in its `.stderr` file, every `ui/pass` case must compile.
+//! The compile-time checks (the macros', and a call that needs a feature
+//! this build lacks): every `ui/fail` case must fail with the message in its
+//! `.stderr` file, every `ui/pass` case must compile.
 
 #[test]
 fn ui() {
