@@ -242,6 +242,9 @@ pub mod server;
 mod sync;
 pub mod trace;
 pub mod transport;
+#[cfg(not(all(feature = "http", feature = "jwt")))]
+#[doc(hidden)]
+pub mod without_feature;
 
 /// Crates that generated code refers to, so that a crate using generated
 /// clients needs no direct dependency on them.

@@ -3,9 +3,6 @@
 #[cfg(feature = "http")]
 pub mod http;
 pub mod stdio;
-#[cfg(not(feature = "http"))]
-#[doc(hidden)]
-pub mod without_http;
 
 #[cfg(feature = "http")]
 pub use http::HttpConfig;
