@@ -1,7 +1,7 @@
 //! Outgoing HTTP: the one place that builds an HTTP(S) client, for the MCP
 //! client's transport and for a protected server that fetches its issuer's
-//! metadata and keys. `https://` goes through rustls (feature `tls`, on by
-//! default) and trusts what [`trust`] loads; failures are sorted into the
+//! metadata and keys. `https://` goes through rustls (feature `tls`, off
+//! by default) and trusts what [`trust`] loads; failures are sorted into the
 //! kinds a user can act on by [`failure`].
 
 pub(crate) mod failure;
