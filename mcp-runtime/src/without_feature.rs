@@ -3,7 +3,7 @@
 //! with "no method named ..." and a hint towards something else. Modules and
 //! types a feature gates need nothing here: rustc names their feature
 //! itself. None of these can be called: each takes an argument that must
-//! implement a trait no type implements.
+//! implement a trait no type implements, nor can (each is sealed).
 
 #[cfg(not(feature = "http"))]
 use std::future::Future;
@@ -23,7 +23,7 @@ use crate::server::auth::{AuthConfig, AuthSetupError};
     label = "`Server::serve_http` and `serve_http_with` exist only with the `http` feature",
     note = "turn it on: `cargo add mcp-toolkit-runtime --features http`, or `features = [\"http\"]` on its line in Cargo.toml"
 )]
-pub trait HttpFeature {}
+pub trait HttpFeature: sealed::Sealed {}
 
 #[cfg(not(feature = "http"))]
 impl Server {
@@ -55,7 +55,7 @@ impl Server {
     label = "`AuthConfig::jwt` exists only with the `jwt` feature",
     note = "turn it on: `cargo add mcp-toolkit-runtime --features jwt`, or give `AuthConfig::new` a verifier of your own"
 )]
-pub trait JwtFeature {}
+pub trait JwtFeature: sealed::Sealed {}
 
 #[cfg(all(feature = "http", not(feature = "jwt")))]
 impl AuthConfig {
@@ -65,4 +65,10 @@ impl AuthConfig {
         let _ = (resource, issuer);
         Err(AuthSetupError::new("the `jwt` feature is off"))
     }
+}
+
+/// Private, so that no crate can implement the traits above and reach the
+/// stubs.
+mod sealed {
+    pub trait Sealed {}
 }
