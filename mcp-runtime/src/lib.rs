@@ -214,9 +214,9 @@
     not(all(feature = "client", feature = "skills", feature = "jwt")),
     allow(rustdoc::broken_intra_doc_links)
 )]
-// On docs.rs (`--cfg docsrs`), every item a feature gates says which:
-// with no features on by default, a reader must learn where `client` or
-// `serve_http` come from.
+// On docs.rs, which passes `--cfg docsrs` to every build, every item a
+// feature gates says which: with no features on by default, a reader must
+// learn where `client` or `serve_http` come from.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod canonical;

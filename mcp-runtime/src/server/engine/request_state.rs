@@ -135,6 +135,8 @@ fn now_ms() -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use serde_json::json;
 
     use super::*;
@@ -224,5 +226,31 @@ mod tests {
             Duration::from_secs(60),
         );
         assert!(open(&b, &state, "tools/call", &digest).is_ok());
+    }
+
+    /// States sealed before answers were sealed in place (from an owned
+    /// `JsonObject`) are still in clients' hands: the borrowed answers must
+    /// seal to the same bytes, in the documented format.
+    #[test]
+    fn borrowed_answers_seal_to_the_format_of_owned_ones() {
+        let key = StateKey::new([7; 32]);
+        // An expiry that saturates at u64::MAX: the same state every time.
+        let forever = Duration::MAX;
+        let owned: JsonObject = serde_json::from_value(json!({
+            "b/1": {"action": "accept", "content": {"name": "Ada \u{e9}\"\n", "n": 12345678901234567890u64}},
+            "a": {"roots": []},
+        }))
+        .unwrap();
+        let borrowed: BTreeMap<&str, &Value> = owned.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        let sealed = seal(&key, "tools/call", "digest", &borrowed, forever);
+        assert_eq!(sealed, seal(&key, "tools/call", "digest", &owned, forever));
+        let payload = sealed.split_once('.').unwrap().0;
+        let payload: Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+        assert_eq!(
+            payload,
+            json!({"v": 1, "m": "tools/call", "d": "digest", "e": u64::MAX, "r": owned})
+        );
+        assert_eq!(open(&key, &sealed, "tools/call", "digest").unwrap(), owned);
     }
 }
