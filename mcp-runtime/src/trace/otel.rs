@@ -26,6 +26,8 @@ pub(crate) fn set_parent(span: &tracing::Span, caller: Option<&TraceContext>) {
 
 /// The current `tracing` span's OpenTelemetry context, as the context an
 /// outgoing request sends (its `span_id` is that span's), when it is valid.
+/// Only the client sends requests.
+#[cfg(feature = "client")]
 pub(crate) fn current() -> Option<TraceContext> {
     let context = tracing::Span::current().context();
     let span = context.span();
@@ -83,6 +85,7 @@ mod tests {
         assert!(remote_parent(&TraceContext::new_root()).is_none());
     }
 
+    #[cfg(feature = "client")]
     #[test]
     fn without_a_layer_there_is_no_current_context() {
         assert_eq!(current(), None);
