@@ -436,7 +436,7 @@ mod tests {
     #[tokio::test]
     async fn the_line_buffer_is_kept_unless_a_large_line_grew_it() {
         let large = "x".repeat(KEPT_LINE_CAPACITY + 1);
-        let input = format!("{large}\nshort\n");
+        let input = format!("{large}\nshort\nthird\n");
         let mut reader = LineReader::new(BufReader::new(input.as_bytes()), usize::MAX);
         let Some(Line::Message(first)) = reader.next().await.unwrap() else {
             panic!("the large line is read");
@@ -450,7 +450,10 @@ mod tests {
         let kept = reader.line.capacity();
         assert!((5..=KEPT_LINE_CAPACITY).contains(&kept), "{kept}");
         let address = reader.line.as_ptr();
-        reader.next().await.unwrap();
+        let Some(Line::Message(third)) = reader.next().await.unwrap() else {
+            panic!("the third line is read");
+        };
+        assert_eq!(third, b"third");
         assert_eq!(
             reader.line.as_ptr(),
             address,

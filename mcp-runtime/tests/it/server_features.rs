@@ -334,6 +334,12 @@ async fn a_panicking_tool_fails_only_its_request() {
         .request(1, "tools/call", json!({"name": "panics"}))
         .await;
     assert_eq!(reply["error"]["code"], -32603);
+    // The panic's own message ("boom") stays in the server's log.
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("panicked") && !message.contains("boom"),
+        "{reply}"
+    );
     let reply = client
         .request(2, "tools/call", json!({"name": "count"}))
         .await;

@@ -60,9 +60,12 @@ pub(crate) fn take_input_responses(
     Ok(take_object(params, "inputResponses")?.map(InputResponses::from))
 }
 
+/// -32603 for a handler that panicked. The panic's message goes to the
+/// server's log only: it may hold what the server must not tell a client
+/// (`unwrap` on an error that names a connection string, say).
 pub(crate) fn panicked(message: String) -> ErrorObject {
     tracing::error!(%message, "handler panicked");
-    ErrorObject::internal(format!("handler panicked: {message}"))
+    ErrorObject::internal("the handler panicked; the server's log has why")
 }
 
 #[cfg(test)]
