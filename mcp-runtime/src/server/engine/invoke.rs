@@ -4,6 +4,7 @@
 //! caught, and structured output is checked against the output schema.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -39,69 +40,65 @@ impl Server {
             .ok_or_else(|| ErrorObject::invalid_params(format!("Unknown tool: {name}")))
     }
 
-    pub(crate) async fn call_tool(
-        &self,
+    /// Runs tool `entry` on `arguments`: checks them against its input
+    /// schema, calls the handler (catching a panic) and checks its
+    /// structured output against the output schema. The checks and the
+    /// handler's start happen here, before the returned future is polled,
+    /// so that the future holds only the handler's box, not the
+    /// request's context (each async layer would keep its own copy).
+    pub(crate) fn call_tool(
         entry: Arc<ToolEntry>,
         arguments: Arc<Value>,
         context: RequestContext,
-    ) -> Result<CallToolResult, ErrorObject> {
-        let name = entry.name();
-        if let Err(report) = entry.input.check(&arguments) {
-            return Ok(CallToolResult::error(format!(
-                "Invalid arguments for tool {name}: {report}"
-            )));
-        }
-        let call = ToolCall::new(arguments, context);
-        let result = match catch_panic((entry.def.handler)(call))
-            .await
-            .map_err(panicked)?
-        {
-            Ok(result) => result,
-            Err(error) => return Ok(CallToolResult::error(error.message())),
+    ) -> impl Future<Output = Result<CallToolResult, ErrorObject>> + Send + 'static {
+        let started = match entry.input.check(&arguments) {
+            Ok(()) => Ok(catch_panic((entry.def.handler)(ToolCall::new(
+                arguments, context,
+            )))),
+            Err(report) => Err(format!(
+                "Invalid arguments for tool {}: {report}",
+                entry.name()
+            )),
         };
-        if let Some(output) = &entry.output
-            && result.is_error != Some(true)
-        {
-            let Some(structured) = &result.structured_content else {
-                return Err(ErrorObject::internal(format!(
-                    "tool {name} has an output schema but returned no structuredContent"
-                )));
+        async move {
+            let result = match started {
+                Ok(running) => running.await.map_err(panicked)?,
+                Err(invalid) => return Ok(CallToolResult::error(invalid)),
             };
-            if let Err(report) = output.check(structured) {
-                tracing::error!(tool = %name, %report, "structured output violates the output schema");
-                return Err(ErrorObject::internal(format!(
-                    "tool {name} returned output that violates its output schema: {report}"
-                )));
+            match result {
+                Ok(result) => checked_output(&entry, result),
+                Err(error) => Ok(CallToolResult::error(error.message())),
             }
         }
-        Ok(result)
     }
 
-    pub(super) async fn read_resource(
+    /// Reads resource `uri`, from a resource or the first template that
+    /// matches it. The handler starts here, as in
+    /// [`call_tool`](Self::call_tool).
+    pub(super) fn read_resource(
         &self,
         uri: String,
         context: RequestContext,
-    ) -> Result<ReadResourceResult, ErrorObject> {
+    ) -> impl Future<Output = Result<ReadResourceResult, ErrorObject>> + Send + 'static {
         let catalogue = self.catalogue();
         let caller = context.principal();
-        let (handler, variables) = if let Some(resource) = catalogue.resources.get_for(&uri, caller)
-        {
-            (resource.handler.clone(), Default::default())
-        } else if let Some((template, variables)) = catalogue
-            .templates
-            .iter_for(caller)
-            .find_map(|t| t.matcher.matches(&uri).map(|v| (t, v)))
-        {
-            (template.handler.clone(), variables)
+        let found = if let Some(resource) = catalogue.resources.get_for(&uri, caller) {
+            Some((resource.handler.clone(), Default::default()))
         } else {
-            return Err(ErrorObject::resource_not_found(&uri));
+            catalogue
+                .templates
+                .iter_for(caller)
+                .find_map(|t| t.matcher.matches(&uri).map(|v| (t.handler.clone(), v)))
         };
-        let read = ResourceRead {
-            uri,
-            variables,
-            context,
+        let started = match found {
+            Some((handler, variables)) => Ok(catch_panic(handler(ResourceRead {
+                uri,
+                variables,
+                context,
+            }))),
+            None => Err(ErrorObject::resource_not_found(&uri)),
         };
-        catch_panic(handler(read)).await.map_err(panicked)?
+        async move { started?.await.map_err(panicked)? }
     }
 
     pub(super) async fn complete(
@@ -169,15 +166,41 @@ impl Server {
         Ok(prompt)
     }
 
-    pub(super) async fn get_prompt(
-        &self,
+    /// Gets `prompt` with `arguments`; the handler starts here, as in
+    /// [`call_tool`](Self::call_tool).
+    pub(super) fn get_prompt(
         prompt: &PromptDef,
         arguments: BTreeMap<String, String>,
         context: RequestContext,
-    ) -> Result<GetPromptResult, ErrorObject> {
-        let request = PromptRequest { arguments, context };
-        catch_panic((prompt.handler)(request))
-            .await
-            .map_err(panicked)?
+    ) -> impl Future<Output = Result<GetPromptResult, ErrorObject>> + Send + 'static {
+        let running = catch_panic((prompt.handler)(PromptRequest { arguments, context }));
+        async move { running.await.map_err(panicked)? }
     }
+}
+
+/// `result` as the tool's answer when its structured output, if it has an
+/// output schema and succeeded, satisfies that schema; -32603 otherwise.
+fn checked_output(
+    entry: &ToolEntry,
+    result: CallToolResult,
+) -> Result<CallToolResult, ErrorObject> {
+    let Some(output) = &entry.output else {
+        return Ok(result);
+    };
+    if result.is_error == Some(true) {
+        return Ok(result);
+    }
+    let name = entry.name();
+    let Some(structured) = &result.structured_content else {
+        return Err(ErrorObject::internal(format!(
+            "tool {name} has an output schema but returned no structuredContent"
+        )));
+    };
+    if let Err(report) = output.check(structured) {
+        tracing::error!(tool = %name, %report, "structured output violates the output schema");
+        return Err(ErrorObject::internal(format!(
+            "tool {name} returned output that violates its output schema: {report}"
+        )));
+    }
+    Ok(result)
 }

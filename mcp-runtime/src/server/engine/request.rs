@@ -3,9 +3,11 @@
 //! [classified](super::classify), admitted under its era's rules
 //! ([`era`](super::era)) and [dispatched](super::intercept).
 
+use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
+use tokio_util::either::Either;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -33,46 +35,50 @@ pub(super) struct Channel {
 
 impl Server {
     /// Serves one request and returns its encoded response frame: settles
-    /// its era on `session`, classifies it, and serves it.
-    pub(crate) async fn handle_request(
-        &self,
+    /// its era on `session`, classifies it, and serves it. Like
+    /// [`handle_classified`](Self::handle_classified), the work that needs
+    /// no waiting is done before the future is returned.
+    pub(crate) fn handle_request<'a>(
+        &'a self,
         session: &Arc<Session>,
         request: Request,
         peer: Peer,
         cancellation: CancellationToken,
         inbound: Inbound,
-    ) -> Answer {
+    ) -> impl Future<Output = Answer> + Send + use<'a> {
         let decoded = Decoded::new(request);
-        let era = match session.era_for(&decoded, &inbound) {
-            Ok(era) => era,
-            Err(error) => return Answer::error(&decoded.id, &error),
+        let refused = match session.era_for(&decoded, &inbound) {
+            Ok(era) => match self.classify(decoded, era, &inbound) {
+                Ok(request) => {
+                    let served =
+                        self.handle_classified(session, request, peer, cancellation, inbound);
+                    return Either::Right(served);
+                }
+                Err(rejection) => Answer::error(&rejection.id, &rejection.error),
+            },
+            Err(error) => Answer::error(&decoded.id, &error),
         };
-        match self.classify(decoded, era, &inbound) {
-            Ok(request) => {
-                self.handle_classified(session, request, peer, cancellation, inbound)
-                    .await
-            }
-            Err(rejection) => Answer::error(&rejection.id, &rejection.error),
-        }
+        Either::Left(std::future::ready(refused))
     }
 
     /// Serves a classified request (the HTTP transport classifies before
-    /// it picks a session).
-    pub(crate) async fn handle_classified(
-        &self,
+    /// it picks a session). Not an `async fn`: one would hold the request
+    /// both as its argument and as a local, and again in the future it
+    /// awaits; this returns that future, which holds the request once.
+    pub(crate) fn handle_classified<'a>(
+        &'a self,
         session: &Arc<Session>,
         request: Classified,
         peer: Peer,
         cancellation: CancellationToken,
         inbound: Inbound,
-    ) -> Answer {
+    ) -> impl Future<Output = Answer> + Send + use<'a> {
         let trace = request.meta.as_ref().and_then(caller_trace);
-        let id = request.id.clone();
         let span = tracing::info_span!(
             "mcp.request",
             method = method_name(&request.method),
             name = target(&request).unwrap_or_default(),
-            %id,
+            id = %request.id,
             era = ?request.era,
             trace_id = trace.as_ref().map(TraceContext::trace_id),
             span_id = trace.as_ref().map(TraceContext::span_id),
@@ -87,16 +93,20 @@ impl Server {
             inbound,
             trace: trace.clone(),
         };
-        let reply = trace::scoped(trace, async {
-            let request = self.admit(request, channel)?;
-            self.dispatch(request).await
+        trace::scoped(trace, async move {
+            let id = request.id.clone();
+            // The admitted request is moved into the router's box before
+            // the await, so this future does not keep room for it.
+            let pending = match self.admit(request, channel) {
+                Ok(request) => self.dispatch(request),
+                Err(error) => return Answer::error(&id, &error),
+            };
+            match pending.await {
+                Ok(frame) => Answer { frame, error: None },
+                Err(error) => Answer::error(&id, &error),
+            }
         })
         .instrument(span)
-        .await;
-        match reply {
-            Ok(frame) => Answer { frame, error: None },
-            Err(error) => Answer::error(&id, &error),
-        }
     }
 
     /// Handles a client notification. `notifications/cancelled` is handled

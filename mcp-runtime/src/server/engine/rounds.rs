@@ -2,6 +2,7 @@
 //! from its sealed `requestState`), and how a round ends when the handler
 //! asked the client something.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -9,7 +10,7 @@ use serde_json::Value;
 use super::client_meta::Era;
 use super::input::InputState;
 use super::method::Method;
-use super::params::Reply;
+use super::params::{PendingReply, Reply};
 use super::request_state::{self, StateKey};
 use super::shape::Shaped;
 use crate::jsonrpc::{ErrorObject, RequestId};
@@ -21,25 +22,33 @@ impl Server {
     /// client lacks the capability for fails the request with -32021; in
     /// 2026-07-28, open questions end it with an `input_required` result
     /// whose sealed `requestState` carries the answers the handler read.
-    pub(super) async fn with_input<T, F, Fut>(
-        &self,
+    /// `run` starts the handler here, so the boxed future holds what the
+    /// handler returned and the round, not the request's context.
+    pub(super) fn with_input<'a, T, F, Fut>(
+        &'a self,
         era: Era,
-        id: &RequestId,
+        id: RequestId,
         mut rounds: Rounds,
         mut context: RequestContext,
         run: F,
-    ) -> Reply
+    ) -> PendingReply<'a>
     where
         T: Shaped,
         F: FnOnce(RequestContext) -> Fut,
-        Fut: std::future::Future<Output = Result<T, ErrorObject>>,
+        Fut: Future<Output = Result<T, ErrorObject>> + Send + 'a,
     {
-        let input = self.open_rounds(era, &mut rounds, &mut context)?;
-        let outcome = run(context).await;
-        match self.input_reply(id, &rounds, &input) {
-            Some(reply) => reply,
-            None => outcome.map(|result| self.answer(era, rounds.method, id, result)),
-        }
+        let input = match self.open_rounds(era, &mut rounds, &mut context) {
+            Ok(input) => input,
+            Err(error) => return Box::pin(std::future::ready(Err(error))),
+        };
+        let running = run(context);
+        Box::pin(async move {
+            let outcome = running.await;
+            match self.input_reply(&id, &rounds, &input) {
+                Some(reply) => reply,
+                None => outcome.map(|result| self.answer(era, rounds.method, &id, result)),
+            }
+        })
     }
 
     /// Gives `context` the answers its request brings from earlier rounds

@@ -7,226 +7,277 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::client_meta::Era;
 use super::params::{PendingReply, parse, take_input_responses, take_object};
 use super::rounds::Rounds;
 use super::task::{Plan, ToolTask};
-use crate::jsonrpc::ErrorObject;
+use crate::jsonrpc::{ErrorObject, RequestId};
 use crate::protocol::{
     CallToolRequestParams, CompleteResult, EmptyResult, GetPromptRequestParams, Method,
     PaginatedRequestParams, ReadResourceRequestParams, SetLevelRequestParams,
 };
-use crate::server::Server;
 use crate::server::middleware::McpRequest;
+use crate::server::{RequestContext, Server};
 
 impl Server {
-    /// Answers an admitted request. Boxed, and so polled through one
-    /// vtable: the router's state machine is the largest function of the
-    /// crate, and as the body of an `async fn` the compiler would copy it
-    /// into every codegen unit that awaits it (two here, 28 KB each, in
-    /// every server binary). One allocation per request is the price.
+    /// Answers an admitted request: the work a method can do at once (parse
+    /// its parameters, find its tool, start its handler) happens here, and
+    /// the box holds only what is left to await. An `async` router would
+    /// hold every method's state in one box per request (2 KB, past the
+    /// allocator's per-thread cache) with the request's context copied at
+    /// each layer of awaits.
     pub(super) fn route(&self, request: McpRequest) -> PendingReply<'_> {
-        Box::pin(async move {
-            let McpRequest {
+        let McpRequest {
+            era,
+            id,
+            method,
+            params,
+            context,
+        } = request;
+        let method = match method {
+            Ok(method) if method.served_by_server() && method.eras().contains(era) => Ok(method),
+            Ok(method) => Err(ErrorObject::method_not_found(method.name())),
+            Err(unknown) => Err(ErrorObject::method_not_found(&unknown)),
+        };
+        match method.and_then(|method| self.route_to(era, id, method, params, context)) {
+            Ok(Routed::Answered(frame)) => Box::pin(std::future::ready(Ok(frame))),
+            Ok(Routed::Pending(reply)) => reply,
+            Err(error) => Box::pin(std::future::ready(Err(error))),
+        }
+    }
+
+    /// The one `match` over methods.
+    fn route_to(
+        &self,
+        era: Era,
+        id: RequestId,
+        method: Method,
+        params: Option<Value>,
+        context: RequestContext,
+    ) -> Result<Routed<'_>, ErrorObject> {
+        let registry = &*self.inner;
+        let page_size = registry.options.page_size;
+        let answer = |result| Ok(Routed::Answered(self.answer(era, method, &id, result)));
+        // Who asks, for entries restricted to an audience.
+        let caller = context.principal();
+        match method {
+            Method::Initialize => Ok(Routed::Answered(self.answer(
                 era,
-                id,
                 method,
-                params,
-                context,
-            } = request;
-            let method = match method {
-                Ok(method) if method.served_by_server() && method.eras().contains(era) => method,
-                Ok(method) => return Err(ErrorObject::method_not_found(method.name())),
-                Err(unknown) => return Err(ErrorObject::method_not_found(&unknown)),
-            };
-            let registry = &*self.inner;
-            let page_size = registry.options.page_size;
-            let answer = |result| self.answer(era, method, &id, result);
-            // Who asks, for entries restricted to an audience.
-            let caller = context.principal();
-            match method {
-                Method::Initialize => {
-                    let result = self.initialize(&context.session, params)?;
+                &id,
+                self.initialize(&context.session, params)?,
+            ))),
+            Method::Ping => Ok(Routed::Answered(self.answer(
+                era,
+                method,
+                &id,
+                EmptyResult::default(),
+            ))),
+            Method::SetLogLevel => {
+                let SetLevelRequestParams { level, .. } = parse(params)?;
+                context.session.set_log_level(level);
+                Ok(Routed::Answered(self.answer(
+                    era,
+                    method,
+                    &id,
+                    EmptyResult::default(),
+                )))
+            }
+            Method::Subscribe | Method::Unsubscribe => {
+                let params = parse(params)?;
+                let session = &context.session;
+                Ok(Routed::Answered(self.answer(
+                    era,
+                    method,
+                    &id,
+                    self.legacy_subscription(method, session, params, caller)?,
+                )))
+            }
+            // Built, and shaped, once with the server.
+            Method::Discover => Ok(Routed::Answered(crate::jsonrpc::result_frame(
+                &id,
+                &registry.discover,
+            ))),
+            Method::Listen => {
+                let params = parse(params)?;
+                Ok(Routed::Pending(Box::pin(async move {
+                    let result = self.listen(&id, params, context).await?;
                     Ok(self.answer(era, method, &id, result))
+                })))
+            }
+            Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => {
+                let Some(tasks) = &registry.tasks else {
+                    return Err(ErrorObject::method_not_found(method.name()));
+                };
+                Ok(Routed::Pending(Box::pin(async move {
+                    tasks
+                        .method(self, &id, method, params, context.client())
+                        .await
+                })))
+            }
+            Method::ToolsList => {
+                let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                let catalogue = self.catalogue();
+                let page = catalogue
+                    .tools
+                    .page("tools", cursor.as_deref(), page_size, caller)?;
+                answer(page)
+            }
+            Method::ResourcesList => {
+                let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                let catalogue = self.catalogue();
+                let page =
+                    catalogue
+                        .resources
+                        .page("resources", cursor.as_deref(), page_size, caller)?;
+                answer(page)
+            }
+            Method::TemplatesList => {
+                let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                let catalogue = self.catalogue();
+                let page = catalogue.templates.page(
+                    "resourceTemplates",
+                    cursor.as_deref(),
+                    page_size,
+                    caller,
+                )?;
+                answer(page)
+            }
+            Method::PromptsList => {
+                let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                let catalogue = self.catalogue();
+                let page =
+                    catalogue
+                        .prompts
+                        .page("prompts", cursor.as_deref(), page_size, caller)?;
+                answer(page)
+            }
+            Method::CallTool => {
+                let mut params = params;
+                let arguments = take_object(&mut params, "arguments")?;
+                let input_responses = take_input_responses(&mut params)?;
+                let CallToolRequestParams {
+                    name,
+                    request_state,
+                    ..
+                } = parse(params)?;
+                let tool = self.tool_to_call(&name, caller)?;
+                let plan = self.plan_tool_call(&tool, context.client())?;
+                // Shared, not copied: a 2026-07-28 round needs the
+                // arguments again for the requestState digest after the
+                // handler ran.
+                let arguments = Arc::new(Value::Object(arguments.unwrap_or_default()));
+                let rounds = Rounds::new(
+                    method,
+                    name,
+                    Some(arguments.clone()),
+                    input_responses,
+                    request_state,
+                );
+                if let (Plan::Task { required }, Some(tasks)) = (plan, &registry.tasks) {
+                    let call = ToolTask {
+                        rounds,
+                        tool,
+                        arguments,
+                        context,
+                        required,
+                    };
+                    return Ok(Routed::Pending(Box::pin(async move {
+                        tasks.call_tool(self, &id, call).await
+                    })));
                 }
-                Method::Ping => Ok(self.answer(era, method, &id, EmptyResult::default())),
-                Method::SetLogLevel => {
-                    let SetLevelRequestParams { level, .. } = parse(params)?;
-                    context.session.set_log_level(level);
-                    Ok(self.answer(era, method, &id, EmptyResult::default()))
-                }
-                Method::Subscribe | Method::Unsubscribe => {
-                    let params = parse(params)?;
-                    let session = &context.session;
-                    let result = self.legacy_subscription(method, session, params, caller)?;
-                    Ok(self.answer(era, method, &id, result))
-                }
-                // Built, and shaped, once with the server.
-                Method::Discover => Ok(crate::jsonrpc::result_frame(&id, &registry.discover)),
-                Method::Listen => {
-                    let result = self.listen(&id, parse(params)?, context).await?;
-                    Ok(self.answer(era, method, &id, result))
-                }
-                Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => {
-                    match &registry.tasks {
-                        Some(tasks) => {
-                            let client = context.client();
-                            tasks.method(self, &id, method, params, client).await
-                        }
-                        None => Err(ErrorObject::method_not_found(method.name())),
-                    }
-                }
-                Method::ToolsList => {
-                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let catalogue = self.catalogue();
-                    let page =
-                        catalogue
-                            .tools
-                            .page("tools", cursor.as_deref(), page_size, caller)?;
-                    Ok(answer(page))
-                }
-                Method::ResourcesList => {
-                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let catalogue = self.catalogue();
-                    let page = catalogue.resources.page(
-                        "resources",
-                        cursor.as_deref(),
-                        page_size,
-                        caller,
-                    )?;
-                    Ok(answer(page))
-                }
-                Method::TemplatesList => {
-                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let catalogue = self.catalogue();
-                    let page = catalogue.templates.page(
-                        "resourceTemplates",
-                        cursor.as_deref(),
-                        page_size,
-                        caller,
-                    )?;
-                    Ok(answer(page))
-                }
-                Method::PromptsList => {
-                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let catalogue = self.catalogue();
-                    let page =
-                        catalogue
-                            .prompts
-                            .page("prompts", cursor.as_deref(), page_size, caller)?;
-                    Ok(answer(page))
-                }
-                Method::CallTool => {
-                    let mut params = params;
-                    let arguments = take_object(&mut params, "arguments")?;
-                    let input_responses = take_input_responses(&mut params)?;
-                    let CallToolRequestParams {
-                        name,
-                        request_state,
-                        ..
-                    } = parse(params)?;
-                    let tool = self.tool_to_call(&name, caller)?;
-                    let plan = self.plan_tool_call(&tool, context.client())?;
-                    // Shared, not copied: a 2026-07-28 round needs the
-                    // arguments again for the requestState digest after
-                    // the handler ran.
-                    let arguments = Arc::new(Value::Object(arguments.unwrap_or_default()));
-                    let rounds = Rounds::new(
-                        method,
-                        name,
-                        Some(arguments.clone()),
-                        input_responses,
-                        request_state,
-                    );
-                    if let (Plan::Task { required }, Some(tasks)) = (plan, &registry.tasks) {
-                        let call = ToolTask {
-                            rounds,
-                            tool,
-                            arguments,
-                            context,
-                            required,
-                        };
-                        return tasks.call_tool(self, &id, call).await;
-                    }
-                    self.with_input(era, &id, rounds, context, |context| async move {
-                        self.call_tool(tool, arguments, context).await
-                    })
-                    .await
-                }
-                Method::ReadResource => {
-                    let mut params = params;
-                    let input_responses = take_input_responses(&mut params)?;
-                    let params: ReadResourceRequestParams = parse(params)?;
-                    let rounds = Rounds::new(
-                        method,
-                        params.uri.clone(),
-                        None,
-                        input_responses,
-                        params.request_state,
-                    );
-                    self.with_input(era, &id, rounds, context, |context| {
-                        self.read_resource(params.uri, context)
-                    })
-                    .await
-                }
-                Method::GetPrompt => {
-                    let mut params = params;
-                    let input_responses = take_input_responses(&mut params)?;
-                    let params: GetPromptRequestParams = parse(params)?;
-                    let arguments = params.arguments.unwrap_or_default();
-                    let prompt = self.prompt_for(&params.name, &arguments, caller)?;
-                    let digest_input =
-                        Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
-                    let rounds = Rounds::new(
-                        method,
-                        params.name,
-                        Some(digest_input),
-                        input_responses,
-                        params.request_state,
-                    );
-                    self.with_input(era, &id, rounds, context, |context| {
-                        self.get_prompt(&prompt, arguments, context)
-                    })
-                    .await
-                }
-                Method::Complete => {
-                    let completion = self.complete(parse(params)?, context).await?;
+                Ok(Routed::Pending(self.with_input(
+                    era,
+                    id,
+                    rounds,
+                    context,
+                    |context| Server::call_tool(tool, arguments, context),
+                )))
+            }
+            Method::ReadResource => {
+                let mut params = params;
+                let input_responses = take_input_responses(&mut params)?;
+                let params: ReadResourceRequestParams = parse(params)?;
+                let rounds = Rounds::new(
+                    method,
+                    params.uri.clone(),
+                    None,
+                    input_responses,
+                    params.request_state,
+                );
+                Ok(Routed::Pending(self.with_input(
+                    era,
+                    id,
+                    rounds,
+                    context,
+                    |context| self.read_resource(params.uri, context),
+                )))
+            }
+            Method::GetPrompt => {
+                let mut params = params;
+                let input_responses = take_input_responses(&mut params)?;
+                let params: GetPromptRequestParams = parse(params)?;
+                let arguments = params.arguments.unwrap_or_default();
+                let prompt = self.prompt_for(&params.name, &arguments, caller)?;
+                let digest_input = Arc::new(serde_json::to_value(&arguments).unwrap_or_default());
+                let rounds = Rounds::new(
+                    method,
+                    params.name,
+                    Some(digest_input),
+                    input_responses,
+                    params.request_state,
+                );
+                Ok(Routed::Pending(self.with_input(
+                    era,
+                    id,
+                    rounds,
+                    context,
+                    |context| Server::get_prompt(&prompt, arguments, context),
+                )))
+            }
+            Method::Complete => {
+                let params = parse(params)?;
+                Ok(Routed::Pending(Box::pin(async move {
+                    let completion = self.complete(params, context).await?;
                     let result = CompleteResult {
                         completion,
                         result_type: None,
                         meta: None,
                     };
                     Ok(self.answer(era, method, &id, result))
-                }
-                #[cfg(feature = "skills")]
-                Method::SkillsList => {
-                    let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                    let page = self.skills(method)?.list(cursor.as_deref(), page_size)?;
-                    Ok(answer(page))
-                }
-                #[cfg(feature = "skills")]
-                Method::SkillsGet => {
-                    let crate::protocol::GetSkillRequestParams { uri } = parse(params)?;
-                    let result = self.skills(method)?.get(&uri)?;
-                    Ok(self.answer(era, method, &id, result))
-                }
-                #[cfg(feature = "skills")]
-                Method::ReadDirectory => {
-                    let crate::protocol::ReadResourceDirectoryRequestParams { uri, cursor } =
-                        parse(params)?;
-                    let skills = self.skills(method)?;
-                    let page = skills.read_directory(&uri, cursor.as_deref(), page_size)?;
-                    Ok(answer(page))
-                }
-                #[cfg(not(feature = "skills"))]
-                Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
-                    Err(ErrorObject::method_not_found(method.name()))
-                }
-                // Excluded above: the client answers these.
-                Method::CreateMessage | Method::Elicit | Method::ListRoots => {
-                    Err(ErrorObject::method_not_found(method.name()))
-                }
+                })))
             }
-        })
+            #[cfg(feature = "skills")]
+            Method::SkillsList => {
+                let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                answer(self.skills(method)?.list(cursor.as_deref(), page_size)?)
+            }
+            #[cfg(feature = "skills")]
+            Method::SkillsGet => {
+                let crate::protocol::GetSkillRequestParams { uri } = parse(params)?;
+                Ok(Routed::Answered(self.answer(
+                    era,
+                    method,
+                    &id,
+                    self.skills(method)?.get(&uri)?,
+                )))
+            }
+            #[cfg(feature = "skills")]
+            Method::ReadDirectory => {
+                let crate::protocol::ReadResourceDirectoryRequestParams { uri, cursor } =
+                    parse(params)?;
+                let skills = self.skills(method)?;
+                answer(skills.read_directory(&uri, cursor.as_deref(), page_size)?)
+            }
+            #[cfg(not(feature = "skills"))]
+            Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
+                Err(ErrorObject::method_not_found(method.name()))
+            }
+            // Excluded above: the client answers these.
+            Method::CreateMessage | Method::Elicit | Method::ListRoots => {
+                Err(ErrorObject::method_not_found(method.name()))
+            }
+        }
     }
 
     /// The server's skills, for a method of the Skills extension: -32601
@@ -241,4 +292,11 @@ impl Server {
             .as_ref()
             .ok_or_else(|| ErrorObject::method_not_found(method.name()))
     }
+}
+
+/// What the router made of a request: its answer at once, or the work
+/// left to await.
+enum Routed<'a> {
+    Answered(Vec<u8>),
+    Pending(PendingReply<'a>),
 }

@@ -80,14 +80,12 @@ impl Server {
         // the response is sent: it answers to the task's token instead.
         let cancellation = CancellationToken::new();
         context.cancellation = cancellation.clone();
-        let server = self.clone();
         // The task outlives the request: it takes the request's trace and
         // span along.
         let trace = context.trace.clone();
         let mut call: BoxFuture<Outcome> = Box::pin(
             crate::trace::scoped(trace, async move {
-                server
-                    .call_tool(tool, arguments, context)
+                Server::call_tool(tool, arguments, context)
                     .await
                     .and_then(complete)
             })
