@@ -95,6 +95,8 @@ pub(crate) use engine::classify::{Classified, Decoded, Rejection};
 pub(crate) use engine::inbound::Inbound;
 #[cfg(feature = "http")]
 pub(crate) use engine::legacy_feed::LegacyFeed;
+#[cfg(feature = "http")]
+pub(crate) use engine::peer::Outbox;
 pub(crate) use engine::peer::Peer;
 #[cfg(feature = "http")]
 pub(crate) use engine::request::Answer;

@@ -17,10 +17,10 @@ use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
 use crate::jsonrpc::{ErrorObject, RequestId, error_frame};
-use crate::server::{Answer, BoxFuture, Classified, Inbound, Peer, Server, Session, poll_catching};
+use crate::server::{
+    Answer, BoxFuture, Classified, Inbound, Outbox, Peer, Server, Session, poll_catching,
+};
 
-/// Notifications a handler may queue before it is slowed down.
-const PEER_QUEUE: usize = 64;
 /// SSE events waiting for a slow client before the request is slowed down.
 const STREAM_QUEUE: usize = 16;
 
@@ -46,32 +46,29 @@ pub(super) async fn run(
     inbound: Inbound,
 ) -> Response<McpBody> {
     let guard = (mode == Mode::Modern).then(|| cancellation.clone().drop_guard());
-    let (frames_tx, mut frames) = mpsc::channel(PEER_QUEUE);
-    // A client that accepts no event stream cannot receive our questions.
+    // A client that accepts no event stream gets the result alone: what
+    // the handler sends before it is dropped, and it cannot be asked.
+    let outbox = Arc::new(Outbox::default());
     let peer = match accepts.sse {
-        true => Peer::new(frames_tx),
-        false => Peer::without_requests(frames_tx),
+        true => Peer::outbox(outbox.clone()),
+        false => Peer::discarding(),
     };
+    // However the exchange ends (answered, streaming, or dropped with
+    // its connection), frames sent afterwards go nowhere instead of
+    // filling a channel nobody reads; a stream reads on until its end.
+    let _closing = Closing(outbox.clone());
     let mut handler = start_handler(server, session, request, peer, cancellation, mode, inbound);
-    let outcome = loop {
-        tokio::select! {
-            biased;
-            Some(frame) = frames.recv() => {
-                if accepts.sse {
-                    return stream(frame, frames, handler, guard);
-                }
-                tracing::debug!("notification dropped: the client accepts no event stream");
-            }
-            joined = &mut handler => break joined,
+    let outcome = tokio::select! {
+        biased;
+        () = outbox.opened(), if accepts.sse => {
+            let frames = outbox.take().expect("an opened outbox has its receiver");
+            return stream(frames, handler, guard);
         }
+        joined = &mut handler => joined,
     };
-    // Notifications sent in the same poll that finished an inline handler.
-    match frames.try_recv() {
-        Ok(first) if accepts.sse => {
-            return stream(first, frames, std::future::ready(outcome), guard);
-        }
-        Ok(_) => tracing::debug!("notifications dropped: the client accepts no event stream"),
-        Err(_) => {}
+    // Frames sent in the same poll that finished an inline handler.
+    if let Some(frames) = outbox.take() {
+        return stream(frames, std::future::ready(outcome), guard);
     }
     let Some(Answer { frame, error }) = outcome else {
         // Cancelled: no message may follow, so the response carries none.
@@ -87,6 +84,15 @@ pub(super) async fn run(
         Mode::Legacy => StatusCode::OK,
     };
     response::json(status, frame)
+}
+
+/// Closes an exchange's [`Outbox`] when the exchange ends.
+struct Closing(Arc<Outbox>);
+
+impl Drop for Closing {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// Starts serving the request. A 2026-07-28 request runs inside the
@@ -105,13 +111,18 @@ fn start_handler(
 ) -> Handler {
     let id = request.id.clone();
     let work = async move {
-        let id = request.id.clone();
+        // Only a legacy request is registered on its session (for
+        // `notifications/cancelled`); a 2026-07-28 one has a session of
+        // its own.
+        let registered = (mode == Mode::Legacy).then(|| request.id.clone());
         let answer = tokio::select! {
             biased;
             () = cancellation.cancelled() => None,
             answer = server.handle_classified(&session, request, peer, cancellation.clone(), inbound) => Some(answer),
         };
-        session.finish(&id);
+        if let Some(id) = registered {
+            session.finish(&id);
+        }
         answer
     };
     let run = match mode {
@@ -163,10 +174,9 @@ impl Future for Handler {
     }
 }
 
-/// Switches to SSE: `first`, then every later notification, then the
-/// response, then the end of the stream.
+/// Switches to SSE: every notification the handler sends (the first is
+/// queued already), then the response, then the end of the stream.
 fn stream(
-    first: Vec<u8>,
     mut frames: mpsc::Receiver<Vec<u8>>,
     handler: impl Future<Output = Option<Answer>> + Send + 'static,
     guard: Option<DropGuard>,
@@ -174,9 +184,6 @@ fn stream(
     let (chunks, body) = mpsc::channel::<Bytes>(STREAM_QUEUE);
     tokio::spawn(async move {
         let mut handler = std::pin::pin!(handler);
-        if chunks.send(sse::event(&first)).await.is_err() {
-            return;
-        }
         loop {
             let event = tokio::select! {
                 biased;
