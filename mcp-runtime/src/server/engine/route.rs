@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::client_meta::Era;
 use super::params::{PendingReply, parse, take_input_responses, take_object};
 use super::rounds::Rounds;
+use super::shape::Shaped;
 use super::task::{Plan, ToolTask};
 use crate::jsonrpc::{ErrorObject, RequestId};
 use crate::protocol::{
@@ -57,41 +58,27 @@ impl Server {
     ) -> Result<Routed<'_>, ErrorObject> {
         let registry = &*self.inner;
         let page_size = registry.options.page_size;
-        let answer = |result| Ok(Routed::Answered(self.answer(era, method, &id, result)));
         // Who asks, for entries restricted to an audience.
         let caller = context.principal();
         match method {
-            Method::Initialize => Ok(Routed::Answered(self.answer(
-                era,
-                method,
-                &id,
-                self.initialize(&context.session, params)?,
-            ))),
-            Method::Ping => Ok(Routed::Answered(self.answer(
-                era,
-                method,
-                &id,
-                EmptyResult::default(),
-            ))),
+            Method::Initialize => {
+                self.answered(era, method, &id, self.initialize(&context.session, params)?)
+            }
+            Method::Ping => self.answered(era, method, &id, EmptyResult::default()),
             Method::SetLogLevel => {
                 let SetLevelRequestParams { level, .. } = parse(params)?;
                 context.session.set_log_level(level);
-                Ok(Routed::Answered(self.answer(
-                    era,
-                    method,
-                    &id,
-                    EmptyResult::default(),
-                )))
+                self.answered(era, method, &id, EmptyResult::default())
             }
             Method::Subscribe | Method::Unsubscribe => {
                 let params = parse(params)?;
                 let session = &context.session;
-                Ok(Routed::Answered(self.answer(
+                self.answered(
                     era,
                     method,
                     &id,
                     self.legacy_subscription(method, session, params, caller)?,
-                )))
+                )
             }
             // Built, and shaped, once with the server.
             Method::Discover => Ok(Routed::Answered(crate::jsonrpc::result_frame(
@@ -121,7 +108,7 @@ impl Server {
                 let page = catalogue
                     .tools
                     .page("tools", cursor.as_deref(), page_size, caller)?;
-                answer(page)
+                self.answered(era, method, &id, page)
             }
             Method::ResourcesList => {
                 let PaginatedRequestParams { cursor, .. } = parse(params)?;
@@ -130,7 +117,7 @@ impl Server {
                     catalogue
                         .resources
                         .page("resources", cursor.as_deref(), page_size, caller)?;
-                answer(page)
+                self.answered(era, method, &id, page)
             }
             Method::TemplatesList => {
                 let PaginatedRequestParams { cursor, .. } = parse(params)?;
@@ -141,7 +128,7 @@ impl Server {
                     page_size,
                     caller,
                 )?;
-                answer(page)
+                self.answered(era, method, &id, page)
             }
             Method::PromptsList => {
                 let PaginatedRequestParams { cursor, .. } = parse(params)?;
@@ -150,7 +137,7 @@ impl Server {
                     catalogue
                         .prompts
                         .page("prompts", cursor.as_deref(), page_size, caller)?;
-                answer(page)
+                self.answered(era, method, &id, page)
             }
             Method::CallTool => {
                 let mut params = params;
@@ -250,24 +237,29 @@ impl Server {
             #[cfg(feature = "skills")]
             Method::SkillsList => {
                 let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                answer(self.skills(method)?.list(cursor.as_deref(), page_size)?)
+                self.answered(
+                    era,
+                    method,
+                    &id,
+                    self.skills(method)?.list(cursor.as_deref(), page_size)?,
+                )
             }
             #[cfg(feature = "skills")]
             Method::SkillsGet => {
                 let crate::protocol::GetSkillRequestParams { uri } = parse(params)?;
-                Ok(Routed::Answered(self.answer(
-                    era,
-                    method,
-                    &id,
-                    self.skills(method)?.get(&uri)?,
-                )))
+                self.answered(era, method, &id, self.skills(method)?.get(&uri)?)
             }
             #[cfg(feature = "skills")]
             Method::ReadDirectory => {
                 let crate::protocol::ReadResourceDirectoryRequestParams { uri, cursor } =
                     parse(params)?;
                 let skills = self.skills(method)?;
-                answer(skills.read_directory(&uri, cursor.as_deref(), page_size)?)
+                self.answered(
+                    era,
+                    method,
+                    &id,
+                    skills.read_directory(&uri, cursor.as_deref(), page_size)?,
+                )
             }
             #[cfg(not(feature = "skills"))]
             Method::SkillsList | Method::SkillsGet | Method::ReadDirectory => {
@@ -278,6 +270,17 @@ impl Server {
                 Err(ErrorObject::method_not_found(method.name()))
             }
         }
+    }
+
+    /// `result`, shaped for its era and method, as the answer at once.
+    fn answered<R: Shaped>(
+        &self,
+        era: Era,
+        method: Method,
+        id: &RequestId,
+        result: R,
+    ) -> Result<Routed<'static>, ErrorObject> {
+        Ok(Routed::Answered(self.answer(era, method, id, result)))
     }
 
     /// The server's skills, for a method of the Skills extension: -32601
