@@ -102,41 +102,28 @@ impl Server {
                         .await
                 })))
             }
-            Method::ToolsList => {
+            Method::ToolsList
+            | Method::ResourcesList
+            | Method::TemplatesList
+            | Method::PromptsList => {
                 let PaginatedRequestParams { cursor, .. } = parse(params)?;
+                let cursor = cursor.as_deref();
                 let catalogue = self.catalogue();
-                let page = catalogue
-                    .tools
-                    .page("tools", cursor.as_deref(), page_size, caller)?;
-                self.answered(era, method, &id, page)
-            }
-            Method::ResourcesList => {
-                let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                let catalogue = self.catalogue();
-                let page =
-                    catalogue
-                        .resources
-                        .page("resources", cursor.as_deref(), page_size, caller)?;
-                self.answered(era, method, &id, page)
-            }
-            Method::TemplatesList => {
-                let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                let catalogue = self.catalogue();
-                let page = catalogue.templates.page(
-                    "resourceTemplates",
-                    cursor.as_deref(),
-                    page_size,
-                    caller,
-                )?;
-                self.answered(era, method, &id, page)
-            }
-            Method::PromptsList => {
-                let PaginatedRequestParams { cursor, .. } = parse(params)?;
-                let catalogue = self.catalogue();
-                let page =
-                    catalogue
-                        .prompts
-                        .page("prompts", cursor.as_deref(), page_size, caller)?;
+                let page = match method {
+                    Method::ToolsList => catalogue.tools.page("tools", cursor, page_size, caller),
+                    Method::ResourcesList => {
+                        catalogue
+                            .resources
+                            .page("resources", cursor, page_size, caller)
+                    }
+                    Method::TemplatesList => {
+                        catalogue
+                            .templates
+                            .page("resourceTemplates", cursor, page_size, caller)
+                    }
+                    // The one left: prompts/list.
+                    _ => catalogue.prompts.page("prompts", cursor, page_size, caller),
+                }?;
                 self.answered(era, method, &id, page)
             }
             Method::CallTool => {
@@ -173,13 +160,10 @@ impl Server {
                         tasks.call_tool(self, &id, call).await
                     })));
                 }
-                Ok(Routed::Pending(self.with_input(
-                    era,
-                    id,
-                    rounds,
-                    context,
-                    |context| Server::call_tool(tool, arguments, context),
-                )))
+                let run = |context| Server::call_tool(tool, arguments, context);
+                Ok(Routed::Pending(
+                    self.with_input(era, id, rounds, context, run),
+                ))
             }
             Method::ReadResource => {
                 let mut params = params;
@@ -192,13 +176,10 @@ impl Server {
                     input_responses,
                     params.request_state,
                 );
-                Ok(Routed::Pending(self.with_input(
-                    era,
-                    id,
-                    rounds,
-                    context,
-                    |context| self.read_resource(params.uri, context),
-                )))
+                let run = |context| self.read_resource(params.uri, context);
+                Ok(Routed::Pending(
+                    self.with_input(era, id, rounds, context, run),
+                ))
             }
             Method::GetPrompt => {
                 let mut params = params;
@@ -214,13 +195,10 @@ impl Server {
                     input_responses,
                     params.request_state,
                 );
-                Ok(Routed::Pending(self.with_input(
-                    era,
-                    id,
-                    rounds,
-                    context,
-                    |context| Server::get_prompt(&prompt, arguments, context),
-                )))
+                let run = |context| Server::get_prompt(&prompt, arguments, context);
+                Ok(Routed::Pending(
+                    self.with_input(era, id, rounds, context, run),
+                ))
             }
             Method::Complete => {
                 let params = parse(params)?;
