@@ -100,9 +100,7 @@ pub(crate) use engine::peer::Outbox;
 pub(crate) use engine::peer::Peer;
 #[cfg(feature = "http")]
 pub(crate) use engine::request::Answer;
-pub(crate) use registry::handler::catch_panic;
-#[cfg(feature = "http")]
-pub(crate) use registry::handler::poll_catching;
+pub(crate) use registry::handler::{catch_panic, handler_failed, poll_catching};
 
 /// Paths the macros' generated code reaches through `crate::__private`.
 pub(crate) mod macro_support {

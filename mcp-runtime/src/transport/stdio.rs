@@ -23,7 +23,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{ErrorObject, Incoming, decode, error_frame};
-use crate::server::{Inbound, Peer, Server, Session};
+use crate::server::{Inbound, Peer, Server, Session, handler_failed, poll_catching};
 
 /// Limits of the stdio transport.
 #[derive(Debug, Clone)]
@@ -282,10 +282,25 @@ async fn serve_one(
     cancellation: tokio_util::sync::CancellationToken,
 ) {
     let id = request.id.clone();
+    // A panic while the request is polled, outside its handler's own catch
+    // (a handler's synchronous start, or a bug of ours), fails this request
+    // alone: its first poll is the reading loop's, which must go on reading.
+    let served = server.handle_request(
+        &session,
+        request,
+        peer.clone(),
+        cancellation.clone(),
+        Inbound::default(),
+    );
+    let mut served = std::pin::pin!(served);
+    let caught = std::future::poll_fn(|cx| poll_catching(served.as_mut(), cx));
     let reply = tokio::select! {
         biased;
         () = cancellation.cancelled() => None,
-        answer = server.handle_request(&session, request, peer.clone(), cancellation.clone(), Inbound::default()) => Some(answer.frame),
+        answer = caught => Some(match answer {
+            Ok(answer) => answer.frame,
+            Err(failure) => error_frame(Some(&id), &handler_failed(&failure)),
+        }),
     };
     session.finish(&id);
     if let Some(frame) = reply {

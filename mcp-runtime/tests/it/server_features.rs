@@ -11,7 +11,7 @@ use mcp_toolkit_runtime::protocol::{
 };
 use mcp_toolkit_runtime::server::{
     CompletionRequest, PromptDef, PromptRequest, ResourceDef, ResourceRead, ResourceTemplateDef,
-    Server, ServerOptions, ToolCall, ToolDef,
+    Server, ServerOptions, ToolCall, ToolDef, ToolOutcome,
 };
 use mcp_toolkit_runtime::transport::StdioConfig;
 use serde_json::{Value, json};
@@ -152,6 +152,11 @@ fn library() -> Server {
         }
         Ok(CallToolResult::text("unreachable"))
     });
+    // Panics before it returns its future, outside the handler's catch.
+    let panics_at_start = ToolDef::new(
+        "panics_at_start",
+        |_call: ToolCall| -> std::future::Ready<ToolOutcome> { panic!("boom at start") },
+    );
     let lies = ToolDef::new("lies", |_call: ToolCall| async move {
         CallToolResult::structured(&json!({"sum": "not a number"}))
     })
@@ -162,6 +167,7 @@ fn library() -> Server {
         .prompt(greet)
         .tool(progress)
         .tool(panics)
+        .tool(panics_at_start)
         .tool(lies)
         .build()
         .unwrap()
@@ -340,6 +346,25 @@ async fn a_panicking_tool_fails_only_its_request() {
         message.contains("panicked") && !message.contains("boom"),
         "{reply}"
     );
+    let reply = client
+        .request(2, "tools/call", json!({"name": "count"}))
+        .await;
+    assert_eq!(reply["result"]["content"][0]["text"], "counted");
+}
+
+/// A panic outside the handler's own catch (here its synchronous start)
+/// fails its request alone: over stdio the reading loop, which polls a
+/// request first, goes on.
+#[tokio::test]
+async fn a_tool_that_panics_as_it_starts_fails_only_its_request() {
+    let mut client = Client::legacy(library()).await;
+    let reply = client
+        .request(1, "tools/call", json!({"name": "panics_at_start"}))
+        .await;
+    assert_eq!(reply["id"], 1);
+    assert_eq!(reply["error"]["code"], -32603);
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(!message.contains("boom"), "{reply}");
     let reply = client
         .request(2, "tools/call", json!({"name": "count"}))
         .await;

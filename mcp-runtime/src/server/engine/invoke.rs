@@ -41,11 +41,11 @@ impl Server {
     }
 
     /// Runs tool `entry` on `arguments`: checks them against its input
-    /// schema, calls the handler (catching a panic) and checks its
-    /// structured output against the output schema. The checks and the
-    /// handler's start happen here, before the returned future is polled,
-    /// so that the future holds only the handler's box, not the
-    /// request's context (each async layer would keep its own copy).
+    /// schema, runs the handler (a panic while it is polled is caught) and
+    /// checks its structured output against the output schema. The input
+    /// check and the handler's start happen here, before the returned
+    /// future is polled, so that the future holds only the handler's box,
+    /// not the request's context (each async layer would keep its own copy).
     pub(crate) fn call_tool(
         entry: Arc<ToolEntry>,
         arguments: Arc<Value>,

@@ -46,9 +46,9 @@ impl Peer {
         }
     }
 
-    /// A peer that drops requests: asking the client fails at once instead
-    /// of waiting for an answer that cannot come (a stream nothing on which
-    /// expects an answer).
+    /// A peer on a connection's channel that carries no requests: asking
+    /// the client fails at once instead of waiting for an answer that
+    /// cannot come (a legacy session's standalone stream).
     #[cfg(feature = "http")]
     pub(crate) fn without_requests(frames: mpsc::Sender<Vec<u8>>) -> Self {
         Peer {
@@ -148,7 +148,9 @@ impl Outbox {
         }
     }
 
-    /// Resolves once the first frame is sent (at once if it was).
+    /// Resolves once the first frame has made the channel (at once if it
+    /// already has), possibly before that frame is queued; for the one
+    /// exchange that waits, once.
     pub(crate) async fn opened(&self) {
         self.opened.notified().await;
     }
@@ -174,22 +176,50 @@ impl Outbox {
 
 #[cfg(all(test, feature = "http"))]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
-    /// The first frame opens the channel: the exchange is told, and the
-    /// receiver it takes holds that frame and those after it.
+    /// The first frame opens the channel: the exchange, already waiting
+    /// as it does, is told, and the receiver it takes holds that frame and
+    /// those after it.
     #[tokio::test]
     async fn the_first_frame_opens_the_outbox_and_the_receiver_holds_it() {
         let outbox = Arc::new(Outbox::default());
         let peer = Peer::outbox(outbox.clone());
         assert!(outbox.take().is_none(), "nothing to take before a frame");
-        peer.send(b"one".to_vec()).await;
-        peer.send(b"two".to_vec()).await;
-        outbox.opened().await;
+        let sending = tokio::spawn(async move {
+            peer.send(b"one".to_vec()).await;
+            peer.send(b"two".to_vec()).await;
+        });
+        tokio::time::timeout(Duration::from_secs(5), outbox.opened())
+            .await
+            .expect("the first frame tells the exchange");
+        sending.await.unwrap();
         let mut frames = outbox.take().expect("the receiver, once");
         assert!(outbox.take().is_none());
         assert_eq!(frames.recv().await.as_deref(), Some(&b"one"[..]));
         assert_eq!(frames.recv().await.as_deref(), Some(&b"two"[..]));
+    }
+
+    /// A handler's send that waits for room when the exchange ends (the
+    /// channel full, nobody to read it) returns: closing lets go of the
+    /// receiver.
+    #[tokio::test]
+    async fn close_releases_a_send_waiting_for_room() {
+        let outbox = Arc::new(Outbox::default());
+        let peer = Peer::outbox(outbox.clone());
+        for _ in 0..OUTBOX_QUEUE {
+            peer.send(b"queued".to_vec()).await;
+        }
+        let waiting = tokio::spawn(async move { peer.send(b"one more".to_vec()).await });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "the channel is full");
+        outbox.close();
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("the waiting send returns once the outbox is closed")
+            .unwrap();
     }
 
     /// Once the exchange ended without streaming, frames go nowhere and
@@ -209,7 +239,7 @@ mod tests {
                     peer.send(b"late".to_vec()).await;
                 }
             };
-            tokio::time::timeout(std::time::Duration::from_secs(5), sends)
+            tokio::time::timeout(Duration::from_secs(5), sends)
                 .await
                 .expect("sends after close return at once");
             assert!(outbox.take().is_none());
@@ -230,11 +260,19 @@ mod tests {
         assert_eq!(frames.recv().await.as_deref(), Some(&b"later"[..]));
     }
 
-    /// A client that takes only JSON is sent nothing, and cannot be asked.
+    /// A client that takes only JSON cannot be asked, and what is sent to
+    /// it is dropped at once.
     #[tokio::test]
-    async fn a_discarding_peer_drops_frames_and_carries_no_requests() {
+    async fn a_discarding_peer_carries_no_requests_and_drops_frames_at_once() {
         let peer = Peer::discarding();
         assert!(!peer.carries_requests());
-        peer.send(b"dropped".to_vec()).await;
+        let sends = async {
+            for _ in 0..OUTBOX_QUEUE * 2 {
+                peer.send(b"dropped".to_vec()).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), sends)
+            .await
+            .expect("sends return at once");
     }
 }

@@ -35,9 +35,10 @@ pub(super) struct Channel {
 
 impl Server {
     /// Serves one request and returns its encoded response frame: settles
-    /// its era on `session`, classifies it, and serves it. Like
-    /// [`handle_classified`](Self::handle_classified), the work that needs
-    /// no waiting is done before the future is returned.
+    /// its era on `session`, classifies it, and serves it. The era and the
+    /// classification are settled before the future is returned;
+    /// admission and dispatch run at its first poll, inside the request's
+    /// span (see [`handle_classified`](Self::handle_classified)).
     pub(crate) fn handle_request<'a>(
         &'a self,
         session: &Arc<Session>,
@@ -65,6 +66,9 @@ impl Server {
     /// it picks a session). Not an `async fn`: one would hold the request
     /// both as its argument and as a local, and again in the future it
     /// awaits; this returns that future, which holds the request once.
+    /// Admission and dispatch (the router's work) run at its first poll,
+    /// inside the request's span and trace scope, and after a caller's
+    /// check of cancellation.
     pub(crate) fn handle_classified<'a>(
         &'a self,
         session: &Arc<Session>,

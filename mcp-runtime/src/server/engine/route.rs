@@ -96,10 +96,11 @@ impl Server {
                 let Some(tasks) = &registry.tasks else {
                     return Err(ErrorObject::method_not_found(method.name()));
                 };
+                // The client's declaration, not the whole context, goes in
+                // the box.
+                let client = Arc::clone(&context.client);
                 Ok(Routed::Pending(Box::pin(async move {
-                    tasks
-                        .method(self, &id, method, params, context.client())
-                        .await
+                    tasks.method(self, &id, method, params, &client).await
                 })))
             }
             Method::ToolsList
@@ -121,8 +122,11 @@ impl Server {
                             .templates
                             .page("resourceTemplates", cursor, page_size, caller)
                     }
-                    // The one left: prompts/list.
-                    _ => catalogue.prompts.page("prompts", cursor, page_size, caller),
+                    Method::PromptsList => {
+                        catalogue.prompts.page("prompts", cursor, page_size, caller)
+                    }
+                    // The arm lists only the four above.
+                    _ => Err(ErrorObject::method_not_found(method.name())),
                 }?;
                 self.answered(era, method, &id, page)
             }

@@ -31,15 +31,23 @@ pub(crate) async fn catch_panic<T>(mut future: BoxFuture<T>) -> Result<T, String
 /// Polls `future` once, turning a panic inside it into `Err(message)`: for
 /// a future that is polled by hand (its owner must not poll it again after
 /// a panic).
-pub(crate) fn poll_catching<T>(
-    future: Pin<&mut (dyn Future<Output = T> + Send)>,
+pub(crate) fn poll_catching<F: Future + ?Sized>(
+    future: Pin<&mut F>,
     cx: &mut Context<'_>,
-) -> Poll<Result<T, String>> {
+) -> Poll<Result<F::Output, String>> {
     match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
         Ok(Poll::Pending) => Poll::Pending,
         Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
         Err(payload) => Poll::Ready(Err(panic_message(&*payload))),
     }
+}
+
+/// The error a request ends with when a panic escaped its handler's own
+/// catch (a handler's synchronous start, or a bug of ours): the message goes
+/// to the log only, as a handler's panic does.
+pub(crate) fn handler_failed(failure: &str) -> crate::jsonrpc::ErrorObject {
+    tracing::error!(error = %failure, "request handler failed");
+    crate::jsonrpc::ErrorObject::internal("the request handler failed")
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -16,9 +16,10 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use super::body::McpBody;
 use super::media::Accepts;
 use super::{response, sse};
-use crate::jsonrpc::{ErrorObject, RequestId, error_frame};
+use crate::jsonrpc::{RequestId, error_frame};
 use crate::server::{
-    Answer, BoxFuture, Classified, Inbound, Outbox, Peer, Server, Session, poll_catching,
+    Answer, BoxFuture, Classified, Inbound, Outbox, Peer, Server, Session, handler_failed,
+    poll_catching,
 };
 
 /// SSE events waiting for a slow client before the request is slowed down.
@@ -111,9 +112,9 @@ fn start_handler(
 ) -> Handler {
     let id = request.id.clone();
     let work = async move {
-        // Only a legacy request is registered on its session (for
-        // `notifications/cancelled`); a 2026-07-28 one has a session of
-        // its own.
+        // `Shared::request` registers a legacy request on its session
+        // (`Session::begin`, for `notifications/cancelled`) before it
+        // comes here; a 2026-07-28 one has a session of its own.
         let registered = (mode == Mode::Legacy).then(|| request.id.clone());
         let answer = tokio::select! {
             biased;
@@ -165,8 +166,7 @@ impl Future for Handler {
                 Poll::Pending => return Poll::Pending,
             },
         };
-        tracing::error!(error = %failure, "request handler failed");
-        let error = ErrorObject::internal("the request handler failed");
+        let error = handler_failed(&failure);
         Poll::Ready(Some(Answer {
             frame: error_frame(Some(&self.id), &error),
             error: Some(error.code),
@@ -174,8 +174,8 @@ impl Future for Handler {
     }
 }
 
-/// Switches to SSE: every notification the handler sends (the first is
-/// queued already), then the response, then the end of the stream.
+/// Switches to SSE: every notification the handler sends, from the first
+/// on, then the response, then the end of the stream.
 fn stream(
     mut frames: mpsc::Receiver<Vec<u8>>,
     handler: impl Future<Output = Option<Answer>> + Send + 'static,
