@@ -95,12 +95,13 @@ pub(crate) use engine::classify::{Classified, Decoded, Rejection};
 pub(crate) use engine::inbound::Inbound;
 #[cfg(feature = "http")]
 pub(crate) use engine::legacy_feed::LegacyFeed;
+pub(crate) use engine::params::panicked;
 #[cfg(feature = "http")]
 pub(crate) use engine::peer::Outbox;
 pub(crate) use engine::peer::Peer;
 #[cfg(feature = "http")]
 pub(crate) use engine::request::Answer;
-pub(crate) use registry::handler::{catch_panic, handler_failed, poll_catching};
+pub(crate) use registry::handler::{catch_panic, poll_catching};
 
 /// Paths the macros' generated code reaches through `crate::__private`.
 pub(crate) mod macro_support {

@@ -23,7 +23,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::jsonrpc::{ErrorObject, Incoming, decode, error_frame};
-use crate::server::{Inbound, Peer, Server, Session, handler_failed, poll_catching};
+use crate::server::{Inbound, Peer, Server, Session, panicked, poll_catching};
 
 /// Limits of the stdio transport.
 #[derive(Debug, Clone)]
@@ -299,7 +299,7 @@ async fn serve_one(
         () = cancellation.cancelled() => None,
         answer = caught => Some(match answer {
             Ok(answer) => answer.frame,
-            Err(failure) => error_frame(Some(&id), &handler_failed(&failure)),
+            Err(failure) => error_frame(Some(&id), &panicked(failure)),
         }),
     };
     session.finish(&id);

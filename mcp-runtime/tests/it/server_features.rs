@@ -333,42 +333,27 @@ async fn modern_requests_log_only_when_asked_in_meta() {
     assert_eq!(client.recv().await["result"]["resultType"], "complete");
 }
 
+/// A tool that panics, as it runs or before it returns its future
+/// (outside the handler's own catch: over stdio the reading loop makes a
+/// request's first poll), fails its request alone, and the panic's message
+/// ("boom") stays in the server's log.
 #[tokio::test]
 async fn a_panicking_tool_fails_only_its_request() {
-    let mut client = Client::legacy(library()).await;
-    let reply = client
-        .request(1, "tools/call", json!({"name": "panics"}))
-        .await;
-    assert_eq!(reply["error"]["code"], -32603);
-    // The panic's own message ("boom") stays in the server's log.
-    let message = reply["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("panicked") && !message.contains("boom"),
-        "{reply}"
-    );
-    let reply = client
-        .request(2, "tools/call", json!({"name": "count"}))
-        .await;
-    assert_eq!(reply["result"]["content"][0]["text"], "counted");
-}
-
-/// A panic outside the handler's own catch (here its synchronous start)
-/// fails its request alone: over stdio the reading loop, which polls a
-/// request first, goes on.
-#[tokio::test]
-async fn a_tool_that_panics_as_it_starts_fails_only_its_request() {
-    let mut client = Client::legacy(library()).await;
-    let reply = client
-        .request(1, "tools/call", json!({"name": "panics_at_start"}))
-        .await;
-    assert_eq!(reply["id"], 1);
-    assert_eq!(reply["error"]["code"], -32603);
-    let message = reply["error"]["message"].as_str().unwrap();
-    assert!(!message.contains("boom"), "{reply}");
-    let reply = client
-        .request(2, "tools/call", json!({"name": "count"}))
-        .await;
-    assert_eq!(reply["result"]["content"][0]["text"], "counted");
+    for tool in ["panics", "panics_at_start"] {
+        let mut client = Client::legacy(library()).await;
+        let reply = client.request(1, "tools/call", json!({"name": tool})).await;
+        assert_eq!(reply["id"], 1, "{tool}");
+        assert_eq!(reply["error"]["code"], -32603, "{tool}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("panicked") && !message.contains("boom"),
+            "{tool}: {reply}"
+        );
+        let reply = client
+            .request(2, "tools/call", json!({"name": "count"}))
+            .await;
+        assert_eq!(reply["result"]["content"][0]["text"], "counted", "{tool}");
+    }
 }
 
 #[tokio::test]

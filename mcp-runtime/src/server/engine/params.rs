@@ -60,9 +60,11 @@ pub(crate) fn take_input_responses(
     Ok(take_object(params, "inputResponses")?.map(InputResponses::from))
 }
 
-/// -32603 for a handler that panicked. The panic's message goes to the
-/// server's log only: it may hold what the server must not tell a client
-/// (`unwrap` on an error that names a connection string, say).
+/// -32603 for a request whose handler, or anything polled for it, panicked
+/// (caught around the handler, a middleware layer, or by the transport for
+/// a panic outside those). The panic's message goes to the server's log
+/// only: it may hold what the server must not tell a client (`unwrap` on an
+/// error that names a connection string, say).
 pub(crate) fn panicked(message: String) -> ErrorObject {
     tracing::error!(%message, "handler panicked");
     ErrorObject::internal("the handler panicked; the server's log has why")

@@ -42,14 +42,6 @@ pub(crate) fn poll_catching<F: Future + ?Sized>(
     }
 }
 
-/// The error a request ends with when a panic escaped its handler's own
-/// catch (a handler's synchronous start, or a bug of ours): the message goes
-/// to the log only, as a handler's panic does.
-pub(crate) fn handler_failed(failure: &str) -> crate::jsonrpc::ErrorObject {
-    tracing::error!(error = %failure, "request handler failed");
-    crate::jsonrpc::ErrorObject::internal("the request handler failed")
-}
-
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()

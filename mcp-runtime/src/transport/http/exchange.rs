@@ -18,8 +18,7 @@ use super::media::Accepts;
 use super::{response, sse};
 use crate::jsonrpc::{RequestId, error_frame};
 use crate::server::{
-    Answer, BoxFuture, Classified, Inbound, Outbox, Peer, Server, Session, handler_failed,
-    poll_catching,
+    Answer, BoxFuture, Classified, Inbound, Outbox, Peer, Server, Session, panicked, poll_catching,
 };
 
 /// SSE events waiting for a slow client before the request is slowed down.
@@ -162,11 +161,13 @@ impl Future for Handler {
             },
             Run::Spawned(task) => match Pin::new(task).poll(cx) {
                 Poll::Ready(Ok(answer)) => return Poll::Ready(answer),
+                // A panic, or the runtime shutting down (an answer then
+                // reaches no one).
                 Poll::Ready(Err(error)) => error.to_string(),
                 Poll::Pending => return Poll::Pending,
             },
         };
-        let error = handler_failed(&failure);
+        let error = panicked(failure);
         Poll::Ready(Some(Answer {
             frame: error_frame(Some(&self.id), &error),
             error: Some(error.code),
